@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Makefile for the NVIDIA ConnectX-5+ core driver, mlx5_core.
+#
+# This file is both the Kbuild file (when the kernel's build system reads it,
+# KERNELRELEASE is set) and the out-of-tree wrapper (plain `make`).
+
+ifneq ($(KERNELRELEASE),)
+
+ifneq ($(KBUILD_EXTMOD),)
+obj-m += mlx5_core.o
+else
+obj-$(CONFIG_MLX5_CORE) += mlx5_core.o
+endif
+
+ccflags-y += -I$(src)/include
+
+mlx5_core-y := core/main.o core/iseg.o core/devlink.o
+
+else # out-of-tree wrapper
+
+SRCDIR := $(patsubst %/,%,$(dir $(realpath $(lastword $(MAKEFILE_LIST)))))
+
+# The running kernel's build tree when it has one, as users expect; else the
+# newest installed Debian 6.12 headers, which the VM tests always use.
+DEB_KDIR := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*+deb12-amd64)))
+RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(DEB_KDIR))
+
+CXSIM_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/mlx5cx
+CHECKPATCH ?= $(CXSIM_CACHE)/checkpatch/checkpatch.pl
+
+# Every C source and header of the driver (the model and tests excluded).
+DRIVER_SRCS = $(sort $(filter-out %.mod.c,$(wildcard $(SRCDIR)/*.[ch] $(SRCDIR)/core/*.[ch] \
+	$(SRCDIR)/en/*.[ch] $(SRCDIR)/lib/*.[ch] $(SRCDIR)/include/*.h)))
+
+.PHONY: all modules clean install checkpatch check run deps
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || \
+		{ echo "No kernel build tree: set KDIR= or run tools/testing/install-deps" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(SRCDIR) modules
+
+clean:
+	@if [ -n "$(KDIR)" ] && [ -f "$(KDIR)/Makefile" ]; then \
+		$(MAKE) -C $(KDIR) M=$(SRCDIR) clean; fi
+	$(MAKE) -C $(SRCDIR)/tools/testing/cxsim clean
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(SRCDIR) INSTALL_MOD_DIR=updates modules_install
+	depmod -a $$(cat $(KDIR)/include/config/kernel.release)
+
+checkpatch:
+	@test -f "$(CHECKPATCH)" || $(SRCDIR)/tools/testing/install-deps
+	perl $(CHECKPATCH) --strict --no-tree --quiet --show-types -f $(DRIVER_SRCS)
+
+deps:
+	$(SRCDIR)/tools/testing/install-deps
+
+check:
+	$(SRCDIR)/tools/testing/check
+
+run:
+	$(SRCDIR)/tools/testing/run-demo
+
+endif
