@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cxsim: the initialization segment at the start of BAR0.
+ *
+ * Layout is the kernel's struct mlx5_init_seg; every register is a
+ * big-endian dword.  Register values here are in host order, as the
+ * driver's ioread32be() sees them; cx_core.c does the byte ordering.
+ */
+#include "cx_kshim.h"
+#include "cx_priv.h"
+
+#define ISEG_OFF(field)		offsetof(struct mlx5_init_seg, field)
+
+#define CX_INITIALIZING_BIT	31
+#define CX_NIC_IFC_MASK		0x7u
+#define CX_CMDQ_ADDR_L_MASK	0xfffff000u
+#define NSEC_PER_SEC		1000000000ULL
+
+int cx_iseg_contains(uint64_t off)
+{
+	return off < sizeof(struct mlx5_init_seg);
+}
+
+void cx_iseg_reset(struct cx_core *core)
+{
+	struct cx_iseg_state *s = &core->iseg;
+
+	s->reset_ns = cx_now(core);
+	s->cmdq_addr_h = 0;
+	s->cmdq_addr_l = 0;
+	s->nic_ifc = MLX5_INITIAL_SEG_NIC_INTERFACE_FULL_DRIVER;
+}
+
+static uint64_t cx_iseg_uptime(struct cx_core *core)
+{
+	uint64_t now = cx_now(core);
+
+	/* A clock that steps back must not make the device re-initialize. */
+	return now > core->iseg.reset_ns ? now - core->iseg.reset_ns : 0;
+}
+
+static uint32_t cx_iseg_initializing(struct cx_core *core)
+{
+	if (cx_iseg_uptime(core) < core->params.init_delay_ns)
+		return 1u << CX_INITIALIZING_BIT;
+	return 0;
+}
+
+static uint32_t cx_iseg_cmdq_addr_l_sz(struct cx_core *core)
+{
+	const struct cx_iseg_state *s = &core->iseg;
+
+	return s->cmdq_addr_l |
+	       (uint32_t)(s->nic_ifc & CX_NIC_IFC_MASK) << MLX5_NIC_IFC_OFFSET |
+	       CX_CMDQ_LOG_SZ << 4 | CX_CMDQ_LOG_STRIDE;
+}
+
+static uint32_t cx_iseg_health_counter(struct cx_core *core)
+{
+	return (uint32_t)(cx_iseg_uptime(core) / CX_HEALTH_TICK_NS);
+}
+
+uint32_t cx_iseg_read32(struct cx_core *core, uint64_t off)
+{
+	const struct cx_params *p = &core->params;
+	uint64_t now;
+
+	switch (off) {
+	case ISEG_OFF(fw_rev):
+		return (uint32_t)p->fw_minor << 16 | p->fw_major;
+	case ISEG_OFF(cmdif_rev_fw_sub):
+		return (uint32_t)CX_CMDIF_REV << 16 | p->fw_subminor;
+	case ISEG_OFF(cmdq_addr_h):
+		return core->iseg.cmdq_addr_h;
+	case ISEG_OFF(cmdq_addr_l_sz):
+		return cx_iseg_cmdq_addr_l_sz(core);
+	case ISEG_OFF(initializing):
+		return cx_iseg_initializing(core);
+	case ISEG_OFF(internal_timer_h):
+		return (uint32_t)(cx_now(core) >> 32);
+	case ISEG_OFF(internal_timer_l):
+		return (uint32_t)cx_now(core);
+	case ISEG_OFF(real_time_h):
+		return (uint32_t)(cx_now(core) / NSEC_PER_SEC);
+	case ISEG_OFF(real_time_l):
+		now = cx_now(core);
+		return (uint32_t)(now % NSEC_PER_SEC);
+	case ISEG_OFF(health_counter):
+		return cx_iseg_health_counter(core);
+	default:
+		/* Health buffer (no syndrome), timeouts, reserved words. */
+		return 0;
+	}
+}
+
+static void cx_iseg_write_cmdq_addr_l_sz(struct cx_core *core, uint32_t val)
+{
+	core->iseg.cmdq_addr_l = val & CX_CMDQ_ADDR_L_MASK;
+	core->iseg.nic_ifc = (val >> MLX5_NIC_IFC_OFFSET) & CX_NIC_IFC_MASK;
+}
+
+void cx_iseg_write32(struct cx_core *core, uint64_t off, uint32_t val)
+{
+	switch (off) {
+	case ISEG_OFF(cmdq_addr_h):
+		core->iseg.cmdq_addr_h = val;
+		break;
+	case ISEG_OFF(cmdq_addr_l_sz):
+		cx_iseg_write_cmdq_addr_l_sz(core, val);
+		break;
+	case ISEG_OFF(cmd_dbell):
+		cx_cmd_doorbell(core, val);
+		break;
+	default:
+		/* Read-only or reserved: ignored, as on hardware. */
+		break;
+	}
+}

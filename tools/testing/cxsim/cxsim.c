@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cxsim: QEMU glue for a model of an NVIDIA ConnectX (mlx5) PCI function.
+ *
+ * This file owns everything QEMU: PCI config space, BAR0, MSI-X, DMA, the
+ * net client and properties.  The device itself is cx_core.c, which sees
+ * only struct cx_host.
+ *
+ * BAR0 (64 MiB, 64-bit prefetchable):
+ *	0 .. 32 MiB		decoded by the core (init segment, later UARs)
+ *	32 MiB			MSI-X table, 64 vectors
+ *	32 MiB + 64 KiB		MSI-X PBA
+ *
+ * One instance is one physical port.  A two-port adapter is two functions
+ * of one slot:
+ *	-device cxsim,addr=4.0,multifunction=on,netdev=p0
+ *	-device cxsim,addr=4.1,netdev=p1
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/module.h"
+#include "qapi/error.h"
+#include "hw/pci/pci.h"
+#include "hw/pci/pcie.h"
+#include "hw/pci/msix.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "net/net.h"
+#include "sysemu/dma.h"
+#include "qemu/timer.h"
+#include "qom/object.h"
+
+#include "cx_core.h"
+#include "trace.h"
+
+#define TYPE_CXSIM			"cxsim"
+#define PCI_VENDOR_ID_MELLANOX_CX	0x15b3
+#define CXSIM_PCIE_CAP_OFFSET		0x60
+/* The core's native port number for this function. */
+#define CXSIM_PORT			1
+
+OBJECT_DECLARE_SIMPLE_TYPE(CxsimState, CXSIM)
+
+struct CxsimState {
+	PCIDevice parent_obj;
+
+	MemoryRegion bar0;
+	MemoryRegion mmio;
+	NICState *nic;
+	NICConf conf;
+
+	char *model;
+	uint16_t subsys_ven;
+	uint16_t subsys;
+
+	struct cx_core core;
+};
+
+static int cxsim_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+{
+	CxsimState *s = opaque;
+
+	return pci_dma_read(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
+}
+
+static int cxsim_dma_write(void *opaque, uint64_t addr, const void *buf,
+			   size_t len)
+{
+	CxsimState *s = opaque;
+
+	return pci_dma_write(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ?
+	       0 : -1;
+}
+
+static void cxsim_msix_notify(void *opaque, unsigned int vector)
+{
+	PCIDevice *pd = PCI_DEVICE(opaque);
+
+	trace_cxsim_msix_notify(vector);
+	if (vector < CX_MSIX_VECTORS && msix_enabled(pd))
+		msix_notify(pd, vector);
+}
+
+static void cxsim_send_frame(void *opaque, unsigned int port, const void *buf,
+			     size_t len)
+{
+	CxsimState *s = opaque;
+
+	trace_cxsim_tx(port, len);
+	qemu_send_packet(qemu_get_queue(s->nic), buf, len);
+}
+
+static uint64_t cxsim_now_ns(void *opaque)
+{
+	return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void G_GNUC_PRINTF(2, 3) cxsim_log(void *opaque, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (!qemu_loglevel_mask(LOG_GUEST_ERROR))
+		return;
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	qemu_log_mask(LOG_GUEST_ERROR, "%s", msg);
+	g_free(msg);
+}
+
+static uint64_t cxsim_mmio_read(void *opaque, hwaddr addr, unsigned int size)
+{
+	CxsimState *s = opaque;
+	uint64_t val = cx_core_bar0_read(&s->core, addr, size);
+
+	trace_cxsim_bar0_read(addr, size, val);
+	return val;
+}
+
+static void cxsim_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+			     unsigned int size)
+{
+	CxsimState *s = opaque;
+
+	trace_cxsim_bar0_write(addr, size, val);
+	cx_core_bar0_write(&s->core, addr, val, size);
+}
+
+static const MemoryRegionOps cxsim_mmio_ops = {
+	.read = cxsim_mmio_read,
+	.write = cxsim_mmio_write,
+	.endianness = DEVICE_LITTLE_ENDIAN,
+	.valid = {
+		.min_access_size = 1,
+		.max_access_size = 8,
+		.unaligned = true,
+	},
+	.impl = {
+		.min_access_size = 1,
+		.max_access_size = 8,
+		.unaligned = true,
+	},
+};
+
+static ssize_t cxsim_receive(NetClientState *nc, const uint8_t *buf,
+			     size_t size)
+{
+	CxsimState *s = qemu_get_nic_opaque(nc);
+
+	trace_cxsim_rx(size);
+	return cx_core_receive(&s->core, buf, size);
+}
+
+static NetClientInfo cxsim_net_info = {
+	.type = NET_CLIENT_DRIVER_NIC,
+	.size = sizeof(NICState),
+	.receive = cxsim_receive,
+};
+
+static int cxsim_init_msix(CxsimState *s, Error **errp)
+{
+	PCIDevice *pd = PCI_DEVICE(s);
+	unsigned int i;
+	int ret;
+
+	ret = msix_init(pd, CX_MSIX_VECTORS, &s->bar0, 0, CX_MSIX_TABLE_OFFSET,
+			&s->bar0, 0, CX_MSIX_PBA_OFFSET, 0, errp);
+	if (ret)
+		return ret;
+	for (i = 0; i < CX_MSIX_VECTORS; i++)
+		msix_vector_use(pd, i);
+	return 0;
+}
+
+static void cxsim_init_core(CxsimState *s, enum cx_model model)
+{
+	struct cx_host host = {
+		.opaque = s,
+		.dma_read = cxsim_dma_read,
+		.dma_write = cxsim_dma_write,
+		.msix_notify = cxsim_msix_notify,
+		.send_frame = cxsim_send_frame,
+		.now_ns = cxsim_now_ns,
+		.log = cxsim_log,
+	};
+	struct cx_params params;
+
+	cx_core_default_params(&params);
+	params.model = model;
+	cx_core_init(&s->core, &host, &params);
+}
+
+static void cxsim_realize(PCIDevice *pd, Error **errp)
+{
+	CxsimState *s = CXSIM(pd);
+	enum cx_model model;
+	uint8_t *conf = pd->config;
+
+	if (cx_model_parse(s->model ? s->model : "cx5", &model)) {
+		error_setg(errp, "cxsim: unknown model '%s' (cx5, cx6dx, cx7)",
+			   s->model);
+		return;
+	}
+
+	pci_config_set_device_id(conf, cx_model_device_id(model));
+	pci_set_word(conf + PCI_SUBSYSTEM_VENDOR_ID, s->subsys_ven);
+	pci_set_word(conf + PCI_SUBSYSTEM_ID, s->subsys);
+	conf[PCI_INTERRUPT_PIN] = 1;
+
+	memory_region_init(&s->bar0, OBJECT(s), "cxsim-bar0", CX_BAR0_SIZE);
+	memory_region_init_io(&s->mmio, OBJECT(s), &cxsim_mmio_ops, s,
+			      "cxsim-mmio", CX_CORE_MMIO_SIZE);
+	memory_region_add_subregion(&s->bar0, 0, &s->mmio);
+	pci_register_bar(pd, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
+			 PCI_BASE_ADDRESS_MEM_TYPE_64 |
+			 PCI_BASE_ADDRESS_MEM_PREFETCH, &s->bar0);
+
+	if (pci_is_express(pd) &&
+	    pcie_endpoint_cap_init(pd, CXSIM_PCIE_CAP_OFFSET) < 0) {
+		error_setg(errp, "cxsim: cannot add the PCIe capability");
+		return;
+	}
+	if (cxsim_init_msix(s, errp)) {
+		if (pci_is_express(pd))
+			pcie_cap_exit(pd);
+		return;
+	}
+
+	qemu_macaddr_default_if_unset(&s->conf.macaddr);
+	s->nic = qemu_new_nic(&cxsim_net_info, &s->conf,
+			      object_get_typename(OBJECT(s)), DEVICE(s)->id,
+			      &DEVICE(s)->mem_reentrancy_guard, s);
+	qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+
+	cxsim_init_core(s, model);
+}
+
+static void cxsim_exit(PCIDevice *pd)
+{
+	CxsimState *s = CXSIM(pd);
+
+	qemu_del_nic(s->nic);
+	msix_unuse_all_vectors(pd);
+	msix_uninit(pd, &s->bar0, &s->bar0);
+	if (pci_is_express(pd))
+		pcie_cap_exit(pd);
+}
+
+static void cxsim_reset(DeviceState *dev)
+{
+	CxsimState *s = CXSIM(dev);
+
+	trace_cxsim_reset();
+	/* PCI core resets MSI-X; vectors stay in use for the next driver. */
+	cx_core_reset(&s->core);
+}
+
+static const VMStateDescription cxsim_vmstate = {
+	.name = TYPE_CXSIM,
+	.unmigratable = 1,
+};
+
+static Property cxsim_properties[] = {
+	DEFINE_NIC_PROPERTIES(CxsimState, conf),
+	DEFINE_PROP_STRING("model", CxsimState, model),
+	DEFINE_PROP_UINT16("subsys_ven", CxsimState, subsys_ven,
+			   PCI_VENDOR_ID_MELLANOX_CX),
+	DEFINE_PROP_UINT16("subsys", CxsimState, subsys, 0x0007),
+	DEFINE_PROP_END_OF_LIST(),
+};
+
+static void cxsim_class_init(ObjectClass *klass, void *data)
+{
+	DeviceClass *dc = DEVICE_CLASS(klass);
+	PCIDeviceClass *pc = PCI_DEVICE_CLASS(klass);
+
+	pc->realize = cxsim_realize;
+	pc->exit = cxsim_exit;
+	pc->vendor_id = PCI_VENDOR_ID_MELLANOX_CX;
+	pc->device_id = 0x1017;
+	pc->revision = 0;
+	pc->class_id = PCI_CLASS_NETWORK_ETHERNET;
+
+	dc->desc = "NVIDIA ConnectX (mlx5) model";
+	dc->reset = cxsim_reset;
+	dc->vmsd = &cxsim_vmstate;
+	device_class_set_props(dc, cxsim_properties);
+	set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+}
+
+static const TypeInfo cxsim_info = {
+	.name = TYPE_CXSIM,
+	.parent = TYPE_PCI_DEVICE,
+	.instance_size = sizeof(CxsimState),
+	.class_init = cxsim_class_init,
+	.interfaces = (InterfaceInfo[]) {
+		{ INTERFACE_PCIE_DEVICE },
+		{ }
+	},
+};
+
+static void cxsim_register_types(void)
+{
+	type_register_static(&cxsim_info);
+}
+
+type_init(cxsim_register_types)
