@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Self-test of the VM runner (tools/testing/vm/run), host side, TAP output.
+# Boots one VM per case with --ports 0, so it does not need the cxsim model.
+#
+# Usage: selftest.sh [--qemu PATH] [--kver KVER] [--keep]
+#   --qemu, --kver  passed through to the runner
+#   --keep          keep the scratch directory (kept anyway when a case fails)
+
+set -euo pipefail
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+RUN=$VM_DIR/run
+PASS_ARGS=()
+KEEP=
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--qemu | --kver)
+		[ $# -ge 2 ] || { echo "$1 needs an argument" >&2; exit 2; }
+		PASS_ARGS+=("$1" "$2")
+		shift 2
+		;;
+	--keep) KEEP=1; shift ;;
+	*) echo "usage: ${0##*/} [--qemu PATH] [--kver KVER] [--keep]" >&2; exit 2 ;;
+	esac
+done
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/vm-selftest.XXXXXX")
+N=0 FAILED=0
+
+# guest_script NAME BODY: an executable bash script in the scratch directory.
+guest_script() {
+	printf '#!/bin/bash\n%s\n' "$2" >"$TMP/$1.sh"
+	chmod +x "$TMP/$1.sh"
+}
+
+# check DESC WANT_RC MAX_SECONDS GREP_RE RUNNER_ARGS...: run the runner and
+# expect its exit status WANT_RC, a wall time under MAX_SECONDS and, unless
+# GREP_RE is empty, its combined output to match GREP_RE.
+check() {
+	local desc=$1 want=$2 max=$3 re=$4 rc=0 t0 t1 out ok=1 why=
+	shift 4
+	N=$((N + 1))
+	out=$TMP/case$N.log
+	t0=$(date +%s)
+	"$RUN" "${PASS_ARGS[@]}" --ports 0 --results "$TMP/case$N" "$@" >"$out" 2>&1 || rc=$?
+	t1=$(date +%s)
+	if [ "$rc" -ne "$want" ]; then
+		ok='' why="exit $rc, want $want"
+	elif [ $((t1 - t0)) -gt "$max" ]; then
+		ok='' why="took $((t1 - t0))s, limit ${max}s"
+	elif [ -n "$re" ] && ! grep -q -E -- "$re" "$out"; then
+		ok='' why="output does not match /$re/"
+	fi
+	if [ -n "$ok" ]; then
+		echo "ok $N - $desc ($((t1 - t0))s)"
+	else
+		FAILED=$((FAILED + 1))
+		echo "not ok $N - $desc: $why"
+		sed 's/^/# /' "$out"
+	fi
+}
+
+guest_script exit0 'exit 0'
+guest_script exit7 'exit 7'
+guest_script warn "echo '<4>WARNING: CPU: 0 PID: 1 at selftest' >/dev/kmsg; exit 0"
+guest_script crash 'echo 1 >/proc/sys/kernel/sysrq; echo c >/proc/sysrq-trigger; sleep 600'
+# shellcheck disable=SC2016 # expanded in the guest
+guest_script args '[ $# -eq 4 ] && [ "$1" = "a b" ] && [ "$2" = "" ] &&
+[ "$3" = "it'\''s \"q\" \$HOME *" ] && [ "$4" = "x  y" ] && echo ARGS-INTACT'
+guest_script sleep 'sleep 600'
+guest_script daemon 'sleep 600 & echo started; exit 3'
+
+echo "TAP version 13"
+echo "1..8"
+check "exit 0 gives 0" 0 60 'exit=0' "$TMP/exit0.sh"
+check "exit 7 gives 7" 7 60 'exit=7' "$TMP/exit7.sh"
+check "WARN in dmesg fails a passing script" 123 60 'dmesg.txt:[0-9]+:.*WARNING: CPU: 0 PID: 1 at selftest' \
+	"$TMP/warn.sh"
+check "--allow-dmesg whitelists it" 0 60 'exit=0' --allow-dmesg 'at selftest$' "$TMP/warn.sh"
+check "kernel crash fails fast" 123 60 'serial.log:[0-9]+:.*Kernel panic' --timeout 300 "$TMP/crash.sh"
+check "args with spaces and quotes arrive intact" 0 60 'ARGS-INTACT' \
+	"$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
+check "a process left running does not hold the VM" 3 60 'started' "$TMP/daemon.sh"
+check "a script past --timeout 20 times out" 124 50 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
+
+if [ "$FAILED" -eq 0 ] && [ -z "$KEEP" ]; then
+	rm -rf "$TMP"
+else
+	echo "# scratch directory kept: $TMP"
+fi
+echo "# $((N - FAILED)) passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
