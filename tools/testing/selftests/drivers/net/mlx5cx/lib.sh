@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the mlx5cx selftests. They run inside the test VM
+# (tools/testing/vm/run), as root, with the emulated ConnectX functions
+# present and no driver loaded. Output is KTAP.
+
+LIB_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+REPO=$(readlink -f "$LIB_DIR/../../../../../..")
+OUR_KO=${OUR_KO:-$REPO/mlx5_core.ko}
+PCI_VENDOR=0x15b3
+
+KTAP_NUM=0
+KTAP_PASS=0
+KTAP_FAIL=0
+KTAP_SKIP=0
+
+ktap_header() {
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+ktap_result() {
+	local status=$1 desc=$2 directive=${3:-}
+
+	KTAP_NUM=$((KTAP_NUM + 1))
+	case $status in
+	ok)
+		if [ -n "$directive" ]; then
+			KTAP_SKIP=$((KTAP_SKIP + 1))
+			echo "ok $KTAP_NUM $desc # SKIP $directive"
+		else
+			KTAP_PASS=$((KTAP_PASS + 1))
+			echo "ok $KTAP_NUM $desc"
+		fi
+		;;
+	*)
+		KTAP_FAIL=$((KTAP_FAIL + 1))
+		echo "not ok $KTAP_NUM $desc"
+		;;
+	esac
+}
+
+ktap_pass() { ktap_result ok "$1"; }
+ktap_fail() { ktap_result fail "$1"; }
+ktap_skip() { ktap_result ok "$1" "$2"; }
+
+# ktap_check DESC CMD...: one test point from a command's exit status.
+ktap_check() {
+	local desc=$1
+
+	shift
+	if "$@"; then
+		ktap_pass "$desc"
+	else
+		ktap_fail "$desc"
+	fi
+}
+
+ktap_finish() {
+	echo "# totals: pass:$KTAP_PASS fail:$KTAP_FAIL skip:$KTAP_SKIP"
+	[ "$KTAP_FAIL" -eq 0 ]
+}
+
+diag() { echo "# $*"; }
+
+# The PCI addresses of the emulated ConnectX functions, one a line.
+cx_functions() {
+	local d
+
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor")" = "$PCI_VENDOR" ] && basename "$d"
+	done
+	return 0
+}
+
+# The driver a PCI function is bound to, or nothing.
+bound_driver() {
+	local link=/sys/bus/pci/devices/$1/driver
+
+	[ -e "$link" ] && basename "$(readlink -f "$link")"
+	return 0
+}
+
+# all_bound DRIVER: every emulated function is bound to DRIVER.
+all_bound() {
+	local bdf n=0
+
+	for bdf in $(cx_functions); do
+		[ "$(bound_driver "$bdf")" = "$1" ] || return 1
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+
+# none_bound: no emulated function is bound to any driver.
+none_bound() {
+	local bdf
+
+	for bdf in $(cx_functions); do
+		[ -z "$(bound_driver "$bdf")" ] || return 1
+	done
+	return 0
+}
+
+# The loaded mlx5_core is ours: built out of tree, so the kernel marks it
+# with taint flag O; the distribution's in-tree module has none.
+ours_loaded() {
+	grep -q O /sys/module/mlx5_core/taint 2>/dev/null
+}
+
+load_ours() {
+	insmod "$OUR_KO" "$@"
+}
+
+unload_mlx5() {
+	[ -d /sys/module/mlx5_core ] || return 0
+	rmmod mlx5_core
+}
+
+# dmesg_since MARK: kernel log lines after the line that contains MARK.
+dmesg_mark() {
+	echo "selftest-mark: $1" > /dev/kmsg
+}
+
+dmesg_since() {
+	dmesg | sed -n "/selftest-mark: $1\$/,\$p"
+}
