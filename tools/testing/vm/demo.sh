@@ -34,5 +34,7 @@ devlink dev info
 echo
 echo "### rmmod mlx5_core"
 rmmod mlx5_core
-dmesg | grep -iE 'mlx5_core.*(error|fail)' && exit 1
+if dmesg | grep -iE 'mlx5_core [0-9a-f]{4}:.*(error|fail)'; then
+	exit 1
+fi
 echo "done"
