@@ -4,7 +4,11 @@
  *
  * BAR0 registers are big-endian dwords.  An access of any size and
  * alignment is split into bytes of those dwords, so a guest cannot make
- * the model read or write outside what it decodes.
+ * the model read or write outside what it decodes.  Pages 1.. of the
+ * decoded area are UAR pages: writes to them are doorbells (cx_uar.c).
+ *
+ * Also here: the registry of objects a function owns on the device, and
+ * the leak report when it goes away.
  */
 #include <string.h>
 
@@ -53,6 +57,104 @@ void cx_core_default_params(struct cx_params *params)
 	params->fw_minor = 35;
 	params->fw_subminor = 4030;
 	params->init_delay_ns = 50000000ULL;	/* 50 ms */
+	params->mpwqe = true;
+}
+
+void cx_bits_set(void *buf, unsigned int bit_off, unsigned int bit_sz,
+		 uint32_t val)
+{
+	uint8_t *p = (uint8_t *)buf + (bit_off / 32) * 4;
+	unsigned int shift = 32 - bit_off % 32 - bit_sz;
+	uint32_t mask = bit_sz >= 32 ? ~0u : ((1u << bit_sz) - 1) << shift;
+	uint32_t dw = (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+
+	dw = (dw & ~mask) | ((val << shift) & mask);
+	p[0] = dw >> 24;
+	p[1] = dw >> 16;
+	p[2] = dw >> 8;
+	p[3] = dw;
+}
+
+uint32_t cx_bits_get(const void *buf, unsigned int bit_off,
+		     unsigned int bit_sz)
+{
+	const uint8_t *p = (const uint8_t *)buf + (bit_off / 32) * 4;
+	unsigned int shift = 32 - bit_off % 32 - bit_sz;
+	uint32_t dw = (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+
+	dw >>= shift;
+	return bit_sz >= 32 ? dw : dw & ((1u << bit_sz) - 1);
+}
+
+uint64_t cx_get_be64(const void *p)
+{
+	const uint8_t *b = p;
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+void cx_put_be64(void *p, uint64_t v)
+{
+	uint8_t *b = p;
+	int i;
+
+	for (i = 7; i >= 0; i--) {
+		b[i] = v;
+		v >>= 8;
+	}
+}
+
+static const char * const cx_obj_names[CX_OBJ_NTYPES] = {
+	[CX_OBJ_EQ]	= "eq",
+	[CX_OBJ_UAR]	= "uar",
+};
+
+const char *cx_obj_name(enum cx_obj_type type)
+{
+	return (unsigned int)type < CX_OBJ_NTYPES ? cx_obj_names[type] : "?";
+}
+
+void cx_obj_get(struct cx_core *core, enum cx_obj_type type)
+{
+	core->func.alive[type]++;
+}
+
+void cx_obj_put(struct cx_core *core, enum cx_obj_type type)
+{
+	if (core->func.alive[type])
+		core->func.alive[type]--;
+}
+
+/*
+ * The function goes away (DISABLE_HCA, reset, FLR): record what it still
+ * holds, say so once on the host when that is not nothing, and free it.
+ */
+void cx_func_release(struct cx_core *core, const char *why)
+{
+	struct cx_leak *leak = &core->last_leak;
+	uint32_t total = 0;
+	unsigned int t;
+
+	memset(leak, 0, sizeof(*leak));
+	for (t = 0; t < CX_OBJ_NTYPES; t++) {
+		leak->objects[t] = core->func.alive[t];
+		total += leak->objects[t];
+	}
+	leak->pages = core->func.npages;
+	if (total || leak->pages) {
+		core->stats.leak_reports++;
+		cx_log(core, "cxsim: %s with %u objects (eq %u, uar %u) and %u pages still held\n",
+		       why, total, leak->objects[CX_OBJ_EQ],
+		       leak->objects[CX_OBJ_UAR], leak->pages);
+	}
+	cx_eq_release_all(core);
+	cx_uar_release_all(core);
+	cx_pages_release_all(core);
+	memset(core->func.alive, 0, sizeof(core->func.alive));
 }
 
 void cx_core_init(struct cx_core *core, const struct cx_host *host,
@@ -66,7 +168,23 @@ void cx_core_init(struct cx_core *core, const struct cx_host *host,
 
 void cx_core_reset(struct cx_core *core)
 {
+	core->stats.resets++;
+	cx_func_release(core, "reset");
+	cx_cmd_reset(core);
+	cx_hca_reset(core);
 	cx_iseg_reset(core);
+	memset(&core->faults, 0, sizeof(core->faults));
+	core->faults.fail_status = 0x1;	/* MLX5_CMD_STAT_INT_ERR */
+}
+
+void cx_core_fini(struct cx_core *core)
+{
+	cx_eq_release_all(core);
+}
+
+void cx_core_timer(struct cx_core *core)
+{
+	cx_cmd_timer(core);
 }
 
 /* The host-order value of the dword at @off (dword aligned). */
@@ -81,6 +199,11 @@ static void cx_write32(struct cx_core *core, uint64_t off, uint32_t val)
 {
 	if (cx_iseg_contains(off))
 		cx_iseg_write32(core, off, val);
+}
+
+static int cx_is_uar(uint64_t offset)
+{
+	return offset >= CX_PAGE_SIZE;
 }
 
 static int cx_access_ok(uint64_t offset, unsigned int size)
@@ -125,6 +248,10 @@ void cx_core_bar0_write(struct cx_core *core, uint64_t offset,
 		core->stats.bad_accesses++;
 		cx_log(core, "cxsim: ignored BAR0 write off 0x%llx size %u\n",
 		       (unsigned long long)offset, size);
+		return;
+	}
+	if (cx_is_uar(offset)) {
+		cx_uar_write(core, offset, value, size);
 		return;
 	}
 	cx_write32(core, offset, __builtin_bswap32((uint32_t)value));

@@ -8,6 +8,7 @@
 #ifndef CX_CORE_H
 #define CX_CORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,48 @@
 /* The health counter advances once per this many ns. */
 #define CX_HEALTH_TICK_NS	100000000ULL
 
+/* Command queue entries; the doorbell has one bit per entry. */
+#define CX_CMDQ_ENTRIES		(1u << CX_CMDQ_LOG_SZ)
+/* Bound of a command's input or output (inline part plus mailboxes). */
+#define CX_CMD_MAX_MSG		(1u << 20)
+/* Opcodes below this are counted one by one; the rest together. */
+#define CX_NR_OPCODES		0x1000
+
+/* UAR pages: 4 KiB pages of the core's part of BAR0; page 0 is the iseg. */
+#define CX_UAR_PAGES		(uint32_t)(CX_CORE_MMIO_SIZE >> 12)
+#define CX_MAX_EQS		64
+#define CX_LOG_MAX_EQ_SZ	16
+/* Firmware pages one function may hold (64 MiB). */
+#define CX_MAX_PAGES		16384
+/* One capability group as QUERY_HCA_CAP returns it (hca_cap_union). */
+#define CX_CAP_BYTES		4096
+
+/* Firmware pages asked for by QUERY_PAGES (boot, init). */
+#define CX_BOOT_PAGES		8
+#define CX_INIT_PAGES		64
+
+/* Test port: BAR2, for tests only (not part of the hardware). */
+#define CX_TESTPORT_SIZE	0x10000
+#define CX_TP_MAGIC		0x000
+#define CX_TP_VERSION		0x004
+#define CX_TP_SNAPSHOT		0x008
+#define CX_TP_FAULT_OPCODE	0x010
+#define CX_TP_FAULT_COUNT	0x014
+#define CX_TP_FAULT_STATUS	0x018
+#define CX_TP_FAULT_SYNDROME	0x01c
+#define CX_TP_DELAY_OPCODE	0x020
+#define CX_TP_DELAY_MS		0x024
+#define CX_TP_DELAY_COUNT	0x028
+#define CX_TP_HEALTH_FREEZE	0x030
+#define CX_TP_HEALTH_SYND	0x034
+#define CX_TP_PAGE_REQUEST	0x038
+#define CX_TP_LINK_DOWN		0x040
+#define CX_TP_REPORT		0x8000
+#define CX_TP_REPORT_SIZE	(CX_TESTPORT_SIZE - CX_TP_REPORT)
+#define CX_TP_MAGIC_VALUE	0x4d534358u	/* "XCSM" read as LE bytes */
+#define CX_TP_VERSION_VALUE	1
+#define CX_TP_ALWAYS		0xffffffffu
+
 struct cx_host {
 	void *opaque;
 	/* Guest memory access; return 0 on success, negative on error. */
@@ -42,6 +85,12 @@ struct cx_host {
 			   size_t len);
 	/* Monotonic time in ns. */
 	uint64_t (*now_ns)(void *opaque);
+	/*
+	 * Call cx_core_timer() once the clock reaches @deadline_ns;
+	 * 0 cancels.  One timer; a new deadline replaces the old.  May be
+	 * NULL: delayed command completions then happen at once.
+	 */
+	void (*timer_mod)(void *opaque, uint64_t deadline_ns);
 	/* Guest errors and model limits; may be NULL. */
 	void (*log)(void *opaque, const char *fmt, ...)
 		__attribute__((format(printf, 2, 3)));
@@ -60,6 +109,8 @@ struct cx_params {
 	uint16_t fw_subminor;
 	/* How long the 'initializing' bit stays set after a reset. */
 	uint64_t init_delay_ns;
+	/* Enhanced multi-packet send WQEs (off: like a ConnectX-4). */
+	bool mpwqe;
 };
 
 struct cx_iseg_state {
@@ -67,6 +118,74 @@ struct cx_iseg_state {
 	uint32_t cmdq_addr_h;
 	uint32_t cmdq_addr_l;		/* bits 31:12 only */
 	uint8_t nic_ifc;		/* MLX5_INITIAL_SEG_NIC_INTERFACE_* */
+	bool health_frozen;
+	uint32_t health_frozen_value;
+	uint8_t health_synd;
+};
+
+enum cx_hca_state {
+	CX_HCA_DISABLED,
+	CX_HCA_ENABLED,
+	CX_HCA_INITIALISED,
+};
+
+/* Objects a function creates on the device, for leak accounting. */
+enum cx_obj_type {
+	CX_OBJ_EQ,
+	CX_OBJ_UAR,
+	CX_OBJ_NTYPES,
+};
+
+struct cx_eq {
+	bool valid;
+	uint8_t log_nent;
+	uint8_t log_page_size;
+	uint16_t intr;
+	uint32_t uar_page;
+	uint64_t events[4];
+	uint64_t *pas;
+	uint32_t npas;
+	uint32_t prod;		/* EQEs written, free running */
+	uint32_t cons;		/* consumer index from the doorbell, 24 bits */
+	bool armed;
+	uint64_t posted;
+	uint64_t overruns;
+};
+
+/* What a function left behind when it was disabled or reset. */
+struct cx_leak {
+	uint32_t objects[CX_OBJ_NTYPES];
+	uint32_t pages;
+};
+
+/* Faults injected through the test port. */
+struct cx_faults {
+	uint32_t fail_opcode;		/* 0: none */
+	uint32_t fail_count;		/* CX_TP_ALWAYS: every time */
+	uint32_t fail_status;
+	uint32_t fail_syndrome;
+	uint32_t delay_opcode;		/* 0: every command */
+	uint32_t delay_ms;
+	uint32_t delay_count;		/* CX_TP_ALWAYS: every time */
+};
+
+/* The function's firmware-side state. */
+struct cx_func {
+	enum cx_hca_state state;
+	uint8_t issi;
+	uint32_t host_endianness;
+	uint8_t cap_general_cur[CX_CAP_BYTES];
+	uint64_t pages[CX_MAX_PAGES];
+	uint32_t npages;
+	uint8_t uar_used[CX_UAR_PAGES / 8];
+	struct cx_eq eq[CX_MAX_EQS];
+	uint32_t alive[CX_OBJ_NTYPES];
+};
+
+/* Command queue entries whose completion is delayed. */
+struct cx_cmdq {
+	uint32_t delayed;		/* bitmap of entries */
+	uint64_t deadline[CX_CMDQ_ENTRIES];
 };
 
 /* What crossed the bus; read by tests and, later, by benchmarks. */
@@ -77,13 +196,36 @@ struct cx_stats {
 	uint64_t cmd_doorbells;
 	uint64_t rx_frames;
 	uint64_t rx_drops;
+	uint64_t cmds;
+	uint64_t cmd_errors;		/* delivery errors and bad statuses */
+	uint64_t cmd_delivery_errors;
+	uint64_t cmd_faults;		/* injected failures */
+	uint64_t cmd_delays;		/* injected delays */
+	uint64_t cmd_other;		/* opcodes >= CX_NR_OPCODES */
+	uint64_t eqe_posted;
+	uint64_t eqe_dropped;		/* no EQ subscribed, or DMA failed */
+	uint64_t eq_overruns;
+	uint64_t eq_doorbells;
+	uint64_t msix_sent;
+	uint64_t uar_bad_writes;	/* writes to pages not allocated */
+	uint64_t teardowns;
+	uint64_t enables;
+	uint64_t leak_reports;		/* non-zero leak reports */
+	uint64_t resets;
+	uint32_t cmd_count[CX_NR_OPCODES];
+	uint64_t uar_writes[CX_UAR_PAGES];
 };
 
 struct cx_core {
 	struct cx_host host;
 	struct cx_params params;
 	struct cx_iseg_state iseg;
+	struct cx_func func;
+	struct cx_cmdq cmdq;
+	struct cx_faults faults;
+	struct cx_leak last_leak;
 	struct cx_stats stats;
+	char report[CX_TP_REPORT_SIZE];
 };
 
 /* PCI device id of a model. */
@@ -109,5 +251,23 @@ void cx_core_bar0_write(struct cx_core *core, uint64_t offset,
 
 /* A frame from the wire; returns the number of bytes consumed. */
 size_t cx_core_receive(struct cx_core *core, const void *buf, size_t len);
+
+/* The host timer armed through cx_host.timer_mod expired. */
+void cx_core_timer(struct cx_core *core);
+
+/* Test port (BAR2) access: little-endian registers and the report. */
+uint64_t cx_core_testport_read(struct cx_core *core, uint64_t offset,
+			       unsigned int size);
+void cx_core_testport_write(struct cx_core *core, uint64_t offset,
+			    uint64_t value, unsigned int size);
+
+/*
+ * Write the report ("key value" lines) into @buf of @size bytes,
+ * NUL-terminated; returns its length without the NUL.
+ */
+size_t cx_core_report(struct cx_core *core, char *buf, size_t size);
+
+/* Release what the core allocated (the EQs' page lists). */
+void cx_core_fini(struct cx_core *core);
 
 #endif /* CX_CORE_H */

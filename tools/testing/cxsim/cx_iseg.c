@@ -29,6 +29,8 @@ void cx_iseg_reset(struct cx_core *core)
 	s->cmdq_addr_h = 0;
 	s->cmdq_addr_l = 0;
 	s->nic_ifc = MLX5_INITIAL_SEG_NIC_INTERFACE_FULL_DRIVER;
+	s->health_frozen = false;
+	s->health_synd = 0;
 }
 
 static uint64_t cx_iseg_uptime(struct cx_core *core)
@@ -57,7 +59,28 @@ static uint32_t cx_iseg_cmdq_addr_l_sz(struct cx_core *core)
 
 static uint32_t cx_iseg_health_counter(struct cx_core *core)
 {
+	if (core->iseg.health_frozen)
+		return core->iseg.health_frozen_value;
 	return (uint32_t)(cx_iseg_uptime(core) / CX_HEALTH_TICK_NS);
+}
+
+/*
+ * Stop the health counter, as firmware that hangs does; it runs again when
+ * the firmware restarts (the function is disabled and enabled, or reset).
+ */
+void cx_iseg_health_freeze(struct cx_core *core, bool on)
+{
+	if (on && !core->iseg.health_frozen)
+		core->iseg.health_frozen_value = cx_iseg_health_counter(core);
+	core->iseg.health_frozen = on;
+}
+
+/* The dword holding the health syndrome byte, big-endian. */
+static uint32_t cx_iseg_health_synd_dword(struct cx_core *core)
+{
+	unsigned int lane = ISEG_OFF(health.synd) & 3;
+
+	return (uint32_t)core->iseg.health_synd << (24 - 8 * lane);
 }
 
 uint32_t cx_iseg_read32(struct cx_core *core, uint64_t off)
@@ -87,6 +110,8 @@ uint32_t cx_iseg_read32(struct cx_core *core, uint64_t off)
 		return (uint32_t)(now % NSEC_PER_SEC);
 	case ISEG_OFF(health_counter):
 		return cx_iseg_health_counter(core);
+	case ISEG_OFF(health.synd) & ~3ul:
+		return cx_iseg_health_synd_dword(core);
 	default:
 		/* Health buffer (no syndrome), timeouts, reserved words. */
 		return 0;

@@ -5,6 +5,10 @@
 
 #include "cx_core.h"
 
+#define CX_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define CX_PAGE_SHIFT		12
+#define CX_PAGE_SIZE		(1u << CX_PAGE_SHIFT)
+
 #define cx_log(core, ...)						\
 	do {								\
 		if ((core)->host.log)					\
@@ -16,13 +20,121 @@ static inline uint64_t cx_now(struct cx_core *core)
 	return core->host.now_ns(core->host.opaque);
 }
 
+static inline int cx_dma_read(struct cx_core *core, uint64_t addr, void *buf,
+			      size_t len)
+{
+	return core->host.dma_read(core->host.opaque, addr, buf, len);
+}
+
+static inline int cx_dma_write(struct cx_core *core, uint64_t addr,
+			       const void *buf, size_t len)
+{
+	return core->host.dma_write(core->host.opaque, addr, buf, len);
+}
+
+static inline void cx_msix(struct cx_core *core, unsigned int vector)
+{
+	core->stats.msix_sent++;
+	core->host.msix_notify(core->host.opaque, vector);
+}
+
+/*
+ * One command as a handler sees it.  @in holds @inlen bytes (at least the
+ * command's layout), @out @outlen bytes zeroed (at least the layout of its
+ * output).  A handler returns an MLX5_CMD_STAT_* and may set @syndrome;
+ * the header of @out is filled in by cx_cmd.c.
+ */
+struct cx_cmd {
+	struct cx_core *core;
+	const void *in;
+	size_t inlen;
+	void *out;
+	size_t outlen;
+	uint16_t opcode;
+	uint16_t op_mod;
+	uint32_t syndrome;
+};
+
+typedef uint8_t (*cx_cmd_handler)(struct cx_cmd *cmd);
+
+/* Syndromes the model answers with, to tell its refusals apart. */
+#define CX_SYND_BAD_OP		0x0c5a0001u
+#define CX_SYND_BAD_STATE	0x0c5a0002u
+#define CX_SYND_BAD_PARAM	0x0c5a0003u
+#define CX_SYND_INLEN		0x0c5a0004u
+#define CX_SYND_OUTLEN		0x0c5a0005u
+#define CX_SYND_NO_RES		0x0c5a0006u
+
+/* Generic accessors for big-endian bit fields of a layout. */
+void cx_bits_set(void *buf, unsigned int bit_off, unsigned int bit_sz,
+		 uint32_t val);
+uint32_t cx_bits_get(const void *buf, unsigned int bit_off,
+		     unsigned int bit_sz);
+uint64_t cx_get_be64(const void *p);
+void cx_put_be64(void *p, uint64_t v);
+
 /* Init segment (cx_iseg.c); @off is dword aligned and inside it. */
 int cx_iseg_contains(uint64_t off);
 void cx_iseg_reset(struct cx_core *core);
 uint32_t cx_iseg_read32(struct cx_core *core, uint64_t off);
 void cx_iseg_write32(struct cx_core *core, uint64_t off, uint32_t val);
+void cx_iseg_health_freeze(struct cx_core *core, bool on);
 
-/* Command interface (cx_cmd.c): the driver rang the command doorbell. */
+/* Command interface (cx_cmd.c). */
 void cx_cmd_doorbell(struct cx_core *core, uint32_t vector);
+void cx_cmd_reset(struct cx_core *core);
+void cx_cmd_timer(struct cx_core *core);
+const char *cx_cmd_name(uint16_t opcode);
+
+/* Handlers, by file. */
+uint8_t cx_hca_enable(struct cx_cmd *cmd);
+uint8_t cx_hca_disable(struct cx_cmd *cmd);
+uint8_t cx_hca_init(struct cx_cmd *cmd);
+uint8_t cx_hca_teardown(struct cx_cmd *cmd);
+uint8_t cx_hca_query_issi(struct cx_cmd *cmd);
+uint8_t cx_hca_set_issi(struct cx_cmd *cmd);
+uint8_t cx_hca_query_cap(struct cx_cmd *cmd);
+uint8_t cx_hca_set_cap(struct cx_cmd *cmd);
+uint8_t cx_hca_query_adapter(struct cx_cmd *cmd);
+uint8_t cx_hca_access_reg(struct cx_cmd *cmd);
+uint8_t cx_pages_query(struct cx_cmd *cmd);
+uint8_t cx_pages_manage(struct cx_cmd *cmd);
+uint8_t cx_uar_alloc(struct cx_cmd *cmd);
+uint8_t cx_uar_dealloc(struct cx_cmd *cmd);
+uint8_t cx_eq_create(struct cx_cmd *cmd);
+uint8_t cx_eq_destroy(struct cx_cmd *cmd);
+uint8_t cx_eq_query(struct cx_cmd *cmd);
+
+/* HCA (cx_hca.c). */
+void cx_hca_reset(struct cx_core *core);
+const char *cx_hca_state_name(enum cx_hca_state state);
+
+/* Pages (cx_pages.c). */
+void cx_pages_release_all(struct cx_core *core);
+
+/* UARs (cx_uar.c). */
+int cx_uar_allocated(struct cx_core *core, uint32_t index);
+void cx_uar_release_all(struct cx_core *core);
+void cx_uar_write(struct cx_core *core, uint64_t offset, uint64_t value,
+		  unsigned int size);
+
+/* EQs (cx_eq.c). */
+/* The first EQ subscribed to @event_type, or -1. */
+int cx_eq_find(struct cx_core *core, unsigned int event_type);
+/* Post the 64-byte @eqe (owner bit set here) to EQ @eqn; 0 or -1. */
+int cx_eq_post(struct cx_core *core, int eqn, void *eqe);
+/* Post an event to the first subscribed EQ; 0 or -1 if none. */
+int cx_eq_event(struct cx_core *core, unsigned int event_type, void *eqe);
+void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
+		    bool arm);
+void cx_eq_release_all(struct cx_core *core);
+int cx_page_request(struct cx_core *core, int32_t npages);
+
+/* Object registry and leak accounting (cx_core.c). */
+void cx_obj_get(struct cx_core *core, enum cx_obj_type type);
+void cx_obj_put(struct cx_core *core, enum cx_obj_type type);
+const char *cx_obj_name(enum cx_obj_type type);
+/* Report and free what the function still holds. */
+void cx_func_release(struct cx_core *core, const char *why);
 
 #endif /* CX_PRIV_H */

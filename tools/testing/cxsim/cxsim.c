@@ -11,6 +11,8 @@
  *	32 MiB			MSI-X table, 64 vectors
  *	32 MiB + 64 KiB		MSI-X PBA
  *
+ * BAR2 (64 KiB, 32-bit): the test port, for tests only; not hardware.
+ *
  * One instance is one physical port.  A two-port adapter is two functions
  * of one slot:
  *	-device cxsim,addr=4.0,multifunction=on,netdev=p0
@@ -28,7 +30,9 @@
 #include "net/net.h"
 #include "sysemu/dma.h"
 #include "qemu/timer.h"
+#include "qemu/notify.h"
 #include "qom/object.h"
+#include "sysemu/sysemu.h"
 
 #include "cx_core.h"
 #include "trace.h"
@@ -36,6 +40,14 @@
 #define TYPE_CXSIM			"cxsim"
 #define PCI_VENDOR_ID_MELLANOX_CX	0x15b3
 #define CXSIM_PCIE_CAP_OFFSET		0x60
+/*
+ * Vendor-specific capability: upstream mlx5 looks for it at probe (pci_vsc)
+ * and uses its gateway only for crash dumps and firmware reset.  Its
+ * registers are plain writable config space: the semaphore works, and the
+ * space select reads back "not supported", so those features fail cleanly.
+ */
+#define CXSIM_VSC_OFFSET		0xa0
+#define CXSIM_VSC_SIZE			0x18
 /* The core's native port number for this function. */
 #define CXSIM_PORT			1
 
@@ -46,10 +58,15 @@ struct CxsimState {
 
 	MemoryRegion bar0;
 	MemoryRegion mmio;
+	MemoryRegion testport;
 	NICState *nic;
 	NICConf conf;
+	QEMUTimer *timer;
+	Notifier exit_notifier;
 
 	char *model;
+	char *report;
+	bool mpwqe;
 	uint16_t subsys_ven;
 	uint16_t subsys;
 
@@ -93,6 +110,23 @@ static void cxsim_send_frame(void *opaque, unsigned int port, const void *buf,
 static uint64_t cxsim_now_ns(void *opaque)
 {
 	return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void cxsim_timer_mod(void *opaque, uint64_t deadline_ns)
+{
+	CxsimState *s = opaque;
+
+	if (deadline_ns)
+		timer_mod(s->timer, deadline_ns);
+	else
+		timer_del(s->timer);
+}
+
+static void cxsim_timer_cb(void *opaque)
+{
+	CxsimState *s = opaque;
+
+	cx_core_timer(&s->core);
 }
 
 static void G_GNUC_PRINTF(2, 3) cxsim_log(void *opaque, const char *fmt, ...)
@@ -143,6 +177,53 @@ static const MemoryRegionOps cxsim_mmio_ops = {
 	},
 };
 
+static uint64_t cxsim_testport_read(void *opaque, hwaddr addr,
+				    unsigned int size)
+{
+	CxsimState *s = opaque;
+
+	return cx_core_testport_read(&s->core, addr, size);
+}
+
+static void cxsim_testport_write(void *opaque, hwaddr addr, uint64_t val,
+				 unsigned int size)
+{
+	CxsimState *s = opaque;
+
+	trace_cxsim_testport_write(addr, val);
+	cx_core_testport_write(&s->core, addr, val, size);
+}
+
+static const MemoryRegionOps cxsim_testport_ops = {
+	.read = cxsim_testport_read,
+	.write = cxsim_testport_write,
+	.endianness = DEVICE_LITTLE_ENDIAN,
+	.valid = {
+		.min_access_size = 1,
+		.max_access_size = 8,
+	},
+	.impl = {
+		.min_access_size = 1,
+		.max_access_size = 8,
+	},
+};
+
+/* At QEMU exit: the report into the file the report= property names. */
+static void cxsim_exit_notify(Notifier *n, void *data)
+{
+	CxsimState *s = container_of(n, CxsimState, exit_notifier);
+	char *buf = g_malloc(CX_TP_REPORT_SIZE);
+	size_t len = cx_core_report(&s->core, buf, CX_TP_REPORT_SIZE);
+	GError *err = NULL;
+
+	if (!g_file_set_contents(s->report, buf, len, &err)) {
+		error_report("cxsim: cannot write report %s: %s", s->report,
+			     err->message);
+		g_error_free(err);
+	}
+	g_free(buf);
+}
+
 static ssize_t cxsim_receive(NetClientState *nc, const uint8_t *buf,
 			     size_t size)
 {
@@ -173,6 +254,20 @@ static int cxsim_init_msix(CxsimState *s, Error **errp)
 	return 0;
 }
 
+static int cxsim_init_vsc(PCIDevice *pd, Error **errp)
+{
+	int off;
+
+	off = pci_add_capability(pd, PCI_CAP_ID_VNDR, CXSIM_VSC_OFFSET,
+				 CXSIM_VSC_SIZE, errp);
+	if (off < 0)
+		return off;
+	pd->config[off + PCI_CAP_FLAGS] = CXSIM_VSC_SIZE;
+	/* ctrl, counter, semaphore, address, data: writable, read back. */
+	memset(pd->wmask + off + 4, 0xff, CXSIM_VSC_SIZE - 4);
+	return 0;
+}
+
 static void cxsim_init_core(CxsimState *s, enum cx_model model)
 {
 	struct cx_host host = {
@@ -182,12 +277,14 @@ static void cxsim_init_core(CxsimState *s, enum cx_model model)
 		.msix_notify = cxsim_msix_notify,
 		.send_frame = cxsim_send_frame,
 		.now_ns = cxsim_now_ns,
+		.timer_mod = cxsim_timer_mod,
 		.log = cxsim_log,
 	};
 	struct cx_params params;
 
 	cx_core_default_params(&params);
 	params.model = model;
+	params.mpwqe = s->mpwqe;
 	cx_core_init(&s->core, &host, &params);
 }
 
@@ -216,9 +313,18 @@ static void cxsim_realize(PCIDevice *pd, Error **errp)
 			 PCI_BASE_ADDRESS_MEM_TYPE_64 |
 			 PCI_BASE_ADDRESS_MEM_PREFETCH, &s->bar0);
 
+	memory_region_init_io(&s->testport, OBJECT(s), &cxsim_testport_ops, s,
+			      "cxsim-testport", CX_TESTPORT_SIZE);
+	pci_register_bar(pd, 2, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->testport);
+
 	if (pci_is_express(pd) &&
 	    pcie_endpoint_cap_init(pd, CXSIM_PCIE_CAP_OFFSET) < 0) {
 		error_setg(errp, "cxsim: cannot add the PCIe capability");
+		return;
+	}
+	if (cxsim_init_vsc(pd, errp)) {
+		if (pci_is_express(pd))
+			pcie_cap_exit(pd);
 		return;
 	}
 	if (cxsim_init_msix(s, errp)) {
@@ -233,13 +339,22 @@ static void cxsim_realize(PCIDevice *pd, Error **errp)
 			      &DEVICE(s)->mem_reentrancy_guard, s);
 	qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
 
+	s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, cxsim_timer_cb, s);
 	cxsim_init_core(s, model);
+	if (s->report && *s->report) {
+		s->exit_notifier.notify = cxsim_exit_notify;
+		qemu_add_exit_notifier(&s->exit_notifier);
+	}
 }
 
 static void cxsim_exit(PCIDevice *pd)
 {
 	CxsimState *s = CXSIM(pd);
 
+	if (s->report && *s->report)
+		qemu_remove_exit_notifier(&s->exit_notifier);
+	timer_free(s->timer);
+	cx_core_fini(&s->core);
 	qemu_del_nic(s->nic);
 	msix_unuse_all_vectors(pd);
 	msix_uninit(pd, &s->bar0, &s->bar0);
@@ -264,6 +379,8 @@ static const VMStateDescription cxsim_vmstate = {
 static Property cxsim_properties[] = {
 	DEFINE_NIC_PROPERTIES(CxsimState, conf),
 	DEFINE_PROP_STRING("model", CxsimState, model),
+	DEFINE_PROP_STRING("report", CxsimState, report),
+	DEFINE_PROP_BOOL("mpwqe", CxsimState, mpwqe, true),
 	DEFINE_PROP_UINT16("subsys_ven", CxsimState, subsys_ven,
 			   PCI_VENDOR_ID_MELLANOX_CX),
 	DEFINE_PROP_UINT16("subsys", CxsimState, subsys, 0x0007),

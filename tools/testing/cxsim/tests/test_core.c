@@ -6,12 +6,13 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cx_kshim.h"
 #include "cx_core.h"
 
-#define FAKE_MEM_SIZE	(1 << 20)
+#define FAKE_MEM_SIZE	(4 << 20)
 #define MS		1000000ULL
 #define ISEG(field)	offsetof(struct mlx5_init_seg, field)
 
@@ -21,6 +22,9 @@ struct fake_host {
 	unsigned int notifies;
 	unsigned int frames;
 	unsigned int logs;
+	unsigned int vec_notifies[CX_MSIX_VECTORS];
+	uint64_t timer_deadline;
+	char last_log[256];
 };
 
 static struct fake_host fh;
@@ -53,8 +57,9 @@ static void fake_msix_notify(void *opaque, unsigned int vector)
 {
 	struct fake_host *h = opaque;
 
-	(void)vector;
 	h->notifies++;
+	if (vector < CX_MSIX_VECTORS)
+		h->vec_notifies[vector]++;
 }
 
 static void fake_send_frame(void *opaque, unsigned int port, const void *buf,
@@ -77,8 +82,17 @@ static void fake_log(void *opaque, const char *fmt, ...)
 {
 	struct fake_host *h = opaque;
 
-	(void)fmt;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(h->last_log, sizeof(h->last_log), fmt, ap);
+	va_end(ap);
 	h->logs++;
+}
+
+static void fake_timer_mod(void *opaque, uint64_t deadline)
+{
+	((struct fake_host *)opaque)->timer_deadline = deadline;
 }
 
 static void setup(void)
@@ -90,10 +104,12 @@ static void setup(void)
 		.msix_notify = fake_msix_notify,
 		.send_frame = fake_send_frame,
 		.now_ns = fake_now_ns,
+		.timer_mod = fake_timer_mod,
 		.log = fake_log,
 	};
 	struct cx_params params;
 
+	cx_core_fini(&core);
 	memset(&fh, 0, sizeof(fh));
 	fh.now = 1000 * MS;
 	cx_core_default_params(&params);
@@ -293,6 +309,8 @@ static void test_models(void)
 	   "unknown models are rejected");
 }
 
+#include "test_cmd.c"
+
 int main(void)
 {
 	test_fw_rev();
@@ -304,6 +322,8 @@ int main(void)
 	test_out_of_range();
 	test_receive();
 	test_models();
+	test_cmd_all();
+	cx_core_fini(&core);
 	printf("1..%u\n", test_nr);
 	return failures ? 1 : 0;
 }

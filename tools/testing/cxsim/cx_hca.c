@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cxsim: the function's life cycle and what it tells about itself.
+ *
+ *	disabled --ENABLE_HCA--> enabled --INIT_HCA--> initialised
+ *	disabled <-DISABLE_HCA-- enabled <-TEARDOWN_HCA- initialised
+ *
+ * ISSI, capabilities (one table), QUERY_ADAPTER, and the one access
+ * register a driver writes before INIT_HCA (host endianness).
+ */
+#include <string.h>
+
+#include "cx_kshim.h"
+#include "cx_priv.h"
+
+/* Numbers from <linux/mlx5/driver.h> and vport.h, which the model avoids. */
+#define CX_REG_HOST_ENDIANNESS		0x7004
+#define CX_INLINE_MODE_NOT_REQUIRED	2
+
+#define CX_SUPPORTED_ISSI		0x3	/* ISSI 0 and 1 */
+#define CX_PSID				"MT_0000000008"
+#define CX_IEEE_VENDOR_ID		0x0002c9
+
+const char *cx_hca_state_name(enum cx_hca_state state)
+{
+	switch (state) {
+	case CX_HCA_DISABLED:		return "disabled";
+	case CX_HCA_ENABLED:		return "enabled";
+	case CX_HCA_INITIALISED:	return "initialised";
+	}
+	return "?";
+}
+
+/* ---- capabilities ------------------------------------------------------ */
+
+/*
+ * One capability field: group, position in the group's layout, and the
+ * maximum and default current value.  Fields not listed are 0 in both.
+ */
+struct cx_cap {
+	uint8_t type;
+	uint16_t bit_off;
+	uint8_t bit_sz;
+	uint32_t max;
+	uint32_t cur;
+};
+
+#define CAPF(t, lay, f, m, c)						\
+	{ t, __mlx5_bit_off(lay, f), __mlx5_bit_sz(lay, f), m, c }
+#define GEN(f, v)	CAPF(MLX5_CAP_GENERAL, cmd_hca_cap, f, v, v)
+#define GEN2(f, m, c)	CAPF(MLX5_CAP_GENERAL, cmd_hca_cap, f, m, c)
+#define ETH(f, v)	CAPF(MLX5_CAP_ETHERNET_OFFLOADS,		\
+			     per_protocol_networking_offload_caps, f, v, v)
+#define FT(f, v)	CAPF(MLX5_CAP_FLOW_TABLE, flow_table_nic_cap,	\
+			     flow_table_properties_nic_receive.f, v, v)
+#define FTX(f, v)	CAPF(MLX5_CAP_FLOW_TABLE, flow_table_nic_cap,	\
+			     flow_table_properties_nic_transmit.f, v, v)
+
+/*
+ * A ConnectX-5 Ethernet function: one port, no RoCE, no SR-IOV, no
+ * e-switch management.  Sizes are modest: they bound the model's tables.
+ */
+static const struct cx_cap cx_caps[] = {
+	GEN(port_type,			MLX5_CAP_PORT_TYPE_ETH),
+	GEN(num_ports,			1),
+	GEN(cqe_version,		1),
+	GEN2(uar_4k,			1, 0),
+	GEN(num_of_uars_per_page,	1),
+	GEN(log_bf_reg_size,		9),
+	GEN(log_pg_sz,			12),
+	GEN(log_max_eq,			6),
+	GEN(max_num_eqs,		CX_MAX_EQS),
+	GEN(log_max_eq_sz,		CX_LOG_MAX_EQ_SZ),
+	GEN(log_max_cq,			12),
+	GEN(log_max_cq_sz,		22),
+	GEN(log_max_qp,			12),
+	GEN(log_max_qp_sz,		15),
+	GEN(log_max_sq,			12),
+	GEN(log_max_rq,			12),
+	GEN(log_max_wq_sz,		16),
+	GEN(log_max_tir,		12),
+	GEN(log_max_tis,		12),
+	GEN(log_max_rqt,		12),
+	GEN(log_max_rqt_size,		8),
+	GEN(log_max_pd,			16),
+	GEN(log_max_transport_domain,	12),
+	GEN(log_max_mkey,		16),
+	GEN(log_max_msg,		30),
+	GEN(log_max_current_uc_list,	7),
+	GEN(log_max_current_mc_list,	12),
+	GEN(striding_rq,		1),
+	GEN(eth_net_offloads,		1),
+	GEN(nic_flow_table,		1),
+	GEN(log_uar_page_sz,		0),
+	ETH(csum_cap,			1),
+	ETH(max_lso_cap,		16),
+	ETH(rss_ind_tbl_cap,		8),
+	ETH(wqe_inline_mode,		CX_INLINE_MODE_NOT_REQUIRED),
+	FT(ft_support,			1),
+	FT(log_max_ft_size,		16),
+	FT(log_max_ft_num,		8),
+	FT(max_ft_level,		4),
+	FT(log_max_flow,		16),
+	FT(log_max_destination,		8),
+	FTX(ft_support,			1),
+	FTX(log_max_ft_size,		16),
+	FTX(log_max_ft_num,		8),
+	FTX(max_ft_level,		4),
+	FTX(log_max_flow,		16),
+	FTX(log_max_destination,	8),
+};
+
+/* Groups the model answers; the general caps announce no other. */
+static int cx_cap_supported(unsigned int type)
+{
+	return type == MLX5_CAP_GENERAL || type == MLX5_CAP_ETHERNET_OFFLOADS ||
+	       type == MLX5_CAP_FLOW_TABLE || type == MLX5_CAP_GENERAL_2;
+}
+
+/* Fill @buf (CX_CAP_BYTES) with group @type, maximum or default current. */
+static void cx_caps_fill(struct cx_core *core, unsigned int type, int cur,
+			 void *buf)
+{
+	unsigned int i;
+
+	memset(buf, 0, CX_CAP_BYTES);
+	for (i = 0; i < CX_ARRAY_SIZE(cx_caps); i++) {
+		const struct cx_cap *c = &cx_caps[i];
+
+		if (c->type == type)
+			cx_bits_set(buf, c->bit_off, c->bit_sz,
+				    cur ? c->cur : c->max);
+	}
+	/* Properties that change what the model is. */
+	if (type == MLX5_CAP_ETHERNET_OFFLOADS)
+		MLX5_SET(per_protocol_networking_offload_caps, buf,
+			 enhanced_multi_pkt_send_wqe, core->params.mpwqe);
+}
+
+/*
+ * General capability fields a driver may set (upstream handle_hca_cap()
+ * and ours).  Switches cannot go beyond the maximum; sizes are taken.
+ */
+struct cx_settable {
+	uint16_t bit_off;
+	uint8_t bit_sz;
+	uint8_t is_switch;
+};
+
+#define SETF(f, sw)	{ __mlx5_bit_off(cmd_hca_cap, f),		\
+			  __mlx5_bit_sz(cmd_hca_cap, f), sw }
+
+static const struct cx_settable cx_settable[] = {
+	SETF(pkey_table_size, 0),
+	SETF(log_max_qp, 0),
+	SETF(cmdif_checksum, 1),
+	SETF(uar_4k, 1),
+	SETF(log_uar_page_sz, 0),
+	SETF(cache_line_128byte, 1),
+	SETF(dct, 1),
+	SETF(pci_sync_for_fw_update_event, 1),
+	SETF(pci_sync_for_fw_update_with_driver_unload, 1),
+	SETF(pcie_reset_using_hotreset_method, 1),
+	SETF(num_vhca_ports, 1),
+	SETF(release_all_pages, 1),
+	SETF(mkey_by_name, 1),
+	SETF(num_total_dynamic_vf_msix, 1),
+	SETF(roce, 1),
+	SETF(log_max_current_uc_list, 0),
+	SETF(event_on_vhca_state_teardown_request, 1),
+	SETF(event_on_vhca_state_in_use, 1),
+	SETF(event_on_vhca_state_active, 1),
+	SETF(event_on_vhca_state_allocated, 1),
+	SETF(event_on_vhca_state_invalid, 1),
+};
+
+void cx_hca_reset(struct cx_core *core)
+{
+	struct cx_func *f = &core->func;
+
+	f->state = CX_HCA_DISABLED;
+	f->issi = 0;
+	f->host_endianness = 0;
+	cx_caps_fill(core, MLX5_CAP_GENERAL, 1, f->cap_general_cur);
+}
+
+uint8_t cx_hca_query_cap(struct cx_cmd *cmd)
+{
+	unsigned int type = cmd->op_mod >> 1;
+	int cur = cmd->op_mod & 1;
+	void *cap = MLX5_ADDR_OF(query_hca_cap_out, cmd->out, capability);
+
+	if (!cx_cap_supported(type) ||
+	    MLX5_GET(query_hca_cap_in, cmd->in, other_function)) {
+		cmd->syndrome = CX_SYND_BAD_PARAM;
+		return MLX5_CMD_STAT_BAD_PARAM_ERR;
+	}
+	if (type == MLX5_CAP_GENERAL && cur)
+		memcpy(cap, cmd->core->func.cap_general_cur, CX_CAP_BYTES);
+	else
+		cx_caps_fill(cmd->core, type, 0, cap);
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t cx_hca_set_cap(struct cx_cmd *cmd)
+{
+	struct cx_core *core = cmd->core;
+	const void *in = MLX5_ADDR_OF(set_hca_cap_in, cmd->in, capability);
+	uint8_t max[CX_CAP_BYTES];
+	unsigned int i;
+
+	if (cmd->op_mod >> 1 != MLX5_SET_HCA_CAP_OP_MOD_GENERAL_DEVICE) {
+		cmd->syndrome = CX_SYND_BAD_PARAM;
+		return MLX5_CMD_STAT_BAD_PARAM_ERR;
+	}
+	cx_caps_fill(core, MLX5_CAP_GENERAL, 0, max);
+	for (i = 0; i < CX_ARRAY_SIZE(cx_settable); i++) {
+		const struct cx_settable *s = &cx_settable[i];
+		uint32_t v = cx_bits_get(in, s->bit_off, s->bit_sz);
+
+		if (s->is_switch && v > cx_bits_get(max, s->bit_off, s->bit_sz))
+			v = cx_bits_get(max, s->bit_off, s->bit_sz);
+		cx_bits_set(core->func.cap_general_cur, s->bit_off, s->bit_sz, v);
+	}
+	return MLX5_CMD_STAT_OK;
+}
+
+/* ---- life cycle -------------------------------------------------------- */
+
+uint8_t cx_hca_enable(struct cx_cmd *cmd)
+{
+	struct cx_core *core = cmd->core;
+
+	if (MLX5_GET(enable_hca_in, cmd->in, function_id) ||
+	    MLX5_GET(enable_hca_in, cmd->in, embedded_cpu_function)) {
+		cmd->syndrome = CX_SYND_BAD_PARAM;
+		return MLX5_CMD_STAT_BAD_PARAM_ERR;
+	}
+	if (core->func.state == CX_HCA_INITIALISED) {
+		cmd->syndrome = CX_SYND_BAD_STATE;
+		return MLX5_CMD_STAT_BAD_SYS_STATE_ERR;
+	}
+	/* Enabling an enabled function changes nothing. */
+	if (core->func.state == CX_HCA_DISABLED) {
+		core->stats.enables++;
+		core->func.state = CX_HCA_ENABLED;
+		/* The firmware (re)started: the health counter runs again. */
+		cx_iseg_health_freeze(core, false);
+	}
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t cx_hca_disable(struct cx_cmd *cmd)
+{
+	struct cx_core *core = cmd->core;
+
+	if (MLX5_GET(disable_hca_in, cmd->in, function_id) ||
+	    MLX5_GET(disable_hca_in, cmd->in, embedded_cpu_function)) {
+		cmd->syndrome = CX_SYND_BAD_PARAM;
+		return MLX5_CMD_STAT_BAD_PARAM_ERR;
+	}
+	if (core->func.state == CX_HCA_DISABLED) {
+		cmd->syndrome = CX_SYND_BAD_STATE;
+		return MLX5_CMD_STAT_BAD_SYS_STATE_ERR;
+	}
+	cx_func_release(core, "DISABLE_HCA");
+	cx_hca_reset(core);
+	cx_iseg_health_freeze(core, false);
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t cx_hca_init(struct cx_cmd *cmd)
+{
+	struct cx_core *core = cmd->core;
+
+	if (core->func.state != CX_HCA_ENABLED) {
+		cmd->syndrome = CX_SYND_BAD_STATE;
+		return MLX5_CMD_STAT_BAD_SYS_STATE_ERR;
+	}
+	core->func.state = CX_HCA_INITIALISED;
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t cx_hca_teardown(struct cx_cmd *cmd)
+{
+	struct cx_core *core = cmd->core;
+	unsigned int profile = MLX5_GET(teardown_hca_in, cmd->in, profile);
+
+	if (profile != MLX5_TEARDOWN_HCA_IN_PROFILE_GRACEFUL_CLOSE) {
+		/* force_teardown and fast_teardown are not announced. */
+		cmd->syndrome = CX_SYND_BAD_PARAM;
+		return MLX5_CMD_STAT_BAD_PARAM_ERR;
+	}
+	if (core->func.state != CX_HCA_INITIALISED) {
+		cmd->syndrome = CX_SYND_BAD_STATE;
+		return MLX5_CMD_STAT_BAD_SYS_STATE_ERR;
+	}
+	core->stats.teardowns++;
+	core->func.state = CX_HCA_ENABLED;
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t cx_hca_query_issi(struct cx_cmd *cmd)
+{
+	MLX5_SET(query_issi_out, cmd->out, current_issi, cmd->core->func.issi);
+	MLX5_SET(query_issi_out, cmd->out, supported_issi_dw0,
+		 CX_SUPPORTED_ISSI);
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t cx_hca_set_issi(struct cx_cmd *cmd)
+{
+	uint32_t issi = MLX5_GET(set_issi_in, cmd->in, current_issi);
+
+	if (issi > 31 || !(CX_SUPPORTED_ISSI & (1u << issi))) {
+		cmd->syndrome = CX_SYND_BAD_PARAM;
+		return MLX5_CMD_STAT_BAD_PARAM_ERR;
+	}
+	cmd->core->func.issi = issi;
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t cx_hca_query_adapter(struct cx_cmd *cmd)
+{
+	void *a = MLX5_ADDR_OF(query_adapter_out, cmd->out,
+			       query_adapter_struct);
+
+	MLX5_SET(query_adapter_param_block, a, ieee_vendor_id,
+		 CX_IEEE_VENDOR_ID);
+	MLX5_SET(query_adapter_param_block, a, vsd_vendor_id, 0x15b3);
+	memcpy(MLX5_ADDR_OF(query_adapter_param_block, a, vsd_contd_psid),
+	       CX_PSID, sizeof(CX_PSID) - 1);
+	return MLX5_CMD_STAT_OK;
+}
+
+/*
+ * ACCESS_REG: only the host endianness register, which upstream writes
+ * before INIT_HCA.  Other registers are a later slice: BAD_PARAM.
+ */
+uint8_t cx_hca_access_reg(struct cx_cmd *cmd)
+{
+	struct cx_core *core = cmd->core;
+	unsigned int reg = MLX5_GET(access_register_in, cmd->in, register_id);
+	size_t hdr_in = MLX5_ST_SZ_BYTES(access_register_in);
+	size_t hdr_out = MLX5_ST_SZ_BYTES(access_register_out);
+	const uint8_t *data_in = (const uint8_t *)cmd->in + hdr_in;
+	uint8_t *data_out = (uint8_t *)cmd->out + hdr_out;
+
+	if (reg != CX_REG_HOST_ENDIANNESS) {
+		cx_log(core, "cxsim: ACCESS_REG of register 0x%x not modelled\n",
+		       reg);
+		cmd->syndrome = CX_SYND_BAD_PARAM;
+		return MLX5_CMD_STAT_BAD_PARAM_ERR;
+	}
+	if (cmd->op_mod == 0 && cmd->inlen >= hdr_in + 4)	/* write */
+		core->func.host_endianness = (uint32_t)data_in[0] << 24 |
+			data_in[1] << 16 | data_in[2] << 8 | data_in[3];
+	if (cmd->outlen >= hdr_out + 4) {
+		data_out[0] = core->func.host_endianness >> 24;
+		data_out[1] = core->func.host_endianness >> 16;
+		data_out[2] = core->func.host_endianness >> 8;
+		data_out[3] = core->func.host_endianness;
+	}
+	return MLX5_CMD_STAT_OK;
+}

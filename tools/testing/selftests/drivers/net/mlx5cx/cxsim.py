@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Drive the cxsim test port (BAR2) from inside the VM.
+
+The test port is not part of the hardware: it exists only in the QEMU
+model, for tests (see tools/testing/cxsim/README.md).  Stdlib only; run
+as root.
+
+    cxsim.py report [BDF]            the model's report (all functions)
+    cxsim.py fault BDF OPCODE [COUNT]  fail OPCODE COUNT times (default 1;
+                                       'always' or -1 for every time)
+    cxsim.py delay BDF MS [OPCODE] [COUNT]
+    cxsim.py freeze BDF on|off       freeze the health counter
+    cxsim.py synd BDF SYND           set the health syndrome (0 clears)
+    cxsim.py pages BDF N             page request event (N < 0: reclaim)
+    cxsim.py clear BDF               clear faults and delays
+
+OPCODE is a number (0x104) or a name (ENABLE_HCA, MLX5_CMD_OP_ENABLE_HCA).
+
+While an mlx5 driver is bound it owns every BAR, and the kernel maps BAR2
+for us only when booted with iomem=relaxed (vm/run --append iomem=relaxed).
+"""
+
+import glob
+import mmap
+import os
+import re
+import struct
+import sys
+
+VENDOR = 0x15B3
+MAGIC = 0x4D534358
+ALWAYS = 0xFFFFFFFF
+MLX5_CMD_STAT_INT_ERR = 0x1
+
+REG_MAGIC = 0x000
+REG_VERSION = 0x004
+REG_SNAPSHOT = 0x008
+REG_FAULT_OPCODE = 0x010
+REG_FAULT_COUNT = 0x014
+REG_FAULT_STATUS = 0x018
+REG_FAULT_SYNDROME = 0x01C
+REG_DELAY_OPCODE = 0x020
+REG_DELAY_MS = 0x024
+REG_DELAY_COUNT = 0x028
+REG_HEALTH_FREEZE = 0x030
+REG_HEALTH_SYND = 0x034
+REG_PAGE_REQUEST = 0x038
+REPORT = 0x8000
+SIZE = 0x10000
+
+# Used when the kernel headers are not at hand.
+_OPCODES = {
+    "QUERY_HCA_CAP": 0x100, "QUERY_ADAPTER": 0x101, "INIT_HCA": 0x102,
+    "TEARDOWN_HCA": 0x103, "ENABLE_HCA": 0x104, "DISABLE_HCA": 0x105,
+    "QUERY_PAGES": 0x107, "MANAGE_PAGES": 0x108, "SET_HCA_CAP": 0x109,
+    "QUERY_ISSI": 0x10A, "SET_ISSI": 0x10B, "CREATE_EQ": 0x301,
+    "DESTROY_EQ": 0x302, "QUERY_EQ": 0x303, "CREATE_CQ": 0x400,
+    "ALLOC_UAR": 0x802, "DEALLOC_UAR": 0x803, "ACCESS_REG": 0x805,
+}
+
+
+def opcodes():
+    """Opcode names from the kernel's mlx5_ifc.h (the host / is visible)."""
+    table = dict(_OPCODES)
+    for hdr in sorted(glob.glob("/usr/src/linux-headers-*/include/linux/mlx5/mlx5_ifc.h")):
+        try:
+            with open(hdr) as f:
+                for m in re.finditer(r"MLX5_CMD_OP_(\w+)\s*=\s*(0x[0-9a-fA-F]+)", f.read()):
+                    table[m.group(1)] = int(m.group(2), 16)
+        except OSError:
+            continue
+        break
+    return table
+
+
+def parse_opcode(s):
+    """A number or a name, with or without MLX5_CMD_OP_."""
+    try:
+        return int(str(s), 0)
+    except ValueError:
+        pass
+    name = str(s).upper()
+    if name.startswith("MLX5_CMD_OP_"):
+        name = name[len("MLX5_CMD_OP_"):]
+    table = opcodes()
+    if name not in table:
+        raise ValueError("unknown opcode %r" % s)
+    return table[name]
+
+
+def functions():
+    """BDFs of the cxsim functions, sorted."""
+    out = []
+    for dev in sorted(glob.glob("/sys/bus/pci/devices/*")):
+        try:
+            with open(dev + "/vendor") as f:
+                if int(f.read(), 16) != VENDOR:
+                    continue
+        except OSError:
+            continue
+        if os.path.exists(dev + "/resource2"):
+            out.append(os.path.basename(dev))
+    return out
+
+
+def _ensure_memory_decoding(bdf):
+    """Set the memory space bit of the PCI command register if it is off.
+
+    Done through config space rather than the 'enable' file, which would
+    pin the device's enable count.
+    """
+    path = "/sys/bus/pci/devices/%s/config" % bdf
+    with open(path, "r+b", buffering=0) as f:
+        f.seek(4)
+        cmd = struct.unpack("<H", f.read(2))[0]
+        if not cmd & 0x2:
+            f.seek(4)
+            f.write(struct.pack("<H", cmd | 0x2))
+
+
+class Port:
+    """The test port of one function."""
+
+    def __init__(self, bdf):
+        self.bdf = bdf
+        _ensure_memory_decoding(bdf)
+        fd = os.open("/sys/bus/pci/devices/%s/resource2" % bdf, os.O_RDWR | os.O_SYNC)
+        try:
+            self.map = mmap.mmap(fd, SIZE, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        except OSError as e:
+            # A bound mlx5 driver claims every BAR (pci_request_regions);
+            # with CONFIG_IO_STRICT_DEVMEM the kernel then refuses the
+            # mapping unless booted with iomem=relaxed.
+            raise RuntimeError("%s: cannot map the test port (%s); boot the "
+                               "guest with iomem=relaxed" % (bdf, e)) from e
+        finally:
+            os.close(fd)
+        if self.rd(REG_MAGIC) != MAGIC:
+            raise RuntimeError("%s: no cxsim test port (magic 0x%x)" % (bdf, self.rd(REG_MAGIC)))
+
+    def rd(self, off):
+        # One aligned 32-bit access through a memoryview.
+        return memoryview(self.map).cast("I")[off // 4]
+
+    def wr(self, off, val):
+        memoryview(self.map).cast("I")[off // 4] = val & 0xFFFFFFFF
+
+    def report(self):
+        self.wr(REG_SNAPSHOT, 1)
+        words = memoryview(self.map).cast("I")
+        raw = bytearray()
+        for i in range(REPORT // 4, SIZE // 4):
+            w = struct.pack("<I", words[i])
+            raw += w
+            if 0 in w:
+                break
+        text = raw.split(b"\0", 1)[0].decode()
+        out = {}
+        for line in text.splitlines():
+            key, _, val = line.partition(" ")
+            try:
+                out[key] = int(val, 0)
+            except ValueError:
+                out[key] = val
+        return out
+
+
+_ports = {}
+
+
+def port(bdf):
+    if bdf not in _ports:
+        _ports[bdf] = Port(bdf)
+    return _ports[bdf]
+
+
+def report(bdf):
+    return port(bdf).report()
+
+
+def set_fault(bdf, opcode, count=1, status=MLX5_CMD_STAT_INT_ERR, syndrome=0):
+    p = port(bdf)
+    p.wr(REG_FAULT_OPCODE, 0)
+    p.wr(REG_FAULT_STATUS, status)
+    p.wr(REG_FAULT_SYNDROME, syndrome)
+    p.wr(REG_FAULT_COUNT, ALWAYS if count in (None, -1, "always") else count)
+    p.wr(REG_FAULT_OPCODE, parse_opcode(opcode))
+
+
+def delay(bdf, ms, opcode=0, count=1):
+    p = port(bdf)
+    p.wr(REG_DELAY_COUNT, 0)
+    p.wr(REG_DELAY_OPCODE, parse_opcode(opcode))
+    p.wr(REG_DELAY_MS, ms)
+    p.wr(REG_DELAY_COUNT, ALWAYS if count in (None, -1, "always") else count)
+
+
+def clear_faults(bdf):
+    p = port(bdf)
+    p.wr(REG_FAULT_OPCODE, 0)
+    p.wr(REG_FAULT_COUNT, 0)
+    p.wr(REG_FAULT_STATUS, MLX5_CMD_STAT_INT_ERR)
+    p.wr(REG_FAULT_SYNDROME, 0)
+    p.wr(REG_DELAY_COUNT, 0)
+    p.wr(REG_DELAY_MS, 0)
+    p.wr(REG_DELAY_OPCODE, 0)
+
+
+def health_freeze(bdf, on):
+    port(bdf).wr(REG_HEALTH_FREEZE, 1 if on else 0)
+
+
+def health_synd(bdf, synd):
+    port(bdf).wr(REG_HEALTH_SYND, synd & 0xFF)
+
+
+def page_request(bdf, n):
+    port(bdf).wr(REG_PAGE_REQUEST, n & 0xFFFFFFFF)
+
+
+def _count(s):
+    return ALWAYS if s in ("always", "-1") else int(s, 0)
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if len(argv) >= 2 else 2
+    cmd, args = argv[1], argv[2:]
+    if cmd == "report":
+        for bdf in args or functions():
+            print("# %s" % bdf)
+            for k, v in report(bdf).items():
+                print(k, v)
+        return 0
+    if not args:
+        print("%s: BDF needed" % cmd, file=sys.stderr)
+        return 2
+    bdf = args[0]
+    if cmd == "fault":
+        set_fault(bdf, args[1], _count(args[2]) if len(args) > 2 else 1)
+    elif cmd == "delay":
+        delay(bdf, int(args[1], 0), args[2] if len(args) > 2 else 0,
+              _count(args[3]) if len(args) > 3 else 1)
+    elif cmd == "freeze":
+        health_freeze(bdf, args[1] in ("on", "1", "yes"))
+    elif cmd == "synd":
+        health_synd(bdf, int(args[1], 0))
+    elif cmd == "pages":
+        page_request(bdf, int(args[1], 0))
+    elif cmd == "clear":
+        clear_faults(bdf)
+    else:
+        print("unknown command %r" % cmd, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
