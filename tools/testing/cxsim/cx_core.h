@@ -47,6 +47,16 @@
 /* One capability group as QUERY_HCA_CAP returns it (hca_cap_union). */
 #define CX_CAP_BYTES		4096
 
+/*
+ * Timeouts the init segment states (cmd_q_init_to, cmd_exec_to): bits
+ * 31:29 the unit (0 ms, 1 s, 2 min, 3 h), bits 19:0 the value.
+ */
+#define CX_ISEG_TO_UNIT_SHIFT	29
+#define CX_ISEG_TO_MS		0
+#define CX_ISEG_TO_S		1
+#define CX_FW_INIT_TO_S		120
+#define CX_CMD_EXEC_TO_S	60
+
 /* Firmware pages asked for by QUERY_PAGES (boot, init). */
 #define CX_BOOT_PAGES		8
 #define CX_INIT_PAGES		64
@@ -66,6 +76,7 @@
 #define CX_TP_HEALTH_FREEZE	0x030
 #define CX_TP_HEALTH_SYND	0x034
 #define CX_TP_PAGE_REQUEST	0x038
+#define CX_TP_CMD_TIMEOUT	0x03c
 #define CX_TP_LINK_DOWN		0x040
 #define CX_TP_REPORT		0x8000
 #define CX_TP_REPORT_SIZE	(CX_TESTPORT_SIZE - CX_TP_REPORT)
@@ -167,6 +178,7 @@ struct cx_faults {
 	uint32_t delay_opcode;		/* 0: every command */
 	uint32_t delay_ms;
 	uint32_t delay_count;		/* CX_TP_ALWAYS: every time */
+	uint32_t cmd_timeout_ms;	/* 0: the default, CX_CMD_EXEC_TO_S */
 };
 
 /* The function's firmware-side state. */

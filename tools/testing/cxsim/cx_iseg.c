@@ -112,6 +112,13 @@ uint32_t cx_iseg_read32(struct cx_core *core, uint64_t off)
 		return cx_iseg_health_counter(core);
 	case ISEG_OFF(health.synd) & ~3ul:
 		return cx_iseg_health_synd_dword(core);
+	case ISEG_OFF(cmd_q_init_to):
+		return CX_ISEG_TO_S << CX_ISEG_TO_UNIT_SHIFT | CX_FW_INIT_TO_S;
+	case ISEG_OFF(cmd_exec_to):
+		if (core->faults.cmd_timeout_ms)
+			return CX_ISEG_TO_MS << CX_ISEG_TO_UNIT_SHIFT |
+			       (core->faults.cmd_timeout_ms & 0xfffff);
+		return CX_ISEG_TO_S << CX_ISEG_TO_UNIT_SHIFT | CX_CMD_EXEC_TO_S;
 	default:
 		/* Health buffer (no syndrome), timeouts, reserved words. */
 		return 0;

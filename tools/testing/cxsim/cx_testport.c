@@ -135,6 +135,7 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_DELAY_COUNT:		return f->delay_count;
 	case CX_TP_HEALTH_FREEZE:	return core->iseg.health_frozen;
 	case CX_TP_HEALTH_SYND:		return core->iseg.health_synd;
+	case CX_TP_CMD_TIMEOUT:		return f->cmd_timeout_ms;
 	default:			return 0;
 	}
 }
@@ -155,6 +156,7 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 	case CX_TP_DELAY_OPCODE:	f->delay_opcode = val & 0xffff; break;
 	case CX_TP_DELAY_MS:		f->delay_ms = val; break;
 	case CX_TP_DELAY_COUNT:		f->delay_count = val; break;
+	case CX_TP_CMD_TIMEOUT:		f->cmd_timeout_ms = val & 0xfffff; break;
 	case CX_TP_HEALTH_FREEZE:
 		cx_iseg_health_freeze(core, val != 0);
 		break;

@@ -13,7 +13,9 @@ as root.
     cxsim.py freeze BDF on|off       freeze the health counter
     cxsim.py synd BDF SYND           set the health syndrome (0 clears)
     cxsim.py pages BDF N             page request event (N < 0: reclaim)
-    cxsim.py clear BDF               clear faults and delays
+    cxsim.py timeout BDF MS          command timeout the init segment states
+                                     (read by a driver at probe; 0: 60 s)
+    cxsim.py clear BDF               clear faults, delays and the timeout
 
 OPCODE is a number (0x104) or a name (ENABLE_HCA, MLX5_CMD_OP_ENABLE_HCA).
 
@@ -46,6 +48,7 @@ REG_DELAY_COUNT = 0x028
 REG_HEALTH_FREEZE = 0x030
 REG_HEALTH_SYND = 0x034
 REG_PAGE_REQUEST = 0x038
+REG_CMD_TIMEOUT = 0x03C
 REPORT = 0x8000
 SIZE = 0x10000
 
@@ -205,6 +208,7 @@ def clear_faults(bdf):
     p.wr(REG_DELAY_COUNT, 0)
     p.wr(REG_DELAY_MS, 0)
     p.wr(REG_DELAY_OPCODE, 0)
+    p.wr(REG_CMD_TIMEOUT, 0)
 
 
 def health_freeze(bdf, on):
@@ -213,6 +217,10 @@ def health_freeze(bdf, on):
 
 def health_synd(bdf, synd):
     port(bdf).wr(REG_HEALTH_SYND, synd & 0xFF)
+
+
+def cmd_timeout(bdf, ms):
+    port(bdf).wr(REG_CMD_TIMEOUT, ms)
 
 
 def page_request(bdf, n):
@@ -249,6 +257,8 @@ def main(argv):
         health_synd(bdf, int(args[1], 0))
     elif cmd == "pages":
         page_request(bdf, int(args[1], 0))
+    elif cmd == "timeout":
+        cmd_timeout(bdf, int(args[1], 0))
     elif cmd == "clear":
         clear_faults(bdf)
     else:
