@@ -15,7 +15,8 @@ endif
 
 ccflags-y += -I$(src)/include
 
-mlx5_core-y := core/main.o core/iseg.o core/devlink.o
+mlx5_core-y := core/main.o core/iseg.o core/cmd.o core/fw.o core/pagealloc.o \
+		core/uar.o core/eq.o core/health.o core/devlink.o
 
 else # out-of-tree wrapper
 

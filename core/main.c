@@ -10,6 +10,7 @@
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/string_choices.h>
 #include <net/devlink.h>
 
 #include "mlx5_core.h"
@@ -97,6 +98,176 @@ static int mlx5_check_cmdif(struct mlx5_core_dev *dev)
 	return 0;
 }
 
+static void mlx5_log_device(struct mlx5_core_dev *dev)
+{
+	dev_info(dev->device,
+		 "firmware version %u.%u.%04u, cmdif %u, enhanced MPWQE %s, striding RQ %s, UAR pages %llu, completion EQs %d, doorbells %u\n",
+		 dev->fw.major, dev->fw.minor, dev->fw.subminor,
+		 dev->cmdif_rev,
+		 str_yes_no(MLX5_CAP_ETH(dev, enhanced_multi_pkt_send_wqe)),
+		 str_yes_no(MLX5_CAP_GEN(dev, striding_rq)),
+		 (u64)pci_resource_len(dev->pdev, 0) / MLX5_ADAPTER_PAGE_SIZE,
+		 dev->num_comp_eqs, dev->doorbells.n);
+}
+
+/* From reset to INIT_HCA: the function owns its firmware resources. */
+static int mlx5_function_setup(struct mlx5_core_dev *dev)
+{
+	int err;
+
+	err = mlx5_iseg_wait_fw_init(dev, MLX5_FW_INIT_TIMEOUT_MS);
+	if (err)
+		return err;
+	mlx5_iseg_read_versions(dev);
+
+	err = mlx5_cmd_init(dev);
+	if (err)
+		return err;
+
+	err = mlx5_cmd_enable_hca(dev);
+	if (err)
+		goto err_cmd;
+
+	err = mlx5_cmd_set_issi(dev);
+	if (err)
+		goto err_disable;
+
+	err = mlx5_satisfy_startup_pages(dev, true);
+	if (err)
+		goto err_pages;
+
+	err = mlx5_handle_hca_caps(dev);
+	if (err)
+		goto err_pages;
+
+	err = mlx5_satisfy_startup_pages(dev, false);
+	if (err)
+		goto err_pages;
+
+	err = mlx5_cmd_init_hca(dev);
+	if (err)
+		goto err_pages;
+
+	err = mlx5_query_all_caps(dev);
+	if (err)
+		goto err_teardown;
+
+	/* The board id is informational: a device without it still works. */
+	if (mlx5_query_board_id(dev))
+		dev->board_id[0] = '\0';
+	return 0;
+
+err_teardown:
+	mlx5_cmd_teardown_hca(dev);
+err_pages:
+	mlx5_reclaim_startup_pages(dev);
+err_disable:
+	mlx5_cmd_disable_hca(dev);
+err_cmd:
+	mlx5_cmd_cleanup(dev);
+	return err;
+}
+
+static void mlx5_function_teardown(struct mlx5_core_dev *dev)
+{
+	int err;
+
+	err = mlx5_cmd_teardown_hca(dev);
+	if (err)
+		dev_warn(dev->device, "TEARDOWN_HCA failed: %d\n", err);
+	mlx5_reclaim_startup_pages(dev);
+	mlx5_cmd_disable_hca(dev);
+	mlx5_cmd_cleanup(dev);
+}
+
+/* Interrupts, EQs and UARs of an initialised function. */
+static int mlx5_load(struct mlx5_core_dev *dev)
+{
+	int err;
+
+	err = mlx5_uar_alloc(dev, &dev->async_uar);
+	if (err)
+		return err;
+
+	err = mlx5_irqs_init(dev);
+	if (err)
+		goto err_uar;
+
+	err = mlx5_eqs_init(dev);
+	if (err)
+		goto err_irqs;
+
+	err = mlx5_doorbells_init(dev, mlx5_devlink_num_doorbells(dev));
+	if (err)
+		goto err_eqs;
+	return 0;
+
+err_eqs:
+	mlx5_eqs_cleanup(dev);
+err_irqs:
+	mlx5_irqs_cleanup(dev);
+err_uar:
+	mlx5_uar_free(dev, &dev->async_uar);
+	return err;
+}
+
+static void mlx5_unload(struct mlx5_core_dev *dev)
+{
+	mlx5_doorbells_cleanup(dev);
+	mlx5_eqs_cleanup(dev);
+	mlx5_irqs_cleanup(dev);
+	mlx5_uar_free(dev, &dev->async_uar);
+}
+
+/**
+ * mlx5_init_one() - bring the function up: firmware, HCA, EQs, doorbells
+ * @dev: the device, PCI resources claimed, devlink instance locked
+ *
+ * Every step unwinds on error, so that the device holds nothing of ours.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5_init_one(struct mlx5_core_dev *dev)
+{
+	int err;
+
+	err = mlx5_pagealloc_init(dev);
+	if (err)
+		return err;
+
+	err = mlx5_function_setup(dev);
+	if (err)
+		goto err_pagealloc;
+
+	err = mlx5_load(dev);
+	if (err)
+		goto err_teardown;
+
+	mlx5_log_device(dev);
+	mlx5_health_start(dev);
+	dev->loaded = true;
+	return 0;
+
+err_teardown:
+	mlx5_function_teardown(dev);
+err_pagealloc:
+	mlx5_pagealloc_cleanup(dev);
+	return err;
+}
+
+/**
+ * mlx5_uninit_one() - take the function down, in reverse
+ * @dev: the device, loaded, devlink instance locked
+ */
+void mlx5_uninit_one(struct mlx5_core_dev *dev)
+{
+	dev->loaded = false;
+	mlx5_health_stop(dev);
+	mlx5_unload(dev);
+	mlx5_function_teardown(dev);
+	mlx5_pagealloc_cleanup(dev);
+}
+
 static int mlx5_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct mlx5_core_dev *dev;
@@ -110,32 +281,48 @@ static int mlx5_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	dev = devlink_priv(devlink);
 	dev->pdev = pdev;
 	dev->device = &pdev->dev;
+	ATOMIC_INIT_NOTIFIER_HEAD(&dev->events);
 	pci_set_drvdata(pdev, dev);
+
+	err = mlx5_caps_alloc(dev);
+	if (err)
+		goto err_free;
 
 	err = mlx5_pci_enable(dev);
 	if (err)
-		goto err_free;
+		goto err_caps;
 
 	err = mlx5_check_cmdif(dev);
 	if (err)
 		goto err_disable;
 
-	err = mlx5_iseg_wait_fw_init(dev, MLX5_FW_INIT_TIMEOUT_MS);
+	devl_lock(devlink);
+	err = mlx5_devlink_params_register(devlink);
 	if (err)
-		goto err_disable;
+		goto err_unlock;
 
-	/* Read again: the revision is only final once the firmware is up. */
-	mlx5_iseg_read_versions(dev);
-	dev_info(dev->device,
-		 "firmware version %u.%u.%04u, command interface revision %u\n",
-		 dev->fw.major, dev->fw.minor, dev->fw.subminor,
-		 dev->cmdif_rev);
+	err = mlx5_health_init(dev);
+	if (err)
+		goto err_params;
 
-	devlink_register(devlink);
+	err = mlx5_init_one(dev);
+	if (err)
+		goto err_health;
+
+	devl_register(devlink);
+	devl_unlock(devlink);
 	return 0;
 
+err_health:
+	mlx5_health_cleanup(dev);
+err_params:
+	mlx5_devlink_params_unregister(devlink);
+err_unlock:
+	devl_unlock(devlink);
 err_disable:
 	mlx5_pci_disable(dev);
+err_caps:
+	mlx5_caps_free(dev);
 err_free:
 	pci_set_drvdata(pdev, NULL);
 	mlx5_devlink_free(devlink);
@@ -147,8 +334,19 @@ static void mlx5_pci_remove(struct pci_dev *pdev)
 	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
 	struct devlink *devlink = priv_to_devlink(dev);
 
-	devlink_unregister(devlink);
+	/* Before the lock: a report in progress takes it to recover. */
+	mlx5_health_flush(dev);
+
+	devl_lock(devlink);
+	devl_unregister(devlink);
+	if (dev->loaded)
+		mlx5_uninit_one(dev);
+	mlx5_health_cleanup(dev);
+	mlx5_devlink_params_unregister(devlink);
+	devl_unlock(devlink);
+
 	mlx5_pci_disable(dev);
+	mlx5_caps_free(dev);
 	pci_set_drvdata(pdev, NULL);
 	mlx5_devlink_free(devlink);
 }

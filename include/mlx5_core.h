@@ -8,12 +8,21 @@
 #ifndef __MLX5_CORE_H__
 #define __MLX5_CORE_H__
 
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <linux/mlx5/device.h>
 #include <linux/pci.h>
+#include <linux/semaphore.h>
+#include <linux/spinlock.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
 #define MLX5_DRIVER_NAME	KBUILD_MODNAME
+#define MLX5_BOARD_ID_LEN	64
 
 /* The command interface revision this driver speaks. */
 #define MLX5_CMDIF_REV		5
@@ -24,6 +33,201 @@
 /* Time the firmware may take to clear the initializing bit after reset. */
 #define MLX5_FW_INIT_TIMEOUT_MS	120000
 #define MLX5_FW_INIT_WARN_MS	5000
+
+/* The header every command input and output starts with. */
+struct mlx5_ifc_mbox_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x40];
+};
+
+struct mlx5_ifc_mbox_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+};
+
+/* Command execution timeout when the init segment states none. */
+#define MLX5_CMD_TIMEOUT_MS	60000
+#define MLX5_CMD_MAX_SLOTS	32
+
+struct mlx5_cmd_mbox;
+
+/**
+ * struct mlx5_cmd_slot - one entry of the command queue
+ * @done: completed by the command completion EQE naming this entry
+ * @token: token of the command in flight, echoed in its mailboxes
+ * @stuck: timed out: the device still owns the entry and @in/@out
+ * @in: input mailboxes of a stuck command
+ * @out: output mailboxes of a stuck command
+ */
+struct mlx5_cmd_slot {
+	struct completion done;
+	u8 token;
+	bool stuck;
+	struct mlx5_cmd_mbox *in;
+	struct mlx5_cmd_mbox *out;
+};
+
+/**
+ * struct mlx5_cmd - the firmware command interface
+ * @queue: the entries, one adapter page of DMA memory
+ * @queue_dma: bus address of @queue
+ * @pool: mailbox blocks
+ * @log_sz: log2 of the number of entries, as the device reports it
+ * @log_stride: log2 of the entry size, as the device reports it
+ * @nslots: number of entries
+ * @sem: counts free entries
+ * @lock: protects @free and @token
+ * @free: bitmap of free entries
+ * @token: last token handed out
+ * @use_events: completions arrive as EQEs (else the driver polls)
+ * @up: commands may be posted
+ * @timeout_ms: how long a command may take
+ * @timeouts: commands that timed out since probe
+ * @slot: per-entry state
+ */
+struct mlx5_cmd {
+	void *queue;
+	dma_addr_t queue_dma;
+	struct dma_pool *pool;
+	u8 log_sz;
+	u8 log_stride;
+	unsigned int nslots;
+	struct semaphore sem;
+	spinlock_t lock; /* free entries and tokens */
+	unsigned long free;
+	u8 token;
+	bool use_events;
+	bool up;
+	unsigned int timeout_ms;
+	atomic_t timeouts;
+	struct mlx5_cmd_slot slot[MLX5_CMD_MAX_SLOTS];
+};
+
+/**
+ * struct mlx5_hca_cap - one capability group, as queried from the device
+ * @cur: current values (what INIT_HCA set up)
+ * @max: maximum values (what the device can do)
+ *
+ * Named as <linux/mlx5/device.h>'s MLX5_CAP_*() accessors expect.
+ */
+struct mlx5_hca_cap {
+	u32 cur[MLX5_UN_SZ_DW(hca_cap_union)];
+	u32 max[MLX5_UN_SZ_DW(hca_cap_union)];
+};
+
+/**
+ * struct mlx5_uar - one UAR page of BAR0
+ * @index: the page's index, as the device allocated it
+ * @map: its mapping
+ */
+struct mlx5_uar {
+	u32 index;
+	void __iomem *map;
+};
+
+/**
+ * struct mlx5_doorbell_pool - UAR pages the channels' send doorbells share
+ * @uars: the pages
+ * @n: how many (the devlink parameter num_doorbells)
+ */
+struct mlx5_doorbell_pool {
+	struct mlx5_uar *uars;
+	unsigned int n;
+};
+
+#define MLX5_MAX_DOORBELLS	64
+#define MLX5_DEFAULT_DOORBELLS	8
+#define MLX5_MAX_COMP_EQS	64
+
+struct mlx5_cq;
+
+/**
+ * struct mlx5_eq - an event queue and its interrupt
+ * @dev: the device
+ * @buf: the EQEs
+ * @dma: bus address of @buf
+ * @nent: number of EQEs, a power of two
+ * @cons_index: consumer index, counting laps
+ * @eqn: EQ number from the device
+ * @vecidx: MSI-X vector index
+ * @irq: Linux IRQ number of @vecidx
+ * @doorbell: consumer index / arm doorbell in the async UAR page
+ * @cqs: CQs reporting to this EQ, by CQ number (completion EQs)
+ * @name: IRQ name
+ */
+struct mlx5_eq {
+	struct mlx5_core_dev *dev;
+	struct mlx5_eqe *buf;
+	dma_addr_t dma;
+	u32 nent;
+	u32 cons_index;
+	u8 eqn;
+	u16 vecidx;
+	int irq;
+	__be32 __iomem *doorbell;
+	struct xarray cqs;
+	char name[48];
+};
+
+/**
+ * struct mlx5_cq - what the completion EQ needs to know of a CQ
+ * @cqn: CQ number from the device
+ * @comp: called in hard IRQ context when the CQ has new completions
+ */
+struct mlx5_cq {
+	u32 cqn;
+	void (*comp)(struct mlx5_cq *cq);
+};
+
+/**
+ * struct mlx5_pages - firmware pages given to the device
+ * @tree: page of each given bus address (by adapter page number)
+ * @count: pages the device holds
+ * @lock: serialises give and take
+ * @wq: runs page requests from the async EQ
+ * @req_work: gives or takes the pages of @pending
+ * @pending: pages requested (positive) or returned (negative), not yet done
+ * @req_func: function of the latest request
+ */
+struct mlx5_pages {
+	struct xarray tree;
+	int count;
+	struct mutex lock; /* give/take */
+	struct workqueue_struct *wq;
+	struct work_struct req_work;
+	atomic_t pending;
+	u16 req_func;
+};
+
+/**
+ * struct mlx5_health - firmware health monitoring
+ * @poll: periodic check of the health counter and syndrome
+ * @report: reports a failure to devlink (which may recover)
+ * @reporter: the devlink health reporter "fw"
+ * @prev_counter: health counter at the previous poll
+ * @miss: consecutive polls without the counter moving
+ * @synd: syndrome of the failure being reported
+ * @failed: a failure was seen; polling stops until the next load
+ * @stopping: no new report work may be queued
+ */
+struct mlx5_health {
+	struct delayed_work poll;
+	struct work_struct report;
+	struct devlink_health_reporter *reporter;
+	u32 prev_counter;
+	unsigned int miss;
+	u8 synd;
+	bool failed;
+	bool stopping;
+};
+
+#define MLX5_HEALTH_POLL_MS	1000
+#define MLX5_HEALTH_MAX_MISS	3
 
 /**
  * struct mlx5_fw_version - firmware revision as the init segment reports it
@@ -44,6 +248,18 @@ struct mlx5_fw_version {
  * @iseg: the init segment, mapped from the start of BAR0
  * @fw: firmware version read at probe
  * @cmdif_rev: command interface revision read at probe
+ * @cmd: the firmware command interface
+ * @caps: capability groups, as MLX5_CAP_*() expect them
+ * @pages: firmware pages
+ * @async_uar: UAR page of the EQ doorbells
+ * @doorbells: UAR pages of the channels' send doorbells
+ * @num_comp_eqs: completion EQs (and their vectors)
+ * @async_eq: command completions, page requests, port and error events
+ * @comp_eqs: completion EQs, one a vector
+ * @events: atomic notifier chain of async events for the netdev
+ * @health: firmware health monitoring
+ * @board_id: PSID from QUERY_ADAPTER
+ * @loaded: the function is initialised (between init_one and uninit_one)
  *
  * Allocated as the private area of the function's devlink instance.
  */
@@ -53,14 +269,98 @@ struct mlx5_core_dev {
 	struct mlx5_init_seg __iomem *iseg;
 	struct mlx5_fw_version fw;
 	u16 cmdif_rev;
+	struct mlx5_cmd cmd;
+	struct {
+		struct mlx5_hca_cap *hca[MLX5_CAP_NUM];
+	} caps;
+	struct mlx5_pages pages;
+	struct mlx5_uar async_uar;
+	struct mlx5_doorbell_pool doorbells;
+	int num_comp_eqs;
+	struct mlx5_eq async_eq;
+	struct mlx5_eq *comp_eqs;
+	struct atomic_notifier_head events;
+	struct mlx5_health health;
+	char board_id[MLX5_BOARD_ID_LEN];
+	bool loaded;
 };
 
 /* core/iseg.c */
 void mlx5_iseg_read_versions(struct mlx5_core_dev *dev);
 int mlx5_iseg_wait_fw_init(struct mlx5_core_dev *dev, unsigned int timeout_ms);
 
+/* core/cmd.c */
+int mlx5_cmd_init(struct mlx5_core_dev *dev);
+void mlx5_cmd_disable(struct mlx5_core_dev *dev);
+void mlx5_cmd_cleanup(struct mlx5_core_dev *dev);
+void mlx5_cmd_use_events(struct mlx5_core_dev *dev);
+void mlx5_cmd_use_polling(struct mlx5_core_dev *dev);
+void mlx5_cmd_comp_handler(struct mlx5_core_dev *dev, u32 vector);
+int mlx5_cmd_exec(struct mlx5_core_dev *dev, const void *in, int inlen,
+		  void *out, int outlen);
+const char *mlx5_cmd_opcode_str(u16 opcode);
+const char *mlx5_cmd_status_str(u8 status);
+
+#define mlx5_cmd_exec_inout(dev, ifc_cmd, in, out) \
+	mlx5_cmd_exec(dev, in, MLX5_ST_SZ_BYTES(ifc_cmd##_in), out, \
+		      MLX5_ST_SZ_BYTES(ifc_cmd##_out))
+
+#define mlx5_cmd_exec_in(dev, ifc_cmd, in)				\
+	({								\
+		u32 __out[MLX5_ST_SZ_DW(ifc_cmd##_out)] = {};		\
+		mlx5_cmd_exec_inout(dev, ifc_cmd, in, __out);		\
+	})
+
+/* core/fw.c */
+int mlx5_cmd_enable_hca(struct mlx5_core_dev *dev);
+int mlx5_cmd_disable_hca(struct mlx5_core_dev *dev);
+int mlx5_cmd_set_issi(struct mlx5_core_dev *dev);
+int mlx5_cmd_init_hca(struct mlx5_core_dev *dev);
+int mlx5_cmd_teardown_hca(struct mlx5_core_dev *dev);
+int mlx5_caps_alloc(struct mlx5_core_dev *dev);
+void mlx5_caps_free(struct mlx5_core_dev *dev);
+int mlx5_query_caps(struct mlx5_core_dev *dev, enum mlx5_cap_type type);
+int mlx5_handle_hca_caps(struct mlx5_core_dev *dev);
+int mlx5_query_all_caps(struct mlx5_core_dev *dev);
+int mlx5_query_board_id(struct mlx5_core_dev *dev);
+
+/* core/pagealloc.c */
+int mlx5_pagealloc_init(struct mlx5_core_dev *dev);
+void mlx5_pagealloc_cleanup(struct mlx5_core_dev *dev);
+int mlx5_satisfy_startup_pages(struct mlx5_core_dev *dev, bool boot);
+int mlx5_reclaim_startup_pages(struct mlx5_core_dev *dev);
+void mlx5_pages_request(struct mlx5_core_dev *dev, u16 func_id, s32 npages);
+
+/* core/uar.c */
+int mlx5_uar_alloc(struct mlx5_core_dev *dev, struct mlx5_uar *uar);
+void mlx5_uar_free(struct mlx5_core_dev *dev, struct mlx5_uar *uar);
+int mlx5_doorbells_init(struct mlx5_core_dev *dev, unsigned int n);
+void mlx5_doorbells_cleanup(struct mlx5_core_dev *dev);
+void __iomem *mlx5_doorbell_get(struct mlx5_core_dev *dev, unsigned int ix,
+				u32 *uar_index);
+
+/* core/eq.c */
+int mlx5_irqs_init(struct mlx5_core_dev *dev);
+void mlx5_irqs_cleanup(struct mlx5_core_dev *dev);
+int mlx5_eqs_init(struct mlx5_core_dev *dev);
+void mlx5_eqs_cleanup(struct mlx5_core_dev *dev);
+
+/* core/health.c */
+int mlx5_health_init(struct mlx5_core_dev *dev);
+void mlx5_health_cleanup(struct mlx5_core_dev *dev);
+void mlx5_health_start(struct mlx5_core_dev *dev);
+void mlx5_health_stop(struct mlx5_core_dev *dev);
+void mlx5_health_flush(struct mlx5_core_dev *dev);
+
+/* core/main.c */
+int mlx5_init_one(struct mlx5_core_dev *dev);
+void mlx5_uninit_one(struct mlx5_core_dev *dev);
+
 /* core/devlink.c */
 struct devlink *mlx5_devlink_alloc(struct device *device);
 void mlx5_devlink_free(struct devlink *devlink);
+int mlx5_devlink_params_register(struct devlink *devlink);
+void mlx5_devlink_params_unregister(struct devlink *devlink);
+unsigned int mlx5_devlink_num_doorbells(struct mlx5_core_dev *dev);
 
 #endif /* __MLX5_CORE_H__ */

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The firmware command interface.
+ *
+ * Commands are posted into a queue of entries in one DMA page whose address
+ * is given to the device through the init segment. An entry carries the
+ * first 16 bytes of the input and of the output inline; longer inputs and
+ * outputs continue in chains of 512-byte mailboxes. The driver hands an
+ * entry to the device by setting its ownership bit and ringing the command
+ * doorbell with the entry's bit; the device clears the ownership bit when
+ * the output is written and, once an EQ subscribed to command completions
+ * exists, also posts an EQE naming the finished entries.
+ *
+ * Locking: @cmd->sem counts free entries; @cmd->lock protects the entry
+ * bitmap and the per-entry state. Callers sleep: no command from atomic
+ * context.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/dmapool.h>
+#include <linux/io.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+
+#include "mlx5_core.h"
+
+#define MLX5_CMD_XPORT_PCI		7
+#define MLX5_CMD_OWNER_HW		0x1
+#define MLX5_CMD_DELIVERY_STATUS	GENMASK(7, 1)
+#define MLX5_CMD_INLINE_LEN		16
+#define MLX5_CMD_HDR_LEN		8
+#define MLX5_CMD_MBOX_ALIGN		SZ_1K
+#define MLX5_CMD_POLL_MIN_US		2
+#define MLX5_CMD_POLL_MAX_US		1000
+/* cmdq_addr_l_sz: log queue size in bits 7:4, log entry stride in 3:0. */
+#define MLX5_CMDQ_LOG_SZ		GENMASK(7, 4)
+#define MLX5_CMDQ_LOG_STRIDE		GENMASK(3, 0)
+
+struct mlx5_cmd_mbox {
+	struct mlx5_cmd_mbox *next;
+	struct mlx5_cmd_prot_block *block;
+	dma_addr_t dma;
+};
+
+static const char * const mlx5_cmd_delivery_str[] = {
+	[0x1] = "signature error",
+	[0x2] = "token error",
+	[0x3] = "bad block number",
+	[0x4] = "bad output pointer",
+	[0x5] = "bad input pointer",
+	[0x6] = "internal error",
+	[0x7] = "input length error",
+	[0x8] = "output length error",
+	[0x9] = "reserved fields not cleared",
+	[0x10] = "bad command type",
+};
+
+/**
+ * mlx5_cmd_status_str() - name of a command status
+ * @status: the status byte of a command output
+ *
+ * Return: a constant string.
+ */
+const char *mlx5_cmd_status_str(u8 status)
+{
+	switch (status) {
+	case MLX5_CMD_STAT_OK:			return "OK";
+	case MLX5_CMD_STAT_INT_ERR:		return "internal error";
+	case MLX5_CMD_STAT_BAD_OP_ERR:		return "bad operation";
+	case MLX5_CMD_STAT_BAD_PARAM_ERR:	return "bad parameter";
+	case MLX5_CMD_STAT_BAD_SYS_STATE_ERR:	return "bad system state";
+	case MLX5_CMD_STAT_BAD_RES_ERR:		return "bad resource";
+	case MLX5_CMD_STAT_RES_BUSY:		return "resource busy";
+	case MLX5_CMD_STAT_NOT_READY:		return "not ready";
+	case MLX5_CMD_STAT_LIM_ERR:		return "limits exceeded";
+	case MLX5_CMD_STAT_BAD_RES_STATE_ERR:	return "bad resource state";
+	case MLX5_CMD_STAT_IX_ERR:		return "bad index";
+	case MLX5_CMD_STAT_NO_RES_ERR:		return "no resources";
+	case MLX5_CMD_STAT_BAD_INP_LEN_ERR:	return "bad input length";
+	case MLX5_CMD_STAT_BAD_OUTP_LEN_ERR:	return "bad output length";
+	case MLX5_CMD_STAT_BAD_QP_STATE_ERR:	return "bad QP state";
+	case MLX5_CMD_STAT_BAD_PKT_ERR:		return "bad packet";
+	case MLX5_CMD_STAT_BAD_SIZE_OUTS_CQES_ERR: return "bad size, too many outstanding CQEs";
+	default:				return "unknown status";
+	}
+}
+
+static int mlx5_cmd_status_to_errno(u8 status)
+{
+	switch (status) {
+	case MLX5_CMD_STAT_OK:			return 0;
+	case MLX5_CMD_STAT_BAD_OP_ERR:		return -EOPNOTSUPP;
+	case MLX5_CMD_STAT_BAD_PARAM_ERR:
+	case MLX5_CMD_STAT_BAD_RES_ERR:
+	case MLX5_CMD_STAT_BAD_RES_STATE_ERR:
+	case MLX5_CMD_STAT_IX_ERR:
+	case MLX5_CMD_STAT_BAD_QP_STATE_ERR:
+	case MLX5_CMD_STAT_BAD_PKT_ERR:
+	case MLX5_CMD_STAT_BAD_SIZE_OUTS_CQES_ERR: return -EINVAL;
+	case MLX5_CMD_STAT_RES_BUSY:		return -EBUSY;
+	case MLX5_CMD_STAT_LIM_ERR:		return -ENOMEM;
+	case MLX5_CMD_STAT_NO_RES_ERR:		return -EAGAIN;
+	default:				return -EIO;
+	}
+}
+
+/**
+ * mlx5_cmd_opcode_str() - name of a command opcode, for log lines
+ * @opcode: the opcode
+ *
+ * Return: a constant string.
+ */
+const char *mlx5_cmd_opcode_str(u16 opcode)
+{
+	switch (opcode) {
+	case MLX5_CMD_OP_QUERY_HCA_CAP:		return "QUERY_HCA_CAP";
+	case MLX5_CMD_OP_QUERY_ADAPTER:		return "QUERY_ADAPTER";
+	case MLX5_CMD_OP_INIT_HCA:		return "INIT_HCA";
+	case MLX5_CMD_OP_TEARDOWN_HCA:		return "TEARDOWN_HCA";
+	case MLX5_CMD_OP_ENABLE_HCA:		return "ENABLE_HCA";
+	case MLX5_CMD_OP_DISABLE_HCA:		return "DISABLE_HCA";
+	case MLX5_CMD_OP_QUERY_PAGES:		return "QUERY_PAGES";
+	case MLX5_CMD_OP_MANAGE_PAGES:		return "MANAGE_PAGES";
+	case MLX5_CMD_OP_SET_HCA_CAP:		return "SET_HCA_CAP";
+	case MLX5_CMD_OP_QUERY_ISSI:		return "QUERY_ISSI";
+	case MLX5_CMD_OP_SET_ISSI:		return "SET_ISSI";
+	case MLX5_CMD_OP_SET_DRIVER_VERSION:	return "SET_DRIVER_VERSION";
+	case MLX5_CMD_OP_CREATE_MKEY:		return "CREATE_MKEY";
+	case MLX5_CMD_OP_DESTROY_MKEY:		return "DESTROY_MKEY";
+	case MLX5_CMD_OP_CREATE_EQ:		return "CREATE_EQ";
+	case MLX5_CMD_OP_DESTROY_EQ:		return "DESTROY_EQ";
+	case MLX5_CMD_OP_CREATE_CQ:		return "CREATE_CQ";
+	case MLX5_CMD_OP_DESTROY_CQ:		return "DESTROY_CQ";
+	case MLX5_CMD_OP_MODIFY_CQ:		return "MODIFY_CQ";
+	case MLX5_CMD_OP_QUERY_VPORT_STATE:	return "QUERY_VPORT_STATE";
+	case MLX5_CMD_OP_MODIFY_VPORT_STATE:	return "MODIFY_VPORT_STATE";
+	case MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT: return "QUERY_NIC_VPORT_CONTEXT";
+	case MLX5_CMD_OP_MODIFY_NIC_VPORT_CONTEXT: return "MODIFY_NIC_VPORT_CONTEXT";
+	case MLX5_CMD_OP_ALLOC_Q_COUNTER:	return "ALLOC_Q_COUNTER";
+	case MLX5_CMD_OP_DEALLOC_Q_COUNTER:	return "DEALLOC_Q_COUNTER";
+	case MLX5_CMD_OP_QUERY_Q_COUNTER:	return "QUERY_Q_COUNTER";
+	case MLX5_CMD_OP_ALLOC_PD:		return "ALLOC_PD";
+	case MLX5_CMD_OP_DEALLOC_PD:		return "DEALLOC_PD";
+	case MLX5_CMD_OP_ALLOC_UAR:		return "ALLOC_UAR";
+	case MLX5_CMD_OP_DEALLOC_UAR:		return "DEALLOC_UAR";
+	case MLX5_CMD_OP_ACCESS_REG:		return "ACCESS_REG";
+	case MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN: return "ALLOC_TRANSPORT_DOMAIN";
+	case MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN: return "DEALLOC_TRANSPORT_DOMAIN";
+	case MLX5_CMD_OP_CREATE_TIR:		return "CREATE_TIR";
+	case MLX5_CMD_OP_DESTROY_TIR:		return "DESTROY_TIR";
+	case MLX5_CMD_OP_CREATE_SQ:		return "CREATE_SQ";
+	case MLX5_CMD_OP_MODIFY_SQ:		return "MODIFY_SQ";
+	case MLX5_CMD_OP_DESTROY_SQ:		return "DESTROY_SQ";
+	case MLX5_CMD_OP_CREATE_RQ:		return "CREATE_RQ";
+	case MLX5_CMD_OP_MODIFY_RQ:		return "MODIFY_RQ";
+	case MLX5_CMD_OP_DESTROY_RQ:		return "DESTROY_RQ";
+	case MLX5_CMD_OP_CREATE_RQT:		return "CREATE_RQT";
+	case MLX5_CMD_OP_MODIFY_RQT:		return "MODIFY_RQT";
+	case MLX5_CMD_OP_DESTROY_RQT:		return "DESTROY_RQT";
+	case MLX5_CMD_OP_CREATE_TIS:		return "CREATE_TIS";
+	case MLX5_CMD_OP_DESTROY_TIS:		return "DESTROY_TIS";
+	case MLX5_CMD_OP_SET_FLOW_TABLE_ROOT:	return "SET_FLOW_TABLE_ROOT";
+	case MLX5_CMD_OP_CREATE_FLOW_TABLE:	return "CREATE_FLOW_TABLE";
+	case MLX5_CMD_OP_DESTROY_FLOW_TABLE:	return "DESTROY_FLOW_TABLE";
+	case MLX5_CMD_OP_CREATE_FLOW_GROUP:	return "CREATE_FLOW_GROUP";
+	case MLX5_CMD_OP_DESTROY_FLOW_GROUP:	return "DESTROY_FLOW_GROUP";
+	case MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY:	return "SET_FLOW_TABLE_ENTRY";
+	case MLX5_CMD_OP_DELETE_FLOW_TABLE_ENTRY: return "DELETE_FLOW_TABLE_ENTRY";
+	default:				return "unknown command";
+	}
+}
+
+static struct mlx5_cmd_layout *mlx5_cmd_entry(struct mlx5_cmd *cmd,
+					      unsigned int idx)
+{
+	return cmd->queue + (idx << cmd->log_stride);
+}
+
+static void mlx5_cmd_free_msg(struct mlx5_cmd *cmd, struct mlx5_cmd_mbox *head)
+{
+	struct mlx5_cmd_mbox *next;
+
+	while (head) {
+		next = head->next;
+		dma_pool_free(cmd->pool, head->block, head->dma);
+		kfree(head);
+		head = next;
+	}
+}
+
+/* A chain of mailboxes large enough for @len bytes past the inline part. */
+static struct mlx5_cmd_mbox *mlx5_cmd_alloc_msg(struct mlx5_cmd *cmd,
+						size_t len, u8 token)
+{
+	size_t n = DIV_ROUND_UP(len, MLX5_CMD_DATA_BLOCK_SIZE);
+	struct mlx5_cmd_mbox *head = NULL, *mb;
+	size_t i;
+
+	/* Built back to front so that each block can point at its successor. */
+	for (i = n; i-- > 0;) {
+		mb = kzalloc(sizeof(*mb), GFP_KERNEL);
+		if (!mb)
+			goto err;
+		mb->block = dma_pool_zalloc(cmd->pool, GFP_KERNEL, &mb->dma);
+		if (!mb->block) {
+			kfree(mb);
+			goto err;
+		}
+		mb->block->block_num = cpu_to_be32(i);
+		mb->block->token = token;
+		mb->block->next = cpu_to_be64(head ? head->dma : 0);
+		mb->next = head;
+		head = mb;
+	}
+	return head;
+
+err:
+	mlx5_cmd_free_msg(cmd, head);
+	return ERR_PTR(-ENOMEM);
+}
+
+static void mlx5_cmd_copy_to_msg(struct mlx5_cmd_mbox *mb, const void *src,
+				 size_t len)
+{
+	size_t n;
+
+	for (; mb && len; mb = mb->next) {
+		n = min_t(size_t, len, MLX5_CMD_DATA_BLOCK_SIZE);
+		memcpy(mb->block->data, src, n);
+		src += n;
+		len -= n;
+	}
+}
+
+static void mlx5_cmd_copy_from_msg(void *dst, struct mlx5_cmd_mbox *mb,
+				   size_t len)
+{
+	size_t n;
+
+	for (; mb && len; mb = mb->next) {
+		n = min_t(size_t, len, MLX5_CMD_DATA_BLOCK_SIZE);
+		memcpy(dst, mb->block->data, n);
+		dst += n;
+		len -= n;
+	}
+}
+
+/* Take a free entry; sleeps until one is free. */
+static int mlx5_cmd_get_slot(struct mlx5_cmd *cmd)
+{
+	unsigned long flags;
+	int idx;
+
+	down(&cmd->sem);
+	spin_lock_irqsave(&cmd->lock, flags);
+	idx = find_first_bit(&cmd->free, cmd->nslots);
+	/* The semaphore guarantees a free bit. */
+	__clear_bit(idx, &cmd->free);
+	/* Token 0 is never used, so a zeroed mailbox never matches. */
+	if (!++cmd->token)
+		cmd->token = 1;
+	cmd->slot[idx].token = cmd->token;
+	reinit_completion(&cmd->slot[idx].done);
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	return idx;
+}
+
+static void mlx5_cmd_put_slot(struct mlx5_cmd *cmd, int idx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	__set_bit(idx, &cmd->free);
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	up(&cmd->sem);
+}
+
+static bool mlx5_cmd_entry_done(struct mlx5_cmd *cmd, int idx)
+{
+	u8 own = READ_ONCE(mlx5_cmd_entry(cmd, idx)->status_own);
+
+	return !(own & MLX5_CMD_OWNER_HW);
+}
+
+/* Polling mode: spin briefly, then sleep in growing steps. */
+static int mlx5_cmd_poll(struct mlx5_cmd *cmd, int idx, unsigned long deadline)
+{
+	unsigned int delay = MLX5_CMD_POLL_MIN_US;
+
+	while (!mlx5_cmd_entry_done(cmd, idx)) {
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+		usleep_range(delay, delay * 2);
+		delay = min(delay * 2, (unsigned int)MLX5_CMD_POLL_MAX_US);
+	}
+	return 0;
+}
+
+static int mlx5_cmd_wait(struct mlx5_cmd *cmd, int idx, unsigned long deadline)
+{
+	long left;
+
+	if (!READ_ONCE(cmd->use_events))
+		return mlx5_cmd_poll(cmd, idx, deadline);
+
+	left = (long)deadline - (long)jiffies;
+	if (left > 0 &&
+	    wait_for_completion_timeout(&cmd->slot[idx].done, left))
+		return 0;
+	/* A lost event still leaves the ownership bit to tell the truth. */
+	return mlx5_cmd_entry_done(cmd, idx) ? 0 : -ETIMEDOUT;
+}
+
+/**
+ * mlx5_cmd_comp_handler() - entries the device reports finished
+ * @dev: the device
+ * @vector: bitmap of entry indexes, from a command completion EQE
+ *
+ * Called from the async EQ's interrupt handler.
+ */
+void mlx5_cmd_comp_handler(struct mlx5_core_dev *dev, u32 vector)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+	unsigned long bits = vector;
+	int idx;
+
+	for_each_set_bit(idx, &bits, cmd->nslots)
+		complete(&cmd->slot[idx].done);
+}
+
+static void mlx5_cmd_log_error(struct mlx5_core_dev *dev, u16 opcode,
+			       u16 op_mod, u8 status, u32 syndrome, int err)
+{
+	dev_err_ratelimited(dev->device,
+			    "%s(0x%x) op_mod(0x%x) failed, status %s(0x%x), syndrome (0x%x), err(%d)\n",
+			    mlx5_cmd_opcode_str(opcode), opcode, op_mod,
+			    mlx5_cmd_status_str(status), status, syndrome,
+			    err);
+}
+
+static int mlx5_cmd_post_and_wait(struct mlx5_core_dev *dev, int idx,
+				  const void *in, int inlen, void *out,
+				  int outlen)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd_layout *ent = mlx5_cmd_entry(cmd, idx);
+	struct mlx5_cmd_mbox *imb = NULL, *omb = NULL;
+	u16 opcode = MLX5_GET(mbox_in, in, opcode);
+	u8 token = cmd->slot[idx].token;
+	unsigned long deadline;
+	int err;
+	u8 ds;
+
+	if (inlen > MLX5_CMD_INLINE_LEN) {
+		imb = mlx5_cmd_alloc_msg(cmd, inlen - MLX5_CMD_INLINE_LEN, token);
+		if (IS_ERR(imb))
+			return PTR_ERR(imb);
+		mlx5_cmd_copy_to_msg(imb, in + MLX5_CMD_INLINE_LEN,
+				     inlen - MLX5_CMD_INLINE_LEN);
+	}
+	if (outlen > MLX5_CMD_INLINE_LEN) {
+		omb = mlx5_cmd_alloc_msg(cmd, outlen - MLX5_CMD_INLINE_LEN, token);
+		if (IS_ERR(omb)) {
+			err = PTR_ERR(omb);
+			omb = NULL;
+			goto out;
+		}
+	}
+
+	memset(ent, 0, sizeof(*ent));
+	ent->type = MLX5_CMD_XPORT_PCI;
+	ent->inlen = cpu_to_be32(inlen);
+	ent->outlen = cpu_to_be32(outlen);
+	ent->in_ptr = cpu_to_be64(imb ? imb->dma : 0);
+	ent->out_ptr = cpu_to_be64(omb ? omb->dma : 0);
+	ent->token = token;
+	memcpy(ent->in, in, min(inlen, MLX5_CMD_INLINE_LEN));
+	ent->status_own = MLX5_CMD_OWNER_HW;
+
+	/* The entry and its mailboxes are in memory before the doorbell. */
+	wmb();
+	deadline = jiffies + msecs_to_jiffies(cmd->timeout_ms);
+	iowrite32be(BIT(idx), &dev->iseg->cmd_dbell);
+
+	err = mlx5_cmd_wait(cmd, idx, deadline);
+	if (err) {
+		atomic_inc(&cmd->timeouts);
+		dev_err(dev->device,
+			"%s(0x%x) timed out after %u ms, entry %d\n",
+			mlx5_cmd_opcode_str(opcode), opcode, cmd->timeout_ms,
+			idx);
+		/*
+		 * The device still owns the entry and may write the
+		 * mailboxes: keep both until a reset takes them back.
+		 */
+		cmd->slot[idx].stuck = true;
+		cmd->slot[idx].in = imb;
+		cmd->slot[idx].out = omb;
+		return err;
+	}
+
+	/* Read the output only after the ownership bit said it is there. */
+	dma_rmb();
+	ds = FIELD_GET(MLX5_CMD_DELIVERY_STATUS, ent->status_own);
+	if (ds) {
+		dev_err(dev->device, "%s(0x%x) not delivered: %s(0x%x)\n",
+			mlx5_cmd_opcode_str(opcode), opcode,
+			ds < ARRAY_SIZE(mlx5_cmd_delivery_str) &&
+			mlx5_cmd_delivery_str[ds] ?
+			mlx5_cmd_delivery_str[ds] : "unknown", ds);
+		err = -EIO;
+		goto out;
+	}
+	memcpy(out, ent->out, min(outlen, MLX5_CMD_INLINE_LEN));
+	if (omb)
+		mlx5_cmd_copy_from_msg(out + MLX5_CMD_INLINE_LEN, omb,
+				       outlen - MLX5_CMD_INLINE_LEN);
+out:
+	mlx5_cmd_free_msg(cmd, imb);
+	mlx5_cmd_free_msg(cmd, omb);
+	return err;
+}
+
+/**
+ * mlx5_cmd_exec() - run one firmware command and wait for its output
+ * @dev: the device
+ * @in: command input, starting with the opcode
+ * @inlen: input length in bytes
+ * @out: output buffer
+ * @outlen: output length in bytes, at least the 16-byte header
+ *
+ * Sleeps. A failed command logs one line naming the command, its opcode,
+ * status and syndrome.
+ *
+ * Return: 0 on success, a negative errno from the delivery, the timeout or
+ * the command's status otherwise.
+ */
+int mlx5_cmd_exec(struct mlx5_core_dev *dev, const void *in, int inlen,
+		  void *out, int outlen)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+	u16 opcode = MLX5_GET(mbox_in, in, opcode);
+	u16 op_mod = MLX5_GET(mbox_in, in, op_mod);
+	u32 syndrome;
+	int idx, err;
+	u8 status;
+
+	/* Opcode and op_mod in; status and syndrome out, at the least. */
+	if (WARN_ON_ONCE(inlen < MLX5_CMD_HDR_LEN || outlen < MLX5_CMD_HDR_LEN))
+		return -EINVAL;
+	if (!READ_ONCE(cmd->up) || pci_channel_offline(dev->pdev))
+		return -ENODEV;
+
+	idx = mlx5_cmd_get_slot(cmd);
+	err = mlx5_cmd_post_and_wait(dev, idx, in, inlen, out, outlen);
+	if (err == -ETIMEDOUT)
+		return err;	/* the entry stays taken */
+	mlx5_cmd_put_slot(cmd, idx);
+	if (err)
+		return err;
+
+	status = MLX5_GET(mbox_out, out, status);
+	if (status == MLX5_CMD_STAT_OK)
+		return 0;
+	syndrome = MLX5_GET(mbox_out, out, syndrome);
+	err = mlx5_cmd_status_to_errno(status);
+	mlx5_cmd_log_error(dev, opcode, op_mod, status, syndrome, err);
+	return err;
+}
+
+/**
+ * mlx5_cmd_use_events() - completions come from the async EQ from now on
+ * @dev: the device
+ */
+void mlx5_cmd_use_events(struct mlx5_core_dev *dev)
+{
+	WRITE_ONCE(dev->cmd.use_events, true);
+}
+
+/**
+ * mlx5_cmd_use_polling() - poll the ownership bit from now on
+ * @dev: the device
+ */
+void mlx5_cmd_use_polling(struct mlx5_core_dev *dev)
+{
+	WRITE_ONCE(dev->cmd.use_events, false);
+}
+
+/*
+ * Init segment timeouts: bits 31:29 give the unit (ms, s, min, h), bits
+ * 19:0 the value. The device states them only when cmd_q_init_to is set.
+ */
+#define MLX5_ISEG_TO_UNIT	GENMASK(31, 29)
+#define MLX5_ISEG_TO_VALUE	GENMASK(19, 0)
+
+static unsigned int mlx5_iseg_timeout_ms(u32 reg)
+{
+	static const unsigned int unit_ms[] = { 1, MSEC_PER_SEC,
+						60 * MSEC_PER_SEC,
+						3600 * MSEC_PER_SEC };
+	u64 ms = (u64)FIELD_GET(MLX5_ISEG_TO_VALUE, reg) *
+		 unit_ms[FIELD_GET(MLX5_ISEG_TO_UNIT, reg) & 3];
+
+	return min_t(u64, ms, UINT_MAX);
+}
+
+static unsigned int mlx5_cmd_timeout_ms(struct mlx5_core_dev *dev)
+{
+	unsigned int ms;
+
+	if (!ioread32be(&dev->iseg->cmd_q_init_to))
+		return MLX5_CMD_TIMEOUT_MS;
+	ms = mlx5_iseg_timeout_ms(ioread32be(&dev->iseg->cmd_exec_to));
+	return ms ? ms : MLX5_CMD_TIMEOUT_MS;
+}
+
+/**
+ * mlx5_cmd_init() - set up the command queue and hand it to the device
+ * @dev: the device, firmware past its initializing phase
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5_cmd_init(struct mlx5_core_dev *dev)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+	u32 sz = ioread32be(&dev->iseg->cmdq_addr_l_sz) & 0xff;
+	int i;
+
+	cmd->log_sz = FIELD_GET(MLX5_CMDQ_LOG_SZ, sz);
+	cmd->log_stride = FIELD_GET(MLX5_CMDQ_LOG_STRIDE, sz);
+	cmd->nslots = 1 << cmd->log_sz;
+	if (cmd->nslots > MLX5_CMD_MAX_SLOTS ||
+	    (cmd->nslots << cmd->log_stride) > MLX5_ADAPTER_PAGE_SIZE ||
+	    (1 << cmd->log_stride) < sizeof(struct mlx5_cmd_layout)) {
+		dev_err(dev->device,
+			"command queue of 2^%u entries of 2^%u bytes not supported\n",
+			cmd->log_sz, cmd->log_stride);
+		return -EINVAL;
+	}
+
+	cmd->pool = dma_pool_create("mlx5_cmd", dev->device,
+				    sizeof(struct mlx5_cmd_prot_block),
+				    MLX5_CMD_MBOX_ALIGN, 0);
+	if (!cmd->pool)
+		return -ENOMEM;
+
+	/* One adapter page, naturally aligned as the device requires. */
+	cmd->queue = dma_alloc_coherent(dev->device, MLX5_ADAPTER_PAGE_SIZE,
+					&cmd->queue_dma, GFP_KERNEL);
+	if (!cmd->queue) {
+		dma_pool_destroy(cmd->pool);
+		return -ENOMEM;
+	}
+	if (cmd->queue_dma & (MLX5_ADAPTER_PAGE_SIZE - 1)) {
+		dev_err(dev->device, "command queue not page aligned\n");
+		dma_free_coherent(dev->device, MLX5_ADAPTER_PAGE_SIZE,
+				  cmd->queue, cmd->queue_dma);
+		dma_pool_destroy(cmd->pool);
+		return -ENOMEM;
+	}
+
+	spin_lock_init(&cmd->lock);
+	sema_init(&cmd->sem, cmd->nslots);
+	cmd->free = GENMASK(cmd->nslots - 1, 0);
+	for (i = 0; i < cmd->nslots; i++)
+		init_completion(&cmd->slot[i].done);
+	atomic_set(&cmd->timeouts, 0);
+	cmd->timeout_ms = mlx5_cmd_timeout_ms(dev);
+	cmd->use_events = false;
+
+	iowrite32be(upper_32_bits(cmd->queue_dma), &dev->iseg->cmdq_addr_h);
+	/* Low bits zero: full driver mode. */
+	iowrite32be(lower_32_bits(cmd->queue_dma), &dev->iseg->cmdq_addr_l_sz);
+	/* The address is in place before any doorbell. */
+	wmb();
+	WRITE_ONCE(cmd->up, true);
+	return 0;
+}
+
+/**
+ * mlx5_cmd_disable() - refuse new commands
+ * @dev: the device
+ *
+ * Commands already running complete or time out; new ones fail with -ENODEV.
+ */
+void mlx5_cmd_disable(struct mlx5_core_dev *dev)
+{
+	WRITE_ONCE(dev->cmd.up, false);
+}
+
+/*
+ * A timed-out entry may still be written by the device: give it one more
+ * timeout to finish before its buffers go back to the allocator, and leak
+ * them rather than free memory the device may still write.
+ */
+static bool mlx5_cmd_reclaim_stuck(struct mlx5_core_dev *dev)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+	unsigned long deadline = jiffies + msecs_to_jiffies(cmd->timeout_ms);
+	bool leaked = false;
+	int i;
+
+	for (i = 0; i < cmd->nslots; i++) {
+		if (!cmd->slot[i].stuck)
+			continue;
+		if (mlx5_cmd_poll(cmd, i, deadline)) {
+			dev_warn(dev->device,
+				 "command entry %d still owned by the device, leaking its buffers\n",
+				 i);
+			leaked = true;
+			continue;
+		}
+		mlx5_cmd_free_msg(cmd, cmd->slot[i].in);
+		mlx5_cmd_free_msg(cmd, cmd->slot[i].out);
+		cmd->slot[i].stuck = false;
+	}
+	return !leaked;
+}
+
+/**
+ * mlx5_cmd_cleanup() - free the command queue
+ * @dev: the device, after it stopped using the queue (disabled or reset)
+ */
+void mlx5_cmd_cleanup(struct mlx5_core_dev *dev)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+
+	mlx5_cmd_disable(dev);
+	if (!mlx5_cmd_reclaim_stuck(dev))
+		return;
+	dma_free_coherent(dev->device, MLX5_ADAPTER_PAGE_SIZE, cmd->queue,
+			  cmd->queue_dma);
+	dma_pool_destroy(cmd->pool);
+}

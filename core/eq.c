@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Event queues and their interrupts.
+ *
+ * One async EQ on MSI-X vector 0 carries command completions, page
+ * requests, port changes and errors; one completion EQ per further vector
+ * carries CQ completions for the channels bound to it. An EQE belongs to
+ * software when its owner bit equals the lap parity of the consumer index;
+ * the driver initialises every owner bit to 1, so the device's first lap
+ * writes 0.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/slab.h>
+
+#include "mlx5_core.h"
+
+#define MLX5_EQ_DOORBELL_OFFSET	0x40
+#define MLX5_EQ_ASYNC_NENT	256
+#define MLX5_EQ_COMP_NENT	1024
+#define MLX5_EQE_OWNER_INIT	1
+/* Consumed EQEs after which the consumer index is told without arming. */
+#define MLX5_EQ_UPDATE_BATCH	(MLX5_EQ_ASYNC_NENT / 2)
+
+static struct mlx5_eqe *mlx5_eq_next_sw(struct mlx5_eq *eq)
+{
+	struct mlx5_eqe *eqe = &eq->buf[eq->cons_index & (eq->nent - 1)];
+	bool lap = !!(eq->cons_index & eq->nent);
+
+	if ((eqe->owner & 1) != lap)
+		return NULL;
+	/* Read the EQE body only after its owner bit. */
+	dma_rmb();
+	return eqe;
+}
+
+static void mlx5_eq_update_ci(struct mlx5_eq *eq, bool arm)
+{
+	__be32 __iomem *addr = eq->doorbell + (arm ? 0 : 2);
+	u32 val = (eq->cons_index & 0xffffff) | ((u32)eq->eqn << 24);
+
+	__raw_writel((__force u32)cpu_to_be32(val), addr);
+	/* Order the doorbell against later EQE reads. */
+	mb();
+}
+
+static void mlx5_eq_async_event(struct mlx5_core_dev *dev,
+				struct mlx5_eqe *eqe)
+{
+	switch (eqe->type) {
+	case MLX5_EVENT_TYPE_CMD:
+		mlx5_cmd_comp_handler(dev, be32_to_cpu(eqe->data.cmd.vector));
+		break;
+	case MLX5_EVENT_TYPE_PAGE_REQUEST:
+		mlx5_pages_request(dev, be16_to_cpu(eqe->data.req_pages.func_id),
+				   be32_to_cpu(eqe->data.req_pages.num_pages));
+		break;
+	case MLX5_EVENT_TYPE_PORT_CHANGE:
+		atomic_notifier_call_chain(&dev->events, eqe->type, eqe);
+		break;
+	default:
+		dev_warn_ratelimited(dev->device,
+				     "async event 0x%x subtype 0x%x\n",
+				     eqe->type, eqe->sub_type);
+		atomic_notifier_call_chain(&dev->events, eqe->type, eqe);
+		break;
+	}
+}
+
+static irqreturn_t mlx5_eq_async_irq(int irq, void *data)
+{
+	struct mlx5_eq *eq = data;
+	struct mlx5_eqe *eqe;
+	int n = 0;
+
+	while ((eqe = mlx5_eq_next_sw(eq))) {
+		mlx5_eq_async_event(eq->dev, eqe);
+		eq->cons_index++;
+		if (++n == MLX5_EQ_UPDATE_BATCH) {
+			mlx5_eq_update_ci(eq, false);
+			n = 0;
+		}
+	}
+	mlx5_eq_update_ci(eq, true);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t mlx5_eq_comp_irq(int irq, void *data)
+{
+	struct mlx5_eq *eq = data;
+	struct mlx5_eqe *eqe;
+	struct mlx5_cq *cq;
+	u32 cqn;
+
+	while ((eqe = mlx5_eq_next_sw(eq))) {
+		cqn = be32_to_cpu(eqe->data.comp.cqn) & 0xffffff;
+		cq = xa_load(&eq->cqs, cqn);
+		if (likely(cq))
+			cq->comp(cq);
+		else
+			dev_warn_ratelimited(eq->dev->device,
+					     "completion for unknown CQ 0x%x on EQ %u\n",
+					     cqn, eq->eqn);
+		eq->cons_index++;
+	}
+	mlx5_eq_update_ci(eq, true);
+	return IRQ_HANDLED;
+}
+
+static int mlx5_cmd_create_eq(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
+			      const u64 *events)
+{
+	u32 out[MLX5_ST_SZ_DW(create_eq_out)] = {};
+	unsigned int npages = DIV_ROUND_UP(eq->nent * sizeof(struct mlx5_eqe),
+					   MLX5_ADAPTER_PAGE_SIZE);
+	int inlen = MLX5_ST_SZ_BYTES(create_eq_in) +
+		    npages * MLX5_FLD_SZ_BYTES(create_eq_in, pas[0]);
+	void *in, *eqc;
+	unsigned int i;
+	int err;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+
+	for (i = 0; i < npages; i++)
+		MLX5_ARRAY_SET64(create_eq_in, in, pas, i,
+				 eq->dma + i * MLX5_ADAPTER_PAGE_SIZE);
+	for (i = 0; i < 4; i++)
+		MLX5_ARRAY_SET64(create_eq_in, in, event_bitmask, i, events[i]);
+
+	eqc = MLX5_ADDR_OF(create_eq_in, in, eq_context_entry);
+	MLX5_SET(eqc, eqc, log_eq_size, ilog2(eq->nent));
+	MLX5_SET(eqc, eqc, uar_page, dev->async_uar.index);
+	MLX5_SET(eqc, eqc, intr, eq->vecidx);
+	MLX5_SET(eqc, eqc, log_page_size, 0);
+
+	MLX5_SET(create_eq_in, in, opcode, MLX5_CMD_OP_CREATE_EQ);
+	err = mlx5_cmd_exec(dev, in, inlen, out, sizeof(out));
+	if (!err)
+		eq->eqn = MLX5_GET(create_eq_out, out, eq_number);
+	kvfree(in);
+	return err;
+}
+
+static int mlx5_cmd_destroy_eq(struct mlx5_core_dev *dev, u8 eqn)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_eq_in)] = {};
+
+	MLX5_SET(destroy_eq_in, in, opcode, MLX5_CMD_OP_DESTROY_EQ);
+	MLX5_SET(destroy_eq_in, in, eq_number, eqn);
+	return mlx5_cmd_exec_in(dev, destroy_eq, in);
+}
+
+static int mlx5_eq_create(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
+			  u16 vecidx, u32 nent, const u64 *events,
+			  irq_handler_t handler, const char *kind)
+{
+	size_t size = nent * sizeof(struct mlx5_eqe);
+	u32 i;
+	int err;
+
+	eq->dev = dev;
+	eq->nent = nent;
+	eq->vecidx = vecidx;
+	eq->cons_index = 0;
+	xa_init(&eq->cqs);
+	eq->buf = dma_alloc_coherent(dev->device, size, &eq->dma, GFP_KERNEL);
+	if (!eq->buf)
+		return -ENOMEM;
+	for (i = 0; i < nent; i++)
+		eq->buf[i].owner = MLX5_EQE_OWNER_INIT;
+
+	snprintf(eq->name, sizeof(eq->name), "mlx5_%s@pci:%s", kind,
+		 pci_name(dev->pdev));
+	eq->irq = pci_irq_vector(dev->pdev, vecidx);
+	err = request_irq(eq->irq, handler, 0, eq->name, eq);
+	if (err)
+		goto err_free;
+
+	err = mlx5_cmd_create_eq(dev, eq, events);
+	if (err)
+		goto err_irq;
+
+	eq->doorbell = dev->async_uar.map + MLX5_EQ_DOORBELL_OFFSET;
+	mlx5_eq_update_ci(eq, true);
+	return 0;
+
+err_irq:
+	free_irq(eq->irq, eq);
+err_free:
+	dma_free_coherent(dev->device, size, eq->buf, eq->dma);
+	eq->buf = NULL;
+	return err;
+}
+
+static void mlx5_eq_destroy(struct mlx5_core_dev *dev, struct mlx5_eq *eq)
+{
+	int err;
+
+	err = mlx5_cmd_destroy_eq(dev, eq->eqn);
+	if (err)
+		dev_warn(dev->device, "destroying EQ %u failed: %d\n",
+			 eq->eqn, err);
+	free_irq(eq->irq, eq);
+	WARN_ON(!xa_empty(&eq->cqs));
+	xa_destroy(&eq->cqs);
+	dma_free_coherent(dev->device, eq->nent * sizeof(struct mlx5_eqe),
+			  eq->buf, eq->dma);
+	eq->buf = NULL;
+}
+
+static void mlx5_async_events(u64 *events)
+{
+	events[0] = BIT_ULL(MLX5_EVENT_TYPE_CMD) |
+		    BIT_ULL(MLX5_EVENT_TYPE_PAGE_REQUEST) |
+		    BIT_ULL(MLX5_EVENT_TYPE_PORT_CHANGE) |
+		    BIT_ULL(MLX5_EVENT_TYPE_CQ_ERROR) |
+		    BIT_ULL(MLX5_EVENT_TYPE_INTERNAL_ERROR);
+	events[1] = 0;
+	events[2] = 0;
+	events[3] = 0;
+}
+
+/**
+ * mlx5_irqs_init() - allocate MSI-X vectors: one async, one per channel
+ * @dev: the device, capabilities known
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5_irqs_init(struct mlx5_core_dev *dev)
+{
+	int max_eqs = 1 << MLX5_CAP_GEN(dev, log_max_eq);
+	int want = 1 + min_t(int, num_online_cpus(), MLX5_MAX_COMP_EQS);
+	int nvec;
+
+	want = min(want, max_eqs);
+	nvec = pci_alloc_irq_vectors(dev->pdev, 2, want, PCI_IRQ_MSIX);
+	if (nvec < 0) {
+		dev_err(dev->device, "cannot allocate MSI-X vectors: %d\n",
+			nvec);
+		return nvec;
+	}
+	dev->num_comp_eqs = nvec - 1;
+	return 0;
+}
+
+void mlx5_irqs_cleanup(struct mlx5_core_dev *dev)
+{
+	pci_free_irq_vectors(dev->pdev);
+}
+
+/**
+ * mlx5_eqs_init() - create the async EQ, then one completion EQ per vector
+ * @dev: the device, after INIT_HCA, with its async UAR and vectors
+ *
+ * Once the async EQ exists, commands complete by event.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5_eqs_init(struct mlx5_core_dev *dev)
+{
+	u64 events[4];
+	u64 comp_events[4] = { BIT_ULL(MLX5_EVENT_TYPE_COMP) };
+	int i, cpu, err;
+
+	mlx5_async_events(events);
+	err = mlx5_eq_create(dev, &dev->async_eq, 0, MLX5_EQ_ASYNC_NENT,
+			     events, mlx5_eq_async_irq, "async");
+	if (err) {
+		dev_err(dev->device, "creating the async EQ failed: %d\n", err);
+		return err;
+	}
+	mlx5_cmd_use_events(dev);
+
+	dev->comp_eqs = kcalloc(dev->num_comp_eqs, sizeof(*dev->comp_eqs),
+				GFP_KERNEL);
+	if (!dev->comp_eqs) {
+		err = -ENOMEM;
+		goto err_async;
+	}
+	for (i = 0; i < dev->num_comp_eqs; i++) {
+		char kind[16];
+
+		snprintf(kind, sizeof(kind), "comp%d", i);
+		err = mlx5_eq_create(dev, &dev->comp_eqs[i], i + 1,
+				     MLX5_EQ_COMP_NENT, comp_events,
+				     mlx5_eq_comp_irq, kind);
+		if (err) {
+			dev_err(dev->device,
+				"creating completion EQ %d failed: %d\n", i, err);
+			goto err_comp;
+		}
+		cpu = cpumask_local_spread(i, dev_to_node(dev->device));
+		irq_set_affinity_and_hint(dev->comp_eqs[i].irq, cpumask_of(cpu));
+	}
+	return 0;
+
+err_comp:
+	while (i-- > 0) {
+		irq_set_affinity_and_hint(dev->comp_eqs[i].irq, NULL);
+		mlx5_eq_destroy(dev, &dev->comp_eqs[i]);
+	}
+	kfree(dev->comp_eqs);
+	dev->comp_eqs = NULL;
+err_async:
+	mlx5_cmd_use_polling(dev);
+	mlx5_eq_destroy(dev, &dev->async_eq);
+	return err;
+}
+
+void mlx5_eqs_cleanup(struct mlx5_core_dev *dev)
+{
+	int i;
+
+	for (i = dev->num_comp_eqs - 1; i >= 0; i--) {
+		irq_set_affinity_and_hint(dev->comp_eqs[i].irq, NULL);
+		mlx5_eq_destroy(dev, &dev->comp_eqs[i]);
+	}
+	kfree(dev->comp_eqs);
+	dev->comp_eqs = NULL;
+	mlx5_cmd_use_polling(dev);
+	mlx5_eq_destroy(dev, &dev->async_eq);
+}

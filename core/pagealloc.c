@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Firmware pages: memory the device asks the driver for (at boot, at init
+ * and at run time through page request events) and gives back on request
+ * or at teardown. Each is one 4 KiB adapter page, DMA-mapped and tracked by
+ * its bus address until the device returns it.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include "mlx5_core.h"
+
+/* QUERY_PAGES op_mod */
+#define MLX5_QUERY_PAGES_BOOT		1
+#define MLX5_QUERY_PAGES_INIT		2
+#define MLX5_QUERY_PAGES_REGULAR	3
+
+/* MANAGE_PAGES op_mod */
+#define MLX5_MANAGE_PAGES_ALLOC_FAIL	0
+#define MLX5_MANAGE_PAGES_GIVE		1
+#define MLX5_MANAGE_PAGES_TAKE		2
+
+/* Pages per MANAGE_PAGES command: bounds the mailbox chain. */
+#define MLX5_PAGES_PER_CMD		512
+
+static int mlx5_page_alloc_one(struct mlx5_core_dev *dev, u64 *addr)
+{
+	struct page *page;
+	dma_addr_t dma;
+	int err;
+
+	BUILD_BUG_ON(PAGE_SIZE < MLX5_ADAPTER_PAGE_SIZE);
+	page = alloc_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	dma = dma_map_page(dev->device, page, 0, MLX5_ADAPTER_PAGE_SIZE,
+			   DMA_BIDIRECTIONAL);
+	if (dma_mapping_error(dev->device, dma)) {
+		__free_page(page);
+		return -ENOMEM;
+	}
+	err = xa_insert(&dev->pages.tree, dma >> MLX5_ADAPTER_PAGE_SHIFT, page,
+			GFP_KERNEL);
+	if (err) {
+		dma_unmap_page(dev->device, dma, MLX5_ADAPTER_PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+		__free_page(page);
+		return err;
+	}
+	*addr = dma;
+	return 0;
+}
+
+static bool mlx5_page_free_one(struct mlx5_core_dev *dev, u64 addr)
+{
+	struct page *page;
+
+	page = xa_erase(&dev->pages.tree, addr >> MLX5_ADAPTER_PAGE_SHIFT);
+	if (!page)
+		return false;
+	dma_unmap_page(dev->device, addr, MLX5_ADAPTER_PAGE_SIZE,
+		       DMA_BIDIRECTIONAL);
+	__free_page(page);
+	return true;
+}
+
+static void mlx5_page_alloc_fail(struct mlx5_core_dev *dev, u16 func_id)
+{
+	u32 in[MLX5_ST_SZ_DW(manage_pages_in)] = {};
+
+	MLX5_SET(manage_pages_in, in, opcode, MLX5_CMD_OP_MANAGE_PAGES);
+	MLX5_SET(manage_pages_in, in, op_mod, MLX5_MANAGE_PAGES_ALLOC_FAIL);
+	MLX5_SET(manage_pages_in, in, function_id, func_id);
+	mlx5_cmd_exec_in(dev, manage_pages, in);
+}
+
+/* One MANAGE_PAGES(GIVE) of at most MLX5_PAGES_PER_CMD pages. */
+static int mlx5_give_batch(struct mlx5_core_dev *dev, u16 func_id, int n)
+{
+	int inlen = MLX5_ST_SZ_BYTES(manage_pages_in) +
+		    n * MLX5_FLD_SZ_BYTES(manage_pages_in, pas[0]);
+	u32 out[MLX5_ST_SZ_DW(manage_pages_out)] = {};
+	u64 addr;
+	int i, err;
+	u32 *in;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+
+	for (i = 0; i < n; i++) {
+		err = mlx5_page_alloc_one(dev, &addr);
+		if (err)
+			goto err_free;
+		MLX5_ARRAY_SET64(manage_pages_in, in, pas, i, addr);
+	}
+
+	MLX5_SET(manage_pages_in, in, opcode, MLX5_CMD_OP_MANAGE_PAGES);
+	MLX5_SET(manage_pages_in, in, op_mod, MLX5_MANAGE_PAGES_GIVE);
+	MLX5_SET(manage_pages_in, in, function_id, func_id);
+	MLX5_SET(manage_pages_in, in, input_num_entries, n);
+	err = mlx5_cmd_exec(dev, in, inlen, out, sizeof(out));
+	if (err) {
+		if (err == -ETIMEDOUT) {
+			/* The device may hold them: free only at teardown. */
+			goto out;
+		}
+		goto err_free;
+	}
+	dev->pages.count += n;
+	goto out;
+
+err_free:
+	while (i-- > 0)
+		mlx5_page_free_one(dev, MLX5_GET64(manage_pages_in, in, pas[i]));
+	if (err == -ENOMEM)
+		mlx5_page_alloc_fail(dev, func_id);
+out:
+	kvfree(in);
+	return err;
+}
+
+static int mlx5_give_pages(struct mlx5_core_dev *dev, u16 func_id, int npages)
+{
+	int err;
+
+	while (npages > 0) {
+		int n = min(npages, MLX5_PAGES_PER_CMD);
+
+		err = mlx5_give_batch(dev, func_id, n);
+		if (err) {
+			dev_err(dev->device, "giving %d firmware pages failed: %d\n",
+				npages, err);
+			return err;
+		}
+		npages -= n;
+	}
+	return 0;
+}
+
+/* One MANAGE_PAGES(TAKE): returns how many pages the device handed back. */
+static int mlx5_take_batch(struct mlx5_core_dev *dev, u16 func_id, int n)
+{
+	int outlen = MLX5_ST_SZ_BYTES(manage_pages_out) +
+		     n * MLX5_FLD_SZ_BYTES(manage_pages_out, pas[0]);
+	u32 in[MLX5_ST_SZ_DW(manage_pages_in)] = {};
+	int i, got, err;
+	u32 *out;
+
+	out = kvzalloc(outlen, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+
+	MLX5_SET(manage_pages_in, in, opcode, MLX5_CMD_OP_MANAGE_PAGES);
+	MLX5_SET(manage_pages_in, in, op_mod, MLX5_MANAGE_PAGES_TAKE);
+	MLX5_SET(manage_pages_in, in, function_id, func_id);
+	MLX5_SET(manage_pages_in, in, input_num_entries, n);
+	err = mlx5_cmd_exec(dev, in, sizeof(in), out, outlen);
+	if (err)
+		goto out;
+
+	got = MLX5_GET(manage_pages_out, out, output_num_entries);
+	if (got > n) {
+		dev_err(dev->device,
+			"device returned %d firmware pages, %d asked\n", got, n);
+		got = n;
+	}
+	for (i = 0; i < got; i++) {
+		u64 addr = MLX5_GET64(manage_pages_out, out, pas[i]);
+
+		if (mlx5_page_free_one(dev, addr))
+			dev->pages.count--;
+		else
+			dev_warn(dev->device,
+				 "device returned unknown page 0x%llx\n", addr);
+	}
+	err = got;
+out:
+	kvfree(out);
+	return err;
+}
+
+static int mlx5_reclaim_pages(struct mlx5_core_dev *dev, u16 func_id,
+			      int npages)
+{
+	int got;
+
+	while (npages > 0) {
+		got = mlx5_take_batch(dev, func_id,
+				      min(npages, MLX5_PAGES_PER_CMD));
+		if (got < 0)
+			return got;
+		if (!got)
+			break;
+		npages -= got;
+	}
+	return 0;
+}
+
+static void mlx5_page_req_work(struct work_struct *work)
+{
+	struct mlx5_pages *pages = container_of(work, struct mlx5_pages,
+						req_work);
+	struct mlx5_core_dev *dev = container_of(pages, struct mlx5_core_dev,
+						 pages);
+	int npages = atomic_xchg(&pages->pending, 0);
+
+	mutex_lock(&pages->lock);
+	if (npages > 0)
+		mlx5_give_pages(dev, pages->req_func, npages);
+	else if (npages < 0)
+		mlx5_reclaim_pages(dev, pages->req_func, -npages);
+	mutex_unlock(&pages->lock);
+}
+
+/**
+ * mlx5_pages_request() - the device asked for (or returns) pages
+ * @dev: the device
+ * @func_id: function the pages are for
+ * @npages: positive: give this many; negative: take this many back
+ *
+ * Called from the async EQ's interrupt handler. Requests add up until the
+ * work runs, so none is lost and nothing is allocated here.
+ */
+void mlx5_pages_request(struct mlx5_core_dev *dev, u16 func_id, s32 npages)
+{
+	struct mlx5_pages *pages = &dev->pages;
+
+	WRITE_ONCE(pages->req_func, func_id);
+	atomic_add(npages, &pages->pending);
+	queue_work(pages->wq, &pages->req_work);
+}
+
+/**
+ * mlx5_satisfy_startup_pages() - give the pages the device needs now
+ * @dev: the device
+ * @boot: boot pages (before the capabilities are set), else init pages
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5_satisfy_startup_pages(struct mlx5_core_dev *dev, bool boot)
+{
+	u32 out[MLX5_ST_SZ_DW(query_pages_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(query_pages_in)] = {};
+	s32 npages;
+	u16 func_id;
+	int err;
+
+	MLX5_SET(query_pages_in, in, opcode, MLX5_CMD_OP_QUERY_PAGES);
+	MLX5_SET(query_pages_in, in, op_mod,
+		 boot ? MLX5_QUERY_PAGES_BOOT : MLX5_QUERY_PAGES_INIT);
+	err = mlx5_cmd_exec_inout(dev, query_pages, in, out);
+	if (err)
+		return err;
+
+	npages = MLX5_GET(query_pages_out, out, num_pages);
+	func_id = MLX5_GET(query_pages_out, out, function_id);
+	if (npages <= 0)
+		return 0;
+
+	mutex_lock(&dev->pages.lock);
+	err = mlx5_give_pages(dev, func_id, npages);
+	mutex_unlock(&dev->pages.lock);
+	return err;
+}
+
+/**
+ * mlx5_reclaim_startup_pages() - take every page back from the device
+ * @dev: the device, after TEARDOWN_HCA
+ *
+ * Pages the device does not return are freed anyway once it is disabled:
+ * see mlx5_pagealloc_cleanup().
+ *
+ * Return: 0 when the device returned every page.
+ */
+int mlx5_reclaim_startup_pages(struct mlx5_core_dev *dev)
+{
+	int err = 0;
+
+	flush_workqueue(dev->pages.wq);
+	mutex_lock(&dev->pages.lock);
+	if (dev->pages.count)
+		err = mlx5_reclaim_pages(dev, 0, dev->pages.count);
+	if (!err && dev->pages.count) {
+		dev_warn(dev->device, "device kept %d firmware pages\n",
+			 dev->pages.count);
+		err = -EBUSY;
+	}
+	mutex_unlock(&dev->pages.lock);
+	return err;
+}
+
+int mlx5_pagealloc_init(struct mlx5_core_dev *dev)
+{
+	xa_init(&dev->pages.tree);
+	mutex_init(&dev->pages.lock);
+	dev->pages.count = 0;
+	atomic_set(&dev->pages.pending, 0);
+	INIT_WORK(&dev->pages.req_work, mlx5_page_req_work);
+	dev->pages.wq = alloc_workqueue("mlx5_pages", WQ_MEM_RECLAIM |
+					WQ_UNBOUND, 1);
+	if (!dev->pages.wq)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * mlx5_pagealloc_cleanup() - free whatever pages are still tracked
+ * @dev: the device, disabled: it no longer touches its pages
+ */
+void mlx5_pagealloc_cleanup(struct mlx5_core_dev *dev)
+{
+	unsigned long idx;
+	struct page *page;
+
+	destroy_workqueue(dev->pages.wq);
+	xa_for_each(&dev->pages.tree, idx, page) {
+		dma_unmap_page(dev->device, idx << MLX5_ADAPTER_PAGE_SHIFT,
+			       MLX5_ADAPTER_PAGE_SIZE, DMA_BIDIRECTIONAL);
+		__free_page(page);
+	}
+	xa_destroy(&dev->pages.tree);
+	mutex_destroy(&dev->pages.lock);
+}
