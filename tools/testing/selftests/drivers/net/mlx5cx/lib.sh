@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers for the mlx5cx selftests. They run inside the test VM
 # (tools/testing/vm/run), as root, with the emulated ConnectX functions
@@ -124,4 +125,54 @@ dmesg_mark() {
 
 dmesg_since() {
 	dmesg | sed -n "/selftest-mark: $1\$/,\$p"
+}
+
+# The model's test port (tools/testing/cxsim, BAR2): faults and its report.
+cxsim() {
+	python3 "$LIB_DIR/cxsim.py" "$@"
+}
+
+# model_get BDF KEY: one value of the model's report, or nothing.
+model_get() {
+	cxsim report "$1" | awk -v k="$2" '$1 == k { print $2; exit }'
+}
+
+# model_sum BDF PREFIX: sum of the report's values whose key starts with PREFIX.
+model_sum() {
+	cxsim report "$1" | awk -v p="$2" 'index($1, p) == 1 { s += $2 } END { print s + 0 }'
+}
+
+# model_clean BDF: the function holds no object and no page of ours, and no
+# teardown ever found one left behind.
+model_clean() {
+	local objs pages leaks
+
+	objs=$(model_sum "$1" obj.)
+	pages=$(model_get "$1" pages)
+	leaks=$(model_get "$1" leak.reports)
+	if [ "$objs" = 0 ] && [ "${pages:-0}" = 0 ] && [ "${leaks:-0}" = 0 ]; then
+		return 0
+	fi
+	diag "$1: objects $objs, pages $pages, leak reports $leaks"
+	cxsim report "$1" | grep -E '^(obj|leak|pages|hca)' | sed 's/^/#   /'
+	return 1
+}
+
+all_clean() {
+	local bdf
+
+	for bdf in $(cx_functions); do
+		model_clean "$bdf" || return 1
+	done
+}
+
+# wait_for SECONDS CMD...: poll CMD every 0.2 s until it succeeds.
+wait_for() {
+	local deadline=$((SECONDS + $1))
+
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.2
+	done
 }

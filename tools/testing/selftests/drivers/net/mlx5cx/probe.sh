@@ -6,6 +6,7 @@
 # distribution's mlx5_core, carried by the VM, binds the same functions
 # (skipped while the model cannot serve it yet).
 
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 CYCLES=${CYCLES:-20}

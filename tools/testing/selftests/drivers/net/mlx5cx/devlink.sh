@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# devlink on our mlx5_core: info, the num_doorbells parameter (validation
+# with an extack message, applied by reload), and 20 reloads.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+RELOADS=${RELOADS:-20}
+FW_VERSION=16.35.4030
+
+ktap_header 10
+
+load_ours
+bdf=$(cx_functions | head -n 1)
+dl=pci/$bdf
+
+ktap_check "devlink dev info: driver mlx5_core" \
+	bash -c "devlink dev info $dl | grep -q 'driver mlx5_core'"
+ktap_check "devlink dev info: fw.version $FW_VERSION running" \
+	bash -c "devlink dev info $dl | grep -q 'fw.version $FW_VERSION'"
+
+doorbells() {
+	devlink dev param show "$dl" name num_doorbells |
+		awk '/cmode driverinit/ { print $NF }'
+}
+def=$(doorbells)
+diag "num_doorbells default: $def"
+ktap_check "num_doorbells defaults to min(CPUs, 8)" \
+	test "$def" = "$(( $(nproc) < 8 ? $(nproc) : 8 ))"
+
+refused() {
+	local out
+
+	out=$(devlink dev param set "$dl" name num_doorbells value "$1" \
+	      cmode driverinit 2>&1) && { diag "value $1 accepted"; return 1; }
+	diag "value $1: $out"
+	echo "$out" | grep -q "num_doorbells must be between 1 and 64" &&
+		[ "$(doorbells)" = "$def" ]
+}
+ktap_check "num_doorbells 0 refused with the range, value unchanged" refused 0
+ktap_check "num_doorbells 65 refused with the range, value unchanged" refused 65
+
+dmesg_mark reload
+applied() {
+	devlink dev param set "$dl" name num_doorbells value 4 cmode driverinit &&
+		devlink dev reload "$dl" &&
+		dmesg_since reload | grep -q "mlx5_core $bdf: .*doorbells 4$" &&
+		[ "$(model_get "$bdf" obj.uar)" = 5 ]
+}
+ktap_check "num_doorbells 4 applied by reload (model: 5 UARs)" applied
+
+reloads() {
+	local i
+
+	for i in $(seq "$RELOADS"); do
+		devlink dev reload "$dl" || { diag "reload $i failed"; return 1; }
+	done
+	[ "$(model_get "$bdf" hca_state)" = initialised ]
+}
+ktap_check "$RELOADS reloads" reloads
+ktap_check "still bound and serving devlink after the reloads" \
+	bash -c "devlink dev info $dl | grep -q 'fw.version $FW_VERSION'"
+
+unload_mlx5
+ktap_check "rmmod unbinds every function" none_bound
+ktap_check "no object or page left behind, no leak report" all_clean
+
+ktap_finish

@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Faults injected through the model: each bring-up command fails once in
+# turn, a command completes after the timeout, and the firmware's health
+# counter stops. Each time the driver names what failed, leaves nothing
+# behind on the device and works again afterwards.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+BRINGUP=(ENABLE_HCA QUERY_ISSI SET_ISSI QUERY_PAGES MANAGE_PAGES QUERY_HCA_CAP
+	 SET_HCA_CAP INIT_HCA ALLOC_UAR CREATE_EQ)
+
+ktap_header $(( ${#BRINGUP[@]} + 7 ))
+
+bdf=$(cx_functions | head -n 1)
+other=$(cx_functions | sed -n 2p)
+
+# fail_once OPCODE: probe of $bdf fails naming OPCODE, $other binds, the
+# model holds nothing of $bdf, and the next probe binds both.
+fail_once() {
+	local op=$1
+
+	dmesg_mark "fault-$op"
+	cxsim fault "$bdf" "$op" 1 || return 1
+	load_ours || return 1
+	if [ -n "$(bound_driver "$bdf")" ]; then
+		diag "$op: $bdf bound despite the fault"
+		return 1
+	fi
+	[ "$(bound_driver "$other")" = mlx5_core ] ||
+		{ diag "$op: $other not bound"; return 1; }
+	dmesg_since "fault-$op" | grep -q "mlx5_core $bdf: $op(0x[0-9a-f]*) op_mod(0x[0-9a-f]*) failed, status" ||
+		{ diag "$op: no dmesg line naming the command"; return 1; }
+	dmesg_since "fault-$op" | grep "mlx5_core $bdf: $op" | head -n 1 | sed 's/^/# /'
+	model_clean "$bdf" || return 1
+	rmmod mlx5_core || return 1
+	load_ours || return 1
+	all_bound mlx5_core || { diag "$op: next probe did not bind"; return 1; }
+	rmmod mlx5_core
+}
+
+for op in "${BRINGUP[@]}"; do
+	ktap_check "$op fails once: probe fails naming it, nothing left, next probe works" \
+		fail_once "$op"
+done
+
+# QUERY_ADAPTER only feeds devlink info: the device works without it.
+adapter_fails() {
+	cxsim fault "$bdf" QUERY_ADAPTER 1 &&
+		load_ours && all_bound mlx5_core &&
+		devlink dev info "pci/$bdf" | grep -q fw.version &&
+		rmmod mlx5_core && model_clean "$bdf"
+}
+ktap_check "QUERY_ADAPTER fails: the function works without a board id" adapter_fails
+
+# A completion later than the command timeout.
+late_completion() {
+	dmesg_mark late
+	cxsim timeout "$bdf" 2000 || return 1
+	cxsim delay "$bdf" 4000 QUERY_ISSI 1 || return 1
+	load_ours || return 1
+	[ -z "$(bound_driver "$bdf")" ] || { diag "bound despite the timeout"; return 1; }
+	dmesg_since late | grep -q "mlx5_core $bdf: QUERY_ISSI(0x10a) timed out after 2000 ms" ||
+		{ diag "no timeout line"; return 1; }
+	rmmod mlx5_core || return 1
+	model_clean "$bdf" || return 1
+	load_ours && all_bound mlx5_core
+}
+ktap_check "a completion past the timeout fails the probe with a timeout line" late_completion
+ktap_check "after the timeout the device holds nothing and the next probe works" \
+	bash -c "rmmod mlx5_core && source $LIB_DIR/lib.sh && all_clean"
+cxsim timeout "$bdf" 0
+
+# The firmware stops: the health counter freezes.
+load_ours
+reporter_counts() {
+	devlink health show "pci/$bdf" reporter fw | grep -q "error 1 recover 1"
+}
+dmesg_mark health
+cxsim freeze "$bdf" on
+ktap_check "a stuck health counter is reported and recovered (devlink health show)" \
+	wait_for 30 reporter_counts
+devlink health show "pci/$bdf" reporter fw | sed 's/^/# /'
+ktap_check "dmesg names the stuck counter and the recovery" \
+	bash -c "dmesg | sed -n '/selftest-mark: health$/,\$p' | grep -q 'health counter stuck' &&
+		 dmesg | sed -n '/selftest-mark: health$/,\$p' | grep -q 'mlx5_core $bdf: recovered'"
+health_counter() {
+	devlink health diagnose "pci/$bdf" reporter fw |
+		sed -n 's/.*health_counter: \([0-9]*\).*/\1/p'
+}
+recovered() {
+	local c0 c1
+
+	c0=$(health_counter)
+	sleep 1
+	c1=$(health_counter)
+	diag "health counter after recovery: $c0 -> $c1"
+	[ "$(model_get "$bdf" hca_state)" = initialised ] &&
+		[ "$(bound_driver "$bdf")" = mlx5_core ] &&
+		[ "$c1" -gt "$c0" ] &&
+		devlink health diagnose "pci/$bdf" reporter fw | grep -q "failed: false"
+}
+ktap_check "after recovery the function is initialised and healthy" recovered
+unload_mlx5
+ktap_check "rmmod after recovery leaves nothing behind" all_clean
+
+ktap_finish
