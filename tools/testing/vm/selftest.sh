@@ -72,9 +72,11 @@ guest_script args '[ $# -eq 4 ] && [ "$1" = "a b" ] && [ "$2" = "" ] &&
 [ "$3" = "it'\''s \"q\" \$HOME *" ] && [ "$4" = "x  y" ] && echo ARGS-INTACT'
 guest_script sleep 'sleep 600'
 guest_script daemon 'sleep 600 & echo started; exit 3'
+guest_script qmp "$(dirname "$RUN")/qmp '{\"execute\": \"query-status\"}' &&
+! $(dirname "$RUN")/qmp '{\"execute\": \"no-such-command\"}'"
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 check "exit 0 gives 0" 0 60 'exit=0' "$TMP/exit0.sh"
 check "exit 7 gives 7" 7 60 'exit=7' "$TMP/exit7.sh"
 check "WARN in dmesg fails a passing script" 123 60 'dmesg.txt:[0-9]+:.*WARNING: CPU: 0 PID: 1 at selftest' \
@@ -85,6 +87,7 @@ check "args with spaces and quotes arrive intact" 0 60 'ARGS-INTACT' \
 	"$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
 check "a process left running does not hold the VM" 3 60 'started' "$TMP/daemon.sh"
 check "a script past --timeout 20 times out" 124 50 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
+check "monitor commands from the guest reach QEMU" 0 60 '"status": "running"' "$TMP/qmp.sh"
 
 if [ "$FAILED" -eq 0 ] && [ -z "$KEEP" ]; then
 	rm -rf "$TMP"

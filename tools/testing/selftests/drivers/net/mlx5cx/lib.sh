@@ -8,6 +8,8 @@
 LIB_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 REPO=$(readlink -f "$LIB_DIR/../../../../../..")
 OUR_KO=${OUR_KO:-$REPO/mlx5_core.ko}
+# QEMU monitor commands from inside the VM (tools/testing/vm/qmp).
+VM_QMP=$REPO/tools/testing/vm/qmp
 PCI_VENDOR=0x15b3
 
 KTAP_NUM=0
