@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cxsim data path: large send offload.  The super-packet's IP length
+ * fields are ignored (the stack leaves 0 there for BIG TCP); the WQE's
+ * length is the truth, as it is for the hardware.
+ */
+#include <string.h>
+
+#include "cx_kshim_dp.h"
+#include "cx_datapath.h"
+
+#define TCP_FIN	0x01
+#define TCP_PSH	0x08
+#define TCP_CWR	0x80
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, v & 0xffff);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+/* Parse the headers of @sp with its IP length fields forced to "all". */
+static int lso_parse(const uint8_t *sp, size_t len, struct cx_pkt *pkt)
+{
+	uint8_t hdr[CX_LSO_MAX_HDR];
+	size_t n = len < sizeof(hdr) ? len : sizeof(hdr);
+
+	memcpy(hdr, sp, n);
+	if (cx_pkt_parse(hdr, n, pkt))
+		return CX_LSO_E_PARSE;
+	if (pkt->ethertype == 0x0800 && pkt->l3_off + 4u <= n)
+		put16(hdr + pkt->l3_off + 2, 0xffff);
+	else if (pkt->ethertype == 0x86dd && pkt->l3_off + 6u <= n)
+		put16(hdr + pkt->l3_off + 4, 0xffff);
+	else
+		return CX_LSO_E_PARSE;
+	cx_pkt_parse(hdr, n, pkt);
+	if (pkt->l3 == CX_L3_NONE)
+		return len > sizeof(hdr) ? CX_LSO_E_HDR : CX_LSO_E_PARSE;
+	if (pkt->frag)
+		return CX_LSO_E_FRAG;
+	if (pkt->l4 != CX_L4_TCP && pkt->l4 != CX_L4_UDP) {
+		/* a TCP/UDP header cut by the header bound */
+		if ((pkt->l4_proto == 6 || pkt->l4_proto == 17) &&
+		    len > sizeof(hdr))
+			return CX_LSO_E_HDR;
+		return CX_LSO_E_PARSE;
+	}
+	return 0;
+}
+
+int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
+		   uint8_t *scratch, size_t scratch_size,
+		   cx_frame_fn emit, void *ctx)
+{
+	struct cx_pkt pkt, seg;
+	size_t hlen, payload, off, n, flen;
+	uint32_t nsegs, i, seq = 0;
+	uint16_t ipid = 0;
+	uint8_t flags = 0;
+	int ret;
+
+	if (!mss)
+		return CX_LSO_E_MSS;
+	ret = lso_parse(sp, len, &pkt);
+	if (ret)
+		return ret;
+	hlen = (size_t)pkt.l4_off + pkt.l4_hlen;
+	if (hlen > CX_LSO_MAX_HDR)
+		return CX_LSO_E_HDR;
+	if (hlen + mss > 0xffff)
+		return CX_LSO_E_MSS;	/* a segment IP cannot describe */
+	if (scratch_size < hlen + mss || scratch_size < CX_ETH_ZLEN)
+		return CX_LSO_E_SCRATCH;
+	payload = len - hlen;
+	nsegs = payload ? (uint32_t)((payload + mss - 1) / mss) : 1;
+	if (nsegs > CX_LSO_MAX_SEGS)
+		return CX_LSO_E_SEGS;
+	if (pkt.l3 == CX_L3_IPV4)
+		ipid = (uint16_t)(sp[pkt.l3_off + 4] << 8 | sp[pkt.l3_off + 5]);
+	if (pkt.l4 == CX_L4_TCP) {
+		seq = get32(sp + pkt.l4_off + 4);
+		flags = sp[pkt.l4_off + 13];
+	}
+	for (i = 0, off = hlen; i < nsegs; i++, off += n) {
+		uint8_t *ip, *l4;
+
+		n = len - off < mss ? len - off : mss;
+		flen = hlen + n;
+		memcpy(scratch, sp, hlen);
+		memcpy(scratch + hlen, sp + off, n);
+		ip = scratch + pkt.l3_off;
+		l4 = scratch + pkt.l4_off;
+		if (pkt.l3 == CX_L3_IPV4) {
+			put16(ip + 2, (uint16_t)(flen - pkt.l3_off));
+			put16(ip + 4, (uint16_t)(ipid + i));
+		} else {
+			put16(ip + 4, (uint16_t)(flen - pkt.l3_off - 40));
+		}
+		if (pkt.l4 == CX_L4_TCP) {
+			uint8_t f = flags;
+
+			put32(l4 + 4, seq + (uint32_t)(i * mss));
+			if (i + 1 < nsegs)
+				f &= (uint8_t)~(TCP_FIN | TCP_PSH);
+			if (i)
+				f &= (uint8_t)~TCP_CWR;
+			l4[13] = f;
+		} else {
+			put16(l4 + 4, (uint16_t)(flen - pkt.l4_off));
+		}
+		/* parse the segment as sent and fill its checksums */
+		if (flen < CX_ETH_ZLEN) {
+			memset(scratch + flen, 0, CX_ETH_ZLEN - flen);
+			flen = CX_ETH_ZLEN;
+		}
+		cx_pkt_parse(scratch, flen, &seg);
+		if (seg.l3 != pkt.l3 || seg.l4 != pkt.l4)
+			return CX_LSO_E_PARSE;	/* cannot happen */
+		cx_csum_tx(scratch, flen, MLX5_ETH_WQE_L3_CSUM |
+					  MLX5_ETH_WQE_L4_CSUM);
+		emit(ctx, scratch, flen);
+	}
+	return (int)nsegs;
+}

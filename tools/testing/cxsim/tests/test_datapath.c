@@ -1,0 +1,1162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the cxsim data path helpers (cx_datapath.h), against a
+ * flat fake guest memory.  Output is TAP.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cx_kshim_dp.h"
+#include "cx_datapath.h"
+
+#define MEM_SIZE	(1 << 20)
+#define RING_BASE	0x10000		/* SQ ring: 4 pages, 256 WQEBBs */
+#define DATA_BASE	0x40000
+#define LOG_WQ_SZ	8
+#define SQN		0x1234
+#define CX_ARRAY(a)	(sizeof(a) / sizeof((a)[0]))
+
+static uint8_t mem[MEM_SIZE];
+static unsigned int test_nr;
+static int failures;
+
+static void ok(int cond, const char *name)
+{
+	test_nr++;
+	if (!cond)
+		failures++;
+	printf("%sok %u - %s\n", cond ? "" : "not ", test_nr, name);
+}
+
+static int mem_rd(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	if (addr > MEM_SIZE || len > MEM_SIZE - addr)
+		return -1;
+	memcpy(buf, mem + addr, len);
+	return 0;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, v & 0xffff);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, v >> 32);
+	put32(p + 4, (uint32_t)v);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
+}
+
+/* ---- frames ---- */
+
+static const uint8_t mac_hdr[12] = { 0, 1, 2, 3, 4, 5, 0, 0xa, 0xb, 0xc, 0xd, 0xe };
+
+/*
+ * Ethernet [+ VLAN] + IPv4/IPv6 + TCP/UDP with @plen payload bytes.  The
+ * checksums are left as the stack leaves them for CHECKSUM_PARTIAL: IPv4
+ * header checksum valid, L4 field = pseudo-header sum (or, with @full,
+ * valid checksums everywhere).
+ */
+static size_t build(uint8_t *f, bool v6, bool udp, uint16_t vlan,
+		    uint32_t plen, uint8_t tcp_flags, bool full)
+{
+	size_t o = 12, l3, l4, hl4 = udp ? 8 : 20, len;
+	struct cx_pkt pkt;
+	uint32_t i;
+
+	memcpy(f, mac_hdr, 12);
+	if (vlan) {
+		put16(f + o, 0x8100);
+		put16(f + o + 2, vlan);
+		o += 4;
+	}
+	put16(f + o, v6 ? 0x86dd : 0x0800);
+	l3 = o + 2;
+	if (v6) {
+		memset(f + l3, 0, 40);
+		f[l3] = 0x60;
+		put16(f + l3 + 4, (uint16_t)(hl4 + plen));
+		f[l3 + 6] = udp ? 17 : 6;
+		f[l3 + 7] = 64;
+		for (i = 0; i < 16; i++) {
+			f[l3 + 8 + i] = (uint8_t)(0x20 + i);
+			f[l3 + 24 + i] = (uint8_t)(0x40 + i);
+		}
+		l4 = l3 + 40;
+	} else {
+		memset(f + l3, 0, 20);
+		f[l3] = 0x45;
+		put16(f + l3 + 2, (uint16_t)(20 + hl4 + plen));
+		put16(f + l3 + 4, 0x1000);
+		put16(f + l3 + 6, 0x4000);
+		f[l3 + 8] = 64;
+		f[l3 + 9] = udp ? 17 : 6;
+		put32(f + l3 + 12, 0x0a000001);
+		put32(f + l3 + 16, 0x0a000002);
+		put16(f + l3 + 10, (uint16_t)~cx_csum_fold(cx_csum_add(0, f + l3, 20)));
+		l4 = l3 + 20;
+	}
+	memset(f + l4, 0, hl4);
+	put16(f + l4, 40000);
+	put16(f + l4 + 2, 80);
+	if (udp) {
+		put16(f + l4 + 4, (uint16_t)(8 + plen));
+	} else {
+		put32(f + l4 + 4, 0xfffff000u);	/* seq wraps during LSO */
+		put32(f + l4 + 8, 77);
+		f[l4 + 12] = 5 << 4;
+		f[l4 + 13] = tcp_flags;
+		put16(f + l4 + 14, 0xffff);
+	}
+	for (i = 0; i < plen; i++)
+		f[l4 + hl4 + i] = (uint8_t)(i * 7 + 3);
+	len = l4 + hl4 + plen;
+	cx_pkt_parse(f, len, &pkt);
+	if (full) {
+		cx_csum_tx(f, len, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM);
+	} else {
+		/* pseudo-header sum without length for TSO, with length else */
+		uint16_t ps = cx_csum_fold(cx_csum_pseudo(f, &pkt,
+					   (uint32_t)(len - l4)));
+
+		put16(f + l4 + (udp ? 6 : 16), ps);
+	}
+	return len;
+}
+
+static bool l4_valid(const uint8_t *f, size_t len)
+{
+	struct cx_rx_class rc;
+
+	cx_rx_classify(f, len, false, &rc);
+	return (rc.hds_ip_ext & (CQE_L3_OK | CQE_L4_OK)) ==
+	       (CQE_L3_OK | CQE_L4_OK);
+}
+
+/* ---- checksums ---- */
+
+static void test_csum(void)
+{
+	static const uint8_t iph[20] = {
+		0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11,
+		0x00, 0x00, 0xc0, 0xa8, 0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7 };
+	uint8_t f[2048], g[2048];
+	struct cx_rx_class rc;
+	size_t len;
+	uint32_t s;
+	uint16_t c;
+
+	c = cx_csum_fold(cx_csum_add(0, iph, 20));
+	ok(c == 0xffff - 0xb861,
+	   "IPv4 header checksum of the textbook example is 0xb861");
+	s = cx_csum_add(0, "\x01", 1);
+	ok(cx_csum_fold(s) == 0x0100, "odd trailing byte is the high octet");
+
+	len = build(f, false, false, 0, 100, 0x18, false);
+	ok(!l4_valid(f, len), "partial TCP/IPv4 checksum is not yet valid");
+	f[24] ^= 0xff;		/* break the IPv4 header checksum */
+	ok(cx_csum_tx(f, len, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM) == 0 &&
+	   l4_valid(f, len), "TX offload fills IPv4 and TCP checksums");
+	memcpy(g, f, len);
+	put16(g + 14 + 20 + 16, 0x1234);	/* garbage in the field */
+	cx_csum_tx(g, len, MLX5_ETH_WQE_L4_CSUM);
+	ok(!memcmp(f, g, len), "L4 checksum ignores what the field held");
+	len = build(f, false, false, 0, 100, 0x18, false);
+	f[24] ^= 0xff;
+	cx_csum_tx(f, len, MLX5_ETH_WQE_L4_CSUM);
+	cx_rx_classify(f, len, false, &rc);
+	ok(!(rc.hds_ip_ext & CQE_L3_OK), "without L3 flag the IPv4 checksum is left alone");
+
+	len = build(f, true, true, 100, 333, 0, false);
+	ok(cx_csum_tx(f, len, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM) == 0 &&
+	   l4_valid(f, len), "TX offload fills UDP/IPv6 behind a VLAN tag");
+	len = build(f, true, false, 0, 1, 0x10, false);
+	ok(cx_csum_tx(f, len, MLX5_ETH_WQE_L4_CSUM) == 0 && l4_valid(f, len),
+	   "TX offload of TCP/IPv6 with an odd payload");
+	memset(f, 0, 64);
+	put16(f + 12, 0x0806);
+	ok(cx_csum_tx(f, 60, MLX5_ETH_WQE_L4_CSUM) == -1,
+	   "L4 offload on ARP is refused and leaves the frame");
+	ok(cx_csum_tx(f, 60, 0) == 0, "no flags, nothing to do");
+	/* inner flags fold onto the outer headers */
+	len = build(f, false, true, 0, 10, 0, false);
+	cx_csum_tx(f, len, MLX5_ETH_WQE_L3_INNER_CSUM | MLX5_ETH_WQE_L4_INNER_CSUM);
+	ok(l4_valid(f, len), "inner checksum flags fill the (only) headers");
+}
+
+static void test_rx_class(void)
+{
+	uint8_t f[2048];
+	struct cx_rx_class rc;
+	size_t len;
+	uint16_t tci;
+
+	len = build(f, false, false, 0, 200, 0x18, true);
+	cx_rx_classify(f, len, false, &rc);
+	ok(rc.hds_ip_ext == (CQE_L2_OK | CQE_L3_OK | CQE_L4_OK),
+	   "good TCP/IPv4: L2, L3 and L4 OK");
+	ok(rc.l3_hdr_type == CX_CQE_L3_HDR_IPV4 &&
+	   rc.l4_hdr_type == CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA,
+	   "TCP/IPv4 with ACK and data: header types");
+	ok(rc.check_sum == cx_csum_fold(cx_csum_add(0, f + 14, len - 14)),
+	   "check_sum is the sum from the IP header");
+	/* a valid TCP/IPv4 packet sums to (pseudo-independent) known value:
+	 * the IP header sums to 0xffff, so check_sum == sum of the segment */
+	ok(cx_csum_fold(cx_csum_add(rc.check_sum, "", 0)) ==
+	   cx_csum_fold(cx_csum_add(0xffff, f + 34, len - 34)),
+	   "check_sum covers the IP header and the L4 segment");
+
+	f[60] ^= 1;	/* payload */
+	cx_rx_classify(f, len, false, &rc);
+	ok(rc.hds_ip_ext == (CQE_L2_OK | CQE_L3_OK), "corrupt payload: L4 not OK");
+	f[60] ^= 1;
+	f[22] ^= 1;	/* TTL: IPv4 header checksum now wrong */
+	cx_rx_classify(f, len, false, &rc);
+	ok(rc.hds_ip_ext == CQE_L2_OK, "corrupt IPv4 header: neither L3 nor L4 OK");
+	f[22] ^= 1;
+
+	len = build(f, false, false, 0, 0, 0x02, true);	/* SYN */
+	cx_rx_classify(f, len, false, &rc);
+	ok(rc.l4_hdr_type == CQE_L4_HDR_TYPE_TCP_NO_ACK, "SYN: TCP_NO_ACK");
+	len = build(f, false, false, 0, 0, 0x10, true);	/* pure ACK */
+	memset(f + len, 0, 60 - len);
+	cx_rx_classify(f, 60, false, &rc);
+	ok(rc.l4_hdr_type == CQE_L4_HDR_TYPE_TCP_ACK_NO_DATA &&
+	   (rc.hds_ip_ext & CQE_L4_OK), "padded pure ACK: ACK_NO_DATA, L4 OK");
+	ok(rc.check_sum == cx_csum_fold(cx_csum_add(0, f + 14, 46)),
+	   "check_sum includes the padding (mlx5e_skb_csum_fixup removes it)");
+
+	len = build(f, true, true, 5, 99, 0, true);
+	cx_rx_classify(f, len, false, &rc);
+	ok(rc.hds_ip_ext == (CQE_L2_OK | CQE_L3_OK | CQE_L4_OK) &&
+	   rc.l3_hdr_type == CX_CQE_L3_HDR_IPV6 &&
+	   rc.l4_hdr_type == CQE_L4_HDR_TYPE_UDP, "tagged UDP/IPv6: OK, types");
+	ok(rc.check_sum == cx_csum_fold(cx_csum_add(0, f + 18, len - 18)),
+	   "check_sum starts past the VLAN tag");
+	cx_rx_classify(f, len, true, &rc);
+	ok(rc.check_sum == cx_csum_fold(cx_csum_add(0, f + 14, len - 14)),
+	   "csum_full: check_sum starts right after the Ethernet header");
+	ok(cx_rx_vlan_strip(f, &len, &tci) && tci == 5 && get16(f + 12) == 0x86dd,
+	   "VLAN strip removes the 802.1Q tag");
+	ok(l4_valid(f, len), "stripped frame still valid");
+	ok(!cx_rx_vlan_strip(f, &len, &tci), "nothing to strip twice");
+
+	/* UDP without checksum over IPv4 */
+	len = build(f, false, true, 0, 20, 0, true);
+	put16(f + 40, 0);
+	cx_rx_classify(f, len, false, &rc);
+	ok(rc.hds_ip_ext & CQE_L4_OK, "UDP/IPv4 checksum 0 is OK");
+	/* truncated: IP says more than the frame has */
+	len = build(f, false, false, 0, 100, 0x10, true);
+	cx_rx_classify(f, len - 10, false, &rc);
+	ok(!(rc.hds_ip_ext & CQE_L3_OK) && !(rc.hds_ip_ext & CQE_L4_OK),
+	   "truncated IPv4: not OK");
+	/* non-IP */
+	memset(f, 0, 60);
+	put16(f + 12, 0x0806);
+	cx_rx_classify(f, 60, false, &rc);
+	ok(rc.hds_ip_ext == CQE_L2_OK && rc.l3_hdr_type == 0 && rc.l4_hdr_type == 0,
+	   "ARP: L2 only, no header types");
+	cx_rx_classify(f, 5, false, &rc);
+	ok(rc.hds_ip_ext == 0, "runt: nothing OK");
+}
+
+/* ---- RSS ---- */
+
+static const uint8_t ms_key[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
+	0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb,
+	0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30,
+	0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa };
+
+struct v4vec {
+	uint8_t src[4], dst[4];
+	uint16_t sport, dport;
+	uint32_t ip, tcp;
+};
+
+static const struct v4vec v4vecs[] = {
+	{ { 66, 9, 149, 187 }, { 161, 142, 100, 80 }, 2794, 1766,
+	  0x323e8fc2, 0x51ccc178 },
+	{ { 199, 92, 111, 2 }, { 65, 69, 140, 83 }, 14230, 4739,
+	  0xd718262a, 0xc626b0ea },
+	{ { 24, 19, 198, 95 }, { 12, 22, 207, 184 }, 12898, 38024,
+	  0xd2d0a5de, 0x5c2b394a },
+	{ { 38, 27, 205, 30 }, { 209, 142, 163, 6 }, 48228, 2217,
+	  0x82989176, 0xafc7327f },
+	{ { 153, 39, 163, 191 }, { 202, 188, 127, 2 }, 44251, 1303,
+	  0x5d1809c5, 0x10e828a2 },
+};
+
+struct v6vec {
+	uint8_t src[16], dst[16];
+	uint16_t sport, dport;
+	uint32_t ip, tcp;
+};
+
+static const struct v6vec v6vecs[] = {
+	{ { 0x3f, 0xfe, 0x25, 0x01, 0x02, 0x00, 0x1f, 0xff, 0, 0, 0, 0, 0, 0, 0, 7 },
+	  { 0x3f, 0xfe, 0x25, 0x01, 0x02, 0x00, 0x00, 0x03, 0, 0, 0, 0, 0, 0, 0, 1 },
+	  2794, 1766, 0x2cc18cd5, 0x40207d3d },
+	{ { 0x3f, 0xfe, 0x05, 0x01, 0x00, 0x08, 0, 0, 0x02, 0x60, 0x97, 0xff, 0xfe, 0x40, 0xef, 0xab },
+	  { 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 },
+	  14230, 4739, 0x0f0c461c, 0xdde51bbf },
+	{ { 0x3f, 0xfe, 0x19, 0x00, 0x45, 0x45, 0x00, 0x03, 0x02, 0x00, 0xf8, 0xff, 0xfe, 0x21, 0x67, 0xcf },
+	  { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x00, 0xf8, 0xff, 0xfe, 0x21, 0x67, 0xcf },
+	  44251, 38024, 0x4b61e985, 0x02d1feef },
+};
+
+static void test_rss(void)
+{
+	struct cx_rss_cfg cfg = { 0 };
+	uint8_t in[36], f[256], ht;
+	struct cx_pkt pkt;
+	unsigned int i, good_ip = 0, good_tcp = 0, good_frame = 0;
+	size_t len;
+	uint32_t h, h2;
+
+	memcpy(cfg.key, ms_key, 40);
+	for (i = 0; i < CX_ARRAY(v4vecs); i++) {
+		const struct v4vec *v = &v4vecs[i];
+
+		memcpy(in, v->src, 4);
+		memcpy(in + 4, v->dst, 4);
+		put16(in + 8, v->sport);
+		put16(in + 10, v->dport);
+		good_ip += cx_toeplitz(ms_key, in, 8) == v->ip;
+		good_tcp += cx_toeplitz(ms_key, in, 12) == v->tcp;
+		/* the same through a frame and a TIR selector */
+		len = build(f, false, false, 0, 10, 0x10, true);
+		memcpy(f + 26, v->src, 4);
+		memcpy(f + 30, v->dst, 4);
+		put16(f + 34, v->sport);
+		put16(f + 36, v->dport);
+		cx_pkt_parse(f, len, &pkt);
+		cfg.l3_prot_type = MLX5_L3_PROT_TYPE_IPV4;
+		cfg.l4_prot_type = MLX5_L4_PROT_TYPE_TCP;
+		cfg.selected_fields = MLX5_HASH_FIELD_SEL_SRC_IP |
+				      MLX5_HASH_FIELD_SEL_DST_IP |
+				      MLX5_HASH_FIELD_SEL_L4_SPORT |
+				      MLX5_HASH_FIELD_SEL_L4_DPORT;
+		h = cx_rss_hash(&cfg, f, &pkt, &ht);
+		good_frame += h == v->tcp &&
+			      ht == (CQE_RSS_IPV4 << 2 | CQE_RSS_L4_TCP << 6);
+	}
+	ok(good_ip == CX_ARRAY(v4vecs), "Toeplitz: Microsoft IPv4 vectors");
+	ok(good_tcp == CX_ARRAY(v4vecs), "Toeplitz: Microsoft IPv4/TCP vectors");
+	ok(good_frame == CX_ARRAY(v4vecs), "RSS over frames: IPv4/TCP TIR");
+	good_ip = good_tcp = good_frame = 0;
+	for (i = 0; i < CX_ARRAY(v6vecs); i++) {
+		const struct v6vec *v = &v6vecs[i];
+
+		memcpy(in, v->src, 16);
+		memcpy(in + 16, v->dst, 16);
+		put16(in + 32, v->sport);
+		put16(in + 34, v->dport);
+		good_ip += cx_toeplitz(ms_key, in, 32) == v->ip;
+		good_tcp += cx_toeplitz(ms_key, in, 36) == v->tcp;
+		len = build(f, true, false, 7, 10, 0x10, true);
+		memcpy(f + 18 + 8, v->src, 16);
+		memcpy(f + 18 + 24, v->dst, 16);
+		put16(f + 58, v->sport);
+		put16(f + 60, v->dport);
+		cx_pkt_parse(f, len, &pkt);
+		cfg.l3_prot_type = MLX5_L3_PROT_TYPE_IPV6;
+		cfg.selected_fields = MLX5_HASH_FIELD_SEL_SRC_IP |
+				      MLX5_HASH_FIELD_SEL_DST_IP;
+		h = cx_rss_hash(&cfg, f, &pkt, &ht);
+		good_frame += h == v->ip && ht == CQE_RSS_IPV6 << 2;
+	}
+	ok(good_ip == CX_ARRAY(v6vecs), "Toeplitz: Microsoft IPv6 vectors");
+	ok(good_tcp == CX_ARRAY(v6vecs), "Toeplitz: Microsoft IPv6/TCP vectors");
+	ok(good_frame == CX_ARRAY(v6vecs), "RSS over tagged frames: IPv6 L3-only TIR");
+
+	/* a TCP TIR seeing UDP hashes the addresses only */
+	len = build(f, false, true, 0, 10, 0, true);
+	cx_pkt_parse(f, len, &pkt);
+	cfg.l3_prot_type = MLX5_L3_PROT_TYPE_IPV4;
+	cfg.l4_prot_type = MLX5_L4_PROT_TYPE_TCP;
+	cfg.selected_fields = 0xf;
+	h = cx_rss_hash(&cfg, f, &pkt, &ht);
+	ok(h == cx_toeplitz(ms_key, f + 26, 8) && ht == CQE_RSS_IPV4 << 2,
+	   "L4 mismatch: L3 hash and type");
+	cfg.l3_prot_type = MLX5_L3_PROT_TYPE_IPV6;
+	h = cx_rss_hash(&cfg, f, &pkt, &ht);
+	ok(h == 0 && ht == 0, "L3 mismatch: no hash");
+	cfg.l3_prot_type = MLX5_L3_PROT_TYPE_IPV4;
+	cfg.l4_prot_type = MLX5_L4_PROT_TYPE_UDP;
+	cfg.symmetric = true;
+	h = cx_rss_hash(&cfg, f, &pkt, &ht);
+	memcpy(in, f + 26, 4);
+	memcpy(f + 26, f + 30, 4);
+	memcpy(f + 30, in, 4);
+	memcpy(in, f + 34, 2);
+	memcpy(f + 34, f + 36, 2);
+	memcpy(f + 36, in, 2);
+	h2 = cx_rss_hash(&cfg, f, &pkt, &ht);
+	ok(h == h2 && ht == (CQE_RSS_IPV4 << 2 | CQE_RSS_L4_UDP << 6),
+	   "symmetric hash: both directions alike");
+	cfg.symmetric = false;
+	ok(cx_rss_hash(&cfg, f, &pkt, &ht) != h, "asymmetric hash differs");
+	/* fragments never hash ports */
+	len = build(f, false, false, 0, 10, 0, true);
+	put16(f + 20, 0x2000);	/* MF */
+	cx_pkt_parse(f, len, &pkt);
+	cfg.l4_prot_type = MLX5_L4_PROT_TYPE_TCP;
+	cx_rss_hash(&cfg, f, &pkt, &ht);
+	ok(pkt.frag && ht == CQE_RSS_IPV4 << 2, "IPv4 fragment: L3 hash only");
+}
+
+/* ---- CQEs ---- */
+
+static void test_cqe(void)
+{
+	/* A 4-entry CQ, initialised the way mlx5e_alloc_cq_common does. */
+	uint8_t ring[4][64];
+	uint32_t pi, ci = 0, seen = 0, bad = 0;
+	struct mlx5_cqe64 *c;
+	struct mlx5_err_cqe *e;
+	struct cx_cqe_rx rx = { 0 };
+	struct cx_rx_class rc;
+	uint8_t f[256];
+	size_t len;
+	int lap;
+
+	for (pi = 0; pi < 4; pi++)
+		((struct mlx5_cqe64 *)ring[pi])->op_own = 0xf1;
+	ok(cx_cqe_owner(0, 2) == 0 && cx_cqe_owner(3, 2) == 0 &&
+	   cx_cqe_owner(4, 2) == 1 && cx_cqe_owner(8, 2) == 0,
+	   "owner bit = (pi >> log_cq_sz) & 1");
+	/* Two laps, consumer polling like mlx5_cqwq_get_cqe(). */
+	pi = 0;
+	for (lap = 0; lap < 3; lap++) {
+		uint32_t k;
+
+		for (k = 0; k < 4; k++, pi++)
+			cx_cqe_tx(ring[cx_cqe_index(pi, 2)], pi, 2,
+				  MLX5_OPCODE_SEND, (uint16_t)pi, SQN, pi);
+		for (;;) {
+			c = (struct mlx5_cqe64 *)ring[ci & 3];
+			if ((c->op_own & MLX5_CQE_OWNER_MASK) != ((ci >> 2) & 1))
+				break;
+			if (get_cqe_opcode(c) != MLX5_CQE_REQ ||
+			    be16_to_cpu(c->wqe_counter) != (uint16_t)ci)
+				bad++;
+			ci++;
+			seen++;
+		}
+	}
+	ok(seen == 12 && !bad, "driver-side polling sees every CQE over three laps");
+	c = (struct mlx5_cqe64 *)ring[0];
+	ok((c->op_own & 1) == 0 && ((struct mlx5_cqe64 *)ring[1])->op_own ==
+	   (MLX5_CQE_REQ << 4), "third lap owner 0 again");
+	/* nothing new: the stale CQE of the previous lap is not seen */
+	c = (struct mlx5_cqe64 *)ring[ci & 3];
+	ok((c->op_own & MLX5_CQE_OWNER_MASK) != ((ci >> 2) & 1),
+	   "a stale CQE is not consumed");
+
+	cx_cqe_tx(f, 5, 2, MLX5_OPCODE_LSO, 0xbeef, SQN, 0x0102030405060708ULL);
+	c = (struct mlx5_cqe64 *)f;
+	ok(get_cqe_opcode(c) == MLX5_CQE_REQ && (c->op_own & 1) == 1 &&
+	   mlx5_get_cqe_format(c) == 0 && be16_to_cpu(c->wqe_counter) == 0xbeef &&
+	   be32_to_cpu(c->sop_drop_qpn) == (MLX5_OPCODE_LSO << 24 | SQN) &&
+	   get_cqe_ts(c) == 0x0102030405060708ULL, "TX CQE fields");
+
+	cx_cqe_tx_err(f, 1, 2, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, 0x33,
+		      MLX5_OPCODE_SEND, 7, SQN);
+	e = (struct mlx5_err_cqe *)f;
+	ok(get_cqe_opcode((struct mlx5_cqe64 *)f) == MLX5_CQE_REQ_ERR &&
+	   e->syndrome == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR &&
+	   e->vendor_err_synd == 0x33 && be16_to_cpu(e->wqe_counter) == 7 &&
+	   be32_to_cpu(e->s_wqe_opcode_qpn) == (MLX5_OPCODE_SEND << 24 | SQN) &&
+	   (e->op_own & 1) == 0, "TX error CQE fields");
+	cx_cqe_rx_err(f, 4, 2, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, 9, 0x55);
+	ok(get_cqe_opcode((struct mlx5_cqe64 *)f) == MLX5_CQE_RESP_ERR &&
+	   (e->op_own & 1) == 1 && be16_to_cpu(e->wqe_counter) == 9,
+	   "RX error CQE fields");
+
+	len = build(f + 64, false, false, 0, 100, 0x18, true);
+	cx_rx_classify(f + 64, len, false, &rc);
+	rx.byte_cnt = (uint32_t)len;
+	rx.wqe_counter = 42;
+	rx.rqn = 0x77;
+	rx.flow_tag = 0;
+	rx.rss_hash = 0xdeadbeef;
+	rx.rss_hash_type = CQE_RSS_IPV4 << 2 | CQE_RSS_L4_TCP << 6;
+	rx.rc = &rc;
+	rx.vlan_stripped = true;
+	rx.vlan_tci = 0x2005;
+	cx_cqe_rx(f, 0, 3, &rx);
+	c = (struct mlx5_cqe64 *)f;
+	ok(get_cqe_opcode(c) == MLX5_CQE_RESP_SEND && (c->op_own & 1) == 0 &&
+	   be32_to_cpu(c->byte_cnt) == len && be16_to_cpu(c->wqe_counter) == 42 &&
+	   be32_to_cpu(c->rss_hash_result) == 0xdeadbeef &&
+	   c->rss_hash_type == rx.rss_hash_type, "RX CQE: counts and hash");
+	ok(get_cqe_l4_hdr_type(c) == CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA &&
+	   ((c->l4_l3_hdr_type >> 2) & 3) == CX_CQE_L3_HDR_IPV4 &&
+	   (c->hds_ip_ext & (CQE_L3_OK | CQE_L4_OK)) == (CQE_L3_OK | CQE_L4_OK),
+	   "RX CQE: header types and checksum flags");
+	ok(cqe_has_vlan(c) && be16_to_cpu(c->vlan_info) == 0x2005 &&
+	   (be32_to_cpu(c->sop_drop_qpn) & 0xffffff) == 0 &&
+	   get_cqe_lro_tcppsh(c) == 0 && (be32_to_cpu(c->srqn) >> 24) == 0,
+	   "RX CQE: VLAN, no flow tag (skb->mark 0), no LRO");
+	/* csum_unfold((__force __sum16)cqe->check_sum) on a LE host */
+	ok(c->check_sum == __builtin_bswap16(rc.check_sum) &&
+	   be16_to_cpu(c->check_sum) == rc.check_sum,
+	   "RX CQE: check_sum in network order");
+
+	memset(&rx, 0, sizeof(rx));
+	rx.striding = true;
+	rx.byte_cnt = 1500;
+	rx.consumed_strides = 24;
+	rx.wqe_counter = 100;
+	rx.wqe_id = 3;
+	rx.rc = &rc;
+	cx_cqe_rx(f, 0, 3, &rx);
+	ok(mpwrq_get_cqe_byte_cnt(c) == 1500 &&
+	   mpwrq_get_cqe_consumed_strides(c) == 24 && !mpwrq_is_filler_cqe(c) &&
+	   mpwrq_get_cqe_stride_index(c) == 100 && be16_to_cpu(c->wqe_id) == 3,
+	   "striding RX CQE: byte count, strides, stride index, WQE id");
+	rx.filler = true;
+	rx.consumed_strides = 7;
+	cx_cqe_rx(f, 0, 3, &rx);
+	ok(mpwrq_is_filler_cqe(c) && mpwrq_get_cqe_consumed_strides(c) == 7 &&
+	   mpwrq_get_cqe_byte_cnt(c) == 0 && c->hds_ip_ext == 0,
+	   "filler CQE: flag and strides, nothing else");
+}
+
+static void test_mpwrq(void)
+{
+	struct cx_mpwrq_geom g = { .log_num_strides = 6, .log_stride_sz = 6 };
+	struct cx_mpwrq_place p;
+	uint32_t cur = 0;
+
+	/* 64 strides of 64 bytes */
+	ok(cx_mpwrq_place(&g, cur, 1500, &p) == CX_MPWRQ_PLACED &&
+	   p.stride == 0 && p.strides == 24 && p.offset == 0 && !p.wqe_done,
+	   "1500 bytes take 24 strides at the start");
+	cur += p.strides;
+	ok(cx_mpwrq_place(&g, cur, 64, &p) == CX_MPWRQ_PLACED &&
+	   p.stride == 24 && p.strides == 1 && p.offset == 24 * 64,
+	   "exactly one stride");
+	cur += p.strides;
+	ok(cx_mpwrq_place(&g, cur, 1500, &p) == CX_MPWRQ_PLACED &&
+	   p.strides == 24 && p.offset == 25 * 64 && !p.wqe_done,
+	   "third frame");
+	cur += p.strides;	/* 49 used, 15 left */
+	ok(cx_mpwrq_place(&g, cur, 1500, &p) == CX_MPWRQ_FILLER &&
+	   p.stride == 49 && p.strides == 15 && p.wqe_done,
+	   "no room: filler CQE for the 15 strides left");
+	cur = 0;
+	ok(cx_mpwrq_place(&g, cur, 1500, &p) == CX_MPWRQ_PLACED && p.stride == 0,
+	   "then the frame goes to the next WQE");
+	ok(cx_mpwrq_place(&g, 40, 24 * 64, &p) == CX_MPWRQ_PLACED && p.wqe_done,
+	   "the frame that fills the last stride exhausts the WQE");
+	ok(cx_mpwrq_place(&g, 0, 64 * 64 + 1, &p) == CX_MPWRQ_TOO_BIG,
+	   "larger than the WQE: too big");
+	ok(cx_mpwrq_place(&g, 64, 10, &p) == CX_MPWRQ_BAD &&
+	   cx_mpwrq_place(&g, 0, 0, &p) == CX_MPWRQ_BAD,
+	   "stride index past the WQE, or empty frame: bad");
+	g.log_stride_sz = 14;
+	ok(cx_mpwrq_place(&g, 0, 10, &p) == CX_MPWRQ_BAD, "stride size 16K: bad geometry");
+	g.log_stride_sz = 6;
+	g.log_num_strides = 16;
+	ok(cx_mpwrq_place(&g, 1, 2000, &p) == CX_MPWRQ_PLACED && p.offset == 64,
+	   "65536 strides");
+	ok(cx_mpwrq_place(&g, 2, 65535, &p) == CX_MPWRQ_PLACED && p.strides == 1024,
+	   "64 KiB frame in 1024 strides");
+	ok(cx_mpwrq_place(&g, 65535 - 10, 65535, &p) == CX_MPWRQ_FILLER &&
+	   p.strides == 11 && p.wqe_done, "small rest: one filler");
+	ok(cx_mpwrq_place(&g, 1, 65535, &p) == CX_MPWRQ_PLACED,
+	   "fits in the rest");
+	ok(cx_mpwrq_place(&g, 65536 - 1000, 0xffff, &p) == CX_MPWRQ_FILLER &&
+	   p.strides == 1000 && p.wqe_done && p.offset == (65536 - 1000) * 64,
+	   "filler at the end of a 65536-stride WQE");
+}
+
+/* ---- send WQEs ---- */
+
+static const uint64_t ring_pas[4] = {
+	RING_BASE + 0x3000, RING_BASE, RING_BASE + 0x2000, RING_BASE + 0x1000 };
+static uint8_t pktbuf[512 << 10];
+static uint8_t scratch[CX_LSO_MAX_HDR + 65536];
+static struct cx_wqe wq;
+
+static struct cx_sq_ring sq_ring(void)
+{
+	struct cx_sq_ring sq = {
+		.rd = mem_rd, .pas = ring_pas, .npas = 4, .log_page_sz = 12,
+		.log_wq_sz = LOG_WQ_SZ, .sqn = SQN, .mpwqe = true,
+	};
+	return sq;
+}
+
+static uint64_t bb_addr(uint32_t ctr)
+{
+	uint32_t off = (ctr & ((1u << LOG_WQ_SZ) - 1)) * 64;
+
+	return ring_pas[off >> 12] + (off & 0xfff);
+}
+
+/* Write @ds segments of @w as the WQE at counter @ctr (wrapping). */
+static void post(uint16_t ctr, uint8_t *w, uint8_t opcode, uint8_t ds,
+		 uint8_t fm_ce_se)
+{
+	unsigned int i, bbs = (ds + 3) / 4;
+
+	put32(w, (uint32_t)ctr << 8 | opcode);
+	put32(w + 4, SQN << 8 | ds);
+	w[11] = fm_ce_se;
+	for (i = 0; i < (bbs ? bbs : 1); i++)
+		memcpy(mem + bb_addr((uint32_t)ctr + i), w + i * 64, 64);
+}
+
+static void dseg(uint8_t *p, uint32_t len, uint64_t addr)
+{
+	put32(p, len);
+	put32(p + 4, 0x100);
+	put64(p + 8, addr);
+}
+
+/* Collects what cx_tx_emit() sends. */
+struct sink {
+	unsigned int n;
+	size_t len[64];
+	uint8_t frame[64][2048];
+};
+static struct sink sink;
+
+static void sink_frame(void *ctx, const uint8_t *f, size_t len)
+{
+	struct sink *s = ctx;
+
+	if (s->n < 64 && len <= sizeof(s->frame[0]))
+		memcpy(s->frame[s->n], f, len);
+	if (s->n < 64)
+		s->len[s->n] = len;
+	s->n++;
+}
+
+static int decode(struct cx_sq_ring *sq, uint16_t cc, uint16_t pc)
+{
+	return cx_wqe_decode(sq, cc, pc, pktbuf, sizeof(pktbuf), &wq);
+}
+
+static void test_send(void)
+{
+	struct cx_sq_ring sq = sq_ring();
+	uint8_t f[2048], w[1024];
+	unsigned int n, good = 0, good_emit = 0;
+	size_t len;
+	uint16_t cc = 10;
+
+	len = build(f, false, false, 0, 300, 0x18, false);
+	for (n = 1; n <= 3; n++) {
+		size_t rest = len - 18, chunk = rest / n, off = 18;
+		unsigned int i, ds = 3 + n;
+
+		memset(w, 0, sizeof(w));
+		w[16 + 4] = MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM;
+		put16(w + 28, 18);
+		memcpy(w + 30, f, 18);
+		for (i = 0; i < n; i++) {
+			size_t l = i + 1 == n ? len - off : chunk;
+
+			memcpy(mem + DATA_BASE + 0x1000 * i + 5, f + off, l);
+			dseg(w + 48 + 16 * i, (uint32_t)l, DATA_BASE + 0x1000 * i + 5);
+			off += l;
+		}
+		post(cc, w, MLX5_OPCODE_SEND, (uint8_t)ds, MLX5_WQE_CTRL_CQ_UPDATE);
+		if (decode(&sq, cc, (uint16_t)(cc + 2)) == CX_WQE_OK &&
+		    wq.opcode == MLX5_OPCODE_SEND && wq.wqe_index == cc &&
+		    wq.qpn == SQN && wq.ds_cnt == ds && wq.wqebbs == (ds + 3) / 4 &&
+		    wq.cqe_req && wq.npkts == 1 && wq.pkt[0].len == len &&
+		    !memcmp(pktbuf + wq.pkt[0].off, f, len) &&
+		    wq.desc_bytes == wq.wqebbs * 64u &&
+		    wq.payload_bytes == len - 18 && wq.inline_hdr_sz == 18)
+			good++;
+		sink.n = 0;
+		if (cx_tx_emit(&wq, pktbuf, scratch, sizeof(scratch), sink_frame,
+			       &sink) == 1 && sink.n == 1 && sink.len[0] == len &&
+		    l4_valid(sink.frame[0], len))
+			good_emit++;
+		cc = (uint16_t)(cc + wq.wqebbs);
+	}
+	ok(good == 3, "SEND: inline header + 1, 2, 3 gathers reassemble the frame");
+	ok(good_emit == 3, "SEND: checksum offload applied on emit");
+
+	/* no CQE requested; short frame padded to 60 */
+	memset(w, 0, sizeof(w));
+	memcpy(mem + DATA_BASE, f, 42);
+	dseg(w + 32, 42, DATA_BASE);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 0);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK && !wq.cqe_req &&
+	   wq.pkt[0].len == 60 && !memcmp(pktbuf, f, 42) &&
+	   !pktbuf[59] && wq.inline_hdr_sz == 0 && wq.payload_bytes == 42,
+	   "SEND without inline header: 42 bytes padded to 60, no CQE asked");
+
+	/* VLAN insertion from the eseg */
+	memset(w, 0, sizeof(w));
+	memcpy(mem + DATA_BASE, f, len);
+	dseg(w + 32, (uint32_t)len, DATA_BASE);
+	put16(w + 28, MLX5_ETH_WQE_INSERT_VLAN);
+	put16(w + 30, 0x3007);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK && wq.vlan_insert &&
+	   wq.pkt[0].len == len + 4 && get16(pktbuf + 12) == 0x8100 &&
+	   get16(pktbuf + 14) == 0x3007 && !memcmp(pktbuf + 16, f + 12, len - 12),
+	   "SEND with VLAN insertion: 802.1Q tag after the MACs");
+	put16(w + 28, MLX5_ETH_WQE_INSERT_VLAN | MLX5_ETH_WQE_SVLAN);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK &&
+	   get16(pktbuf + 12) == 0x88a8, "SVLAN insertion: 802.1ad tag");
+
+	/* NOP */
+	memset(w, 0, sizeof(w));
+	post(cc, w, MLX5_OPCODE_NOP, 1, 0);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK && wq.wqebbs == 1 &&
+	   wq.npkts == 0 && wq.desc_bytes == 64 && !wq.cqe_req,
+	   "NOP: one WQEBB, nothing sent");
+	ok(decode(&sq, cc, cc) == CX_WQE_EMPTY, "cc == pc: empty");
+
+	/* a WQE that wraps the ring end: 100-byte inline header, 3 WQEBBs */
+	cc = (1u << LOG_WQ_SZ) * 3 - 1;		/* index 255 */
+	memset(w, 0, sizeof(w));
+	w[20] = MLX5_ETH_WQE_L4_CSUM;
+	put16(w + 28, 100);
+	memcpy(w + 30, f, 100);
+	memcpy(mem + DATA_BASE + 0x800, f + 100, len - 100);
+	dseg(w + 32 + 7 * 16, (uint32_t)(len - 100), DATA_BASE + 0x800);
+	post(cc, w, MLX5_OPCODE_SEND, 10, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 3)) == CX_WQE_OK && wq.wqebbs == 3 &&
+	   wq.pkt[0].len == len && !memcmp(pktbuf, f, len) &&
+	   wq.desc_bytes == 192, "WQE wrapping the ring end (255, 0, 1)");
+	ok(bb_addr(cc) == RING_BASE + 0x1000 + 0xfc0 && bb_addr(cc + 1) == RING_BASE + 0x3000,
+	   "(the ring's pages are scattered)");
+	/* 16-bit counter wrap too */
+	cc = 0xffff;
+	post(cc, w, MLX5_OPCODE_SEND, 10, 8);
+	ok(decode(&sq, cc, 2) == CX_WQE_OK && wq.wqe_index == 0xffff &&
+	   wq.pkt[0].len == len, "counter wrap 0xffff -> 2");
+
+}
+
+static int ring_map(void *ctx, uint32_t idx, uint64_t *addr)
+{
+	(void)ctx;
+	*addr = bb_addr(idx);
+	return idx == 7 ? -1 : 0;
+}
+
+static void test_map(void)
+{
+	struct cx_sq_ring sq = sq_ring();
+	uint8_t w[1024] = { 0 };
+
+	sq.map = ring_map;
+	sq.pas = NULL;
+	post(5, w, MLX5_OPCODE_NOP, 1, 8);
+	ok(decode(&sq, 5, 6) == CX_WQE_OK && wq.cqe_req, "map callback fetches WQEs");
+	post(6, w, MLX5_OPCODE_NOP, 8, 8);
+	ok(decode(&sq, 6, 8) == CX_WQE_E_DMA && wq.wqe_index == 6 &&
+	   wq.syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+	   "map failure on the 2nd WQEBB: LOCAL_PROT_ERR");
+	ok(decode(&sq, 7, 8) == CX_WQE_E_DMA && wq.wqe_index == 7 && wq.opcode == 0,
+	   "map failure on the ctrl WQEBB: wqe_index from cc");
+}
+
+static void test_mpwqe(void)
+{
+	struct cx_sq_ring sq = sq_ring();
+	uint8_t f[5][512], w[1024];
+	size_t len[5];
+	unsigned int i, good = 0;
+	uint32_t p = 32, payload = 0;
+	uint16_t cc = 40;
+
+	memset(w, 0, sizeof(w));
+	w[20] = MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM;
+	len[0] = build(f[0], false, false, 0, 200, 0x18, false);
+	len[1] = build(f[1], false, true, 0, 18, 0, false);	/* 60 bytes */
+	len[2] = build(f[2], true, false, 0, 300, 0x10, false);
+	len[3] = build(f[3], true, true, 0, 38, 0, false);	/* 100 bytes */
+	len[4] = build(f[4], false, false, 0, 1, 0x10, false);	/* 55: padded */
+	for (i = 0; i < 5; i++) {
+		if (i == 1 || i == 3) {
+			put32(w + p, (uint32_t)len[i] | MLX5_INLINE_SEG);
+			memcpy(w + p + 4, f[i], len[i]);
+			p += (uint32_t)((4 + len[i] + 15) / 16 * 16);
+		} else {
+			memcpy(mem + DATA_BASE + 0x1000 * i, f[i], len[i]);
+			dseg(w + p, (uint32_t)len[i], DATA_BASE + 0x1000 * i);
+			payload += (uint32_t)len[i];
+			p += 16;
+		}
+	}
+	post(cc, w, MLX5_OPCODE_ENHANCED_MPSW, (uint8_t)(p / 16), 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 8)) == CX_WQE_OK &&
+	   wq.opcode == MLX5_OPCODE_ENHANCED_MPSW && wq.npkts == 5 &&
+	   wq.wqebbs == (p / 16 + 3) / 4 && wq.payload_bytes == payload &&
+	   wq.desc_bytes == wq.wqebbs * 64u, "MPWQE: 3 data + 2 inline packets");
+	for (i = 0; i < 5; i++)
+		good += wq.pkt[i].len == (len[i] < 60 ? 60 : len[i]) &&
+			!memcmp(pktbuf + wq.pkt[i].off, f[i], len[i]);
+	ok(good == 5, "MPWQE: every packet intact, in order, short one padded");
+	sink.n = 0;
+	good = 0;
+	ok(cx_tx_emit(&wq, pktbuf, scratch, sizeof(scratch), sink_frame, &sink) == 5,
+	   "MPWQE: five frames emitted");
+	for (i = 0; i < 5; i++)
+		good += l4_valid(sink.frame[i], sink.len[i]);
+	ok(good == 5, "MPWQE: shared eseg checksum flags apply to each packet");
+
+	sq.mpwqe = false;
+	ok(decode(&sq, cc, (uint16_t)(cc + 8)) == CX_WQE_E_OPCODE &&
+	   wq.syndrome == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+	   "MPWQE off (ConnectX-4): unsupported opcode");
+	sq.mpwqe = true;
+	put16(w + 28, 14);
+	post(cc, w, MLX5_OPCODE_ENHANCED_MPSW, (uint8_t)(p / 16), 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 8)) == CX_WQE_E_MPW,
+	   "MPWQE with an inline header: refused");
+	put16(w + 28, 0);
+	post(cc, w, MLX5_OPCODE_ENHANCED_MPSW, 2, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 8)) == CX_WQE_E_MPW,
+	   "MPWQE without packets: refused");
+	put32(w + 32, MLX5_INLINE_SEG);
+	post(cc, w, MLX5_OPCODE_ENHANCED_MPSW, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 8)) == CX_WQE_E_LEN,
+	   "MPWQE with an empty inline packet: LOCAL_LENGTH_ERR");
+	put32(w + 32, MLX5_INLINE_SEG | 200);
+	post(cc, w, MLX5_OPCODE_ENHANCED_MPSW, 4, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 8)) == CX_WQE_E_INLINE &&
+	   wq.syndrome == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+	   "MPWQE inline packet past ds_cnt: LOCAL_LENGTH_ERR");
+	put32(w + 32, MLX5_INLINE_SEG | 0x400 | 8);
+	post(cc, w, MLX5_OPCODE_ENHANCED_MPSW, 4, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 8)) == CX_WQE_E_INLINE,
+	   "inline segment with stray length bits: refused");
+}
+
+static bool seg_ok(const uint8_t *s, size_t slen, const uint8_t *sp, bool v6,
+		   size_t l3, unsigned int i, unsigned int nsegs, uint16_t mss,
+		   size_t hlen, size_t splen)
+{
+	size_t l4 = l3 + (v6 ? 40 : 20);
+	size_t plen = i + 1 < nsegs ? mss : splen - hlen - (size_t)mss * i;
+	uint8_t fl = sp[l4 + 13];
+
+	if (slen != hlen + plen)
+		return false;
+	if (memcmp(s + hlen, sp + hlen + (size_t)mss * i, plen))
+		return false;
+	if (v6 ? get16(s + l3 + 4) != slen - l3 - 40 :
+		 get16(s + l3 + 2) != slen - l3 ||
+		 get16(s + l3 + 4) != (uint16_t)(get16(sp + l3 + 4) + i))
+		return false;
+	if (get32(s + l4 + 4) != get32(sp + l4 + 4) + (uint32_t)mss * i)
+		return false;
+	if (i + 1 < nsegs)
+		fl &= ~0x09;
+	if (i)
+		fl &= ~0x80;
+	return s[l4 + 13] == fl && l4_valid(s, slen);
+}
+
+static void test_lso(void)
+{
+	struct cx_sq_ring sq = sq_ring();
+	uint8_t f[8192], w[1024];
+	unsigned int i, good = 0;
+	size_t len;
+	uint16_t cc = 60;
+
+	/* IPv4: 54-byte inline header, payload in 2 gathers, 3 segments */
+	len = build(f, false, false, 0, 2900, 0x80 | 0x18 | 0x01, false);
+	memset(w, 0, sizeof(w));
+	w[20] = MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM;
+	put16(w + 22, 1000);
+	put16(w + 28, 54);
+	memcpy(w + 30, f, 54);
+	memcpy(mem + DATA_BASE, f + 54, 1500);
+	memcpy(mem + DATA_BASE + 0x4000, f + 54 + 1500, len - 54 - 1500);
+	dseg(w + 32 + 64, 1500, DATA_BASE);
+	dseg(w + 32 + 80, (uint32_t)(len - 54 - 1500), DATA_BASE + 0x4000);
+	post(cc, w, MLX5_OPCODE_LSO, 8, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 2)) == CX_WQE_OK &&
+	   wq.opcode == MLX5_OPCODE_LSO && wq.mss == 1000 && wq.npkts == 1 &&
+	   wq.pkt[0].len == len && wq.payload_bytes == 2900,
+	   "LSO WQE: super-packet assembled, MSS read");
+	sink.n = 0;
+	ok(cx_tx_emit(&wq, pktbuf, scratch, sizeof(scratch), sink_frame, &sink) == 3 &&
+	   sink.n == 3, "LSO IPv4: three segments");
+	for (i = 0; i < 3; i++)
+		good += seg_ok(sink.frame[i], sink.len[i], f, false, 14, i, 3, 1000,
+			       54, len);
+	ok(good == 3, "LSO IPv4: lengths, ids, seq (wrapping), flags, checksums");
+
+	/* IPv6 with the header gathered and the VLAN inserted by the eseg */
+	len = build(f, true, false, 0, 2500, 0x18, false);
+	memset(w, 0, sizeof(w));
+	w[20] = MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM;
+	put16(w + 22, 1220);
+	put16(w + 28, MLX5_ETH_WQE_INSERT_VLAN);
+	put16(w + 30, 42);
+	memcpy(mem + DATA_BASE, f, len);
+	dseg(w + 32, (uint32_t)len, DATA_BASE);
+	post(cc, w, MLX5_OPCODE_LSO, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK &&
+	   wq.pkt[0].len == len + 4, "LSO IPv6 WQE with VLAN insertion");
+	sink.n = 0;
+	ok(cx_tx_emit(&wq, pktbuf, scratch, sizeof(scratch), sink_frame, &sink) == 3,
+	   "LSO IPv6: three segments");
+	/* compare against the tagged super-packet */
+	memcpy(f + 4096, pktbuf, len + 4);
+	good = 0;
+	for (i = 0; i < 3; i++)
+		good += seg_ok(sink.frame[i], sink.len[i], f + 4096, true, 18, i, 3,
+			       1220, 78, len + 4) &&
+			get16(sink.frame[i] + 14) == 42;
+	ok(good == 3, "LSO IPv6: payload length, seq, flags, checksums, tag kept");
+
+	/* UDP segmentation (NETIF_F_GSO_UDP_L4) */
+	len = build(f, false, true, 0, 3000, 0, false);
+	sink.n = 0;
+	ok(cx_lso_segment(f, len, 1400, scratch, sizeof(scratch), sink_frame,
+			  &sink) == 3 && get16(sink.frame[2] + 38) == 8 + 200 &&
+	   l4_valid(sink.frame[0], sink.len[0]) &&
+	   l4_valid(sink.frame[2], sink.len[2]) &&
+	   get16(sink.frame[1] + 18) == 0x1001,
+	   "UDP segmentation: lengths, ids, checksums");
+	/* header-only super-packet: one frame */
+	len = build(f, false, false, 0, 0, 0x11, false);
+	sink.n = 0;
+	ok(cx_lso_segment(f, len, 1000, scratch, sizeof(scratch), sink_frame,
+			  &sink) == 1 && sink.len[0] == 60 && l4_valid(sink.frame[0], 60),
+	   "LSO of a bare header: one padded frame");
+	/* BIG TCP: IPv4 total length 0 in the super-packet */
+	len = build(f, false, false, 0, 3000, 0x10, false);
+	put16(f + 16, 0);
+	sink.n = 0;
+	ok(cx_lso_segment(f, len, 1448, scratch, sizeof(scratch), sink_frame,
+			  &sink) == 3 && get16(sink.frame[0] + 16) == 1448 + 40 &&
+	   l4_valid(sink.frame[2], sink.len[2]),
+	   "LSO ignores the super-packet's IP length (BIG TCP)");
+
+	/* what the segmenter refuses */
+	memset(f, 0, 200);
+	memcpy(f, mac_hdr, 12);
+	put16(f + 12, 0x0800);
+	f[14] = 0x45;
+	put16(f + 16, 100);
+	f[23] = 1;	/* ICMP */
+	ok(cx_lso_segment(f, 114, 100, scratch, sizeof(scratch), sink_frame,
+			  &sink) == CX_LSO_E_PARSE, "LSO of ICMP: refused");
+	put16(f + 12, 0x0806);
+	ok(cx_lso_segment(f, 114, 100, scratch, sizeof(scratch), sink_frame,
+			  &sink) == CX_LSO_E_PARSE, "LSO of ARP: refused");
+	len = build(f, false, false, 0, 500, 0x10, false);
+	put16(f + 20, 0x2000);
+	ok(cx_lso_segment(f, len, 100, scratch, sizeof(scratch), sink_frame,
+			  &sink) == CX_LSO_E_FRAG, "LSO of a fragment: refused");
+	put16(f + 20, 0);
+	ok(cx_lso_segment(f, len, 0, scratch, sizeof(scratch), sink_frame,
+			  &sink) == CX_LSO_E_MSS, "LSO with mss 0: refused");
+	ok(cx_lso_segment(f, len, 65500, scratch, sizeof(scratch), sink_frame,
+			  &sink) == CX_LSO_E_MSS, "LSO with headers + mss over 64K: refused");
+	ok(cx_lso_segment(f, len, 100, scratch, 100, sink_frame,
+			  &sink) == CX_LSO_E_SCRATCH, "LSO with a small scratch: refused");
+	len = build(f, false, false, 0, 2000, 0x10, false);
+	ok(cx_lso_segment(f, len, 1, scratch, sizeof(scratch), sink_frame,
+			  &sink) == CX_LSO_E_SEGS, "LSO into 2000 segments: refused");
+	/* IPv6 with 240 bytes of destination options: headers over 256 */
+	memset(f, 0, 1024);
+	memcpy(f, mac_hdr, 12);
+	put16(f + 12, 0x86dd);
+	f[14] = 0x60;
+	put16(f + 18, 240 + 20 + 100);
+	f[20] = 60;
+	f[54] = 6;
+	f[55] = 29;	/* (29 + 1) * 8 = 240 */
+	f[54 + 240 + 12] = 5 << 4;
+	ok(cx_lso_segment(f, 54 + 240 + 20 + 100, 50, scratch, sizeof(scratch),
+			  sink_frame, &sink) == CX_LSO_E_HDR,
+	   "LSO with 314 bytes of headers: refused");
+	/* the WQE path reports it as an emit error */
+	memset(w, 0, sizeof(w));
+	put16(w + 22, 50);
+	memcpy(mem + DATA_BASE, f, 414);
+	dseg(w + 32, 414, DATA_BASE);
+	post(cc, w, MLX5_OPCODE_LSO, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK &&
+	   cx_tx_emit(&wq, pktbuf, scratch, sizeof(scratch), sink_frame, &sink) ==
+	   CX_LSO_E_HDR, "cx_tx_emit returns the segmenter's refusal");
+}
+
+static void test_wqe_errors(void)
+{
+	struct cx_sq_ring sq = sq_ring();
+	uint8_t w[1024];
+	uint16_t cc = 100;
+	uint8_t small[32];
+	static const struct { int err; uint8_t synd; } map[] = {
+		{ CX_WQE_E_DMA, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR },
+		{ CX_WQE_E_DS, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+		{ CX_WQE_E_PAST_PC, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+		{ CX_WQE_E_OPCODE, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+		{ CX_WQE_E_INLINE, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR },
+		{ CX_WQE_E_LEN, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR },
+		{ CX_WQE_E_MSS, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+		{ CX_WQE_E_MPW, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+		{ CX_WQE_E_SQN, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+	};
+	unsigned int i, good = 0;
+
+	for (i = 0; i < CX_ARRAY(map); i++)
+		good += cx_wqe_syndrome(map[i].err) == map[i].synd &&
+			strcmp(cx_wqe_strerror(map[i].err), "?");
+	ok(good == CX_ARRAY(map), "every decoder error maps to a CQE syndrome");
+
+	memset(w, 0, sizeof(w));
+	memset(mem + DATA_BASE, 0x5a, 4096);
+	post(cc, w, MLX5_OPCODE_SEND, 0, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_DS && wq.err == CX_WQE_E_DS &&
+	   wq.wqe_index == cc && wq.opcode == MLX5_OPCODE_SEND,
+	   "ds_cnt 0: LOCAL_QP_OP_ERR, wqe_index and opcode for the CQE");
+	post(cc, w, MLX5_OPCODE_SEND, 1, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_DS,
+	   "SEND with only a ctrl segment: bad ds_cnt");
+	dseg(w + 32, 100, DATA_BASE);
+	post(cc, w, MLX5_OPCODE_SEND, 12, 8);
+	sq.max_wqebbs = 2;
+	ok(decode(&sq, cc, (uint16_t)(cc + 4)) == CX_WQE_E_DS,
+	   "3 WQEBBs over a 2-WQEBB limit: bad ds_cnt");
+	sq.max_wqebbs = 0;
+	ok(decode(&sq, cc, (uint16_t)(cc + 2)) == CX_WQE_E_PAST_PC,
+	   "WQE longer than what was posted: past the producer counter");
+	ok(decode(&sq, cc, (uint16_t)(cc + 257)) == CX_WQE_E_PAST_PC,
+	   "doorbell beyond the ring size: refused");
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	put32(mem + bb_addr(cc) + 4, (SQN + 1) << 8 | 3);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_SQN,
+	   "ctrl segment of another SQ: refused");
+	post(cc, w, MLX5_OPCODE_UMR, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_OPCODE &&
+	   wq.raw_len == 64 && wq.raw[3] == MLX5_OPCODE_UMR &&
+	   wq.syndrome == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+	   "UMR on this decoder: unsupported opcode, raw WQE kept");
+	post(cc, w, 0x77, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_OPCODE,
+	   "unknown opcode 0x77: refused");
+
+	memset(w, 0, sizeof(w));
+	put16(w + 28, 40);	/* needs 2 + 38 bytes = ds 5 */
+	post(cc, w, MLX5_OPCODE_SEND, 4, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_INLINE &&
+	   wq.syndrome == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+	   "inline header larger than ds_cnt holds: LOCAL_LENGTH_ERR");
+	put16(w + 28, 34);	/* exactly ds 4, but no data: fine */
+	post(cc, w, MLX5_OPCODE_SEND, 4, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK && wq.pkt[0].len == 60,
+	   "inline header filling ds_cnt exactly: a packet of its own");
+	put16(w + 28, 0);
+	post(cc, w, MLX5_OPCODE_SEND, 2, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_LEN,
+	   "SEND with nothing to send: LOCAL_LENGTH_ERR");
+	dseg(w + 32, 0, DATA_BASE);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_LEN,
+	   "zero-length gather: LOCAL_LENGTH_ERR");
+	dseg(w + 32, 16385, DATA_BASE);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_LEN,
+	   "gather over the packet bound: LOCAL_LENGTH_ERR");
+	dseg(w + 32, 0x80000000u - 1, DATA_BASE);
+	post(cc, w, MLX5_OPCODE_LSO, 3, 8);
+	put16(mem + bb_addr(cc) + 22, 1000);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_LEN,
+	   "LSO gather over the super-packet bound: LOCAL_LENGTH_ERR");
+	dseg(w + 32, 100, DATA_BASE);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	ok(cx_wqe_decode(&sq, cc, (uint16_t)(cc + 1), small, sizeof(small), &wq) ==
+	   CX_WQE_E_LEN, "packet larger than the caller's buffer: LOCAL_LENGTH_ERR");
+	dseg(w + 32, 100, MEM_SIZE - 50);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_DMA &&
+	   wq.syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR && wq.npkts == 0,
+	   "gather outside guest memory: LOCAL_PROT_ERR, no packet");
+	dseg(w + 32, 100, ~0ULL - 10);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_DMA,
+	   "gather address wrapping 2^64: LOCAL_PROT_ERR");
+	dseg(w + 32, 100, DATA_BASE);
+	post(cc, w, MLX5_OPCODE_LSO, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_MSS,
+	   "LSO with mss 0: LOCAL_QP_OP_ERR");
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	sq.npas = 1;	/* index 100 is in the ring's second page */
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_DMA &&
+	   wq.wqe_index == cc && wq.desc_bytes == 0,
+	   "WQE outside the ring's page list: LOCAL_PROT_ERR");
+	sq.npas = 4;
+	sq.log_page_sz = 5;
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_DMA,
+	   "page size below a WQEBB: refused");
+	sq.log_page_sz = 12;
+	sq.log_wq_sz = 17;
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_PAST_PC,
+	   "ring over 2^16 WQEBBs: refused");
+	sq.log_wq_sz = LOG_WQ_SZ;
+	/* inline data segment in a SEND past ds_cnt */
+	put32(w + 32, MLX5_INLINE_SEG | 40);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_INLINE,
+	   "SEND inline data segment past ds_cnt: LOCAL_LENGTH_ERR");
+	put32(w + 32, MLX5_INLINE_SEG | 12);
+	memset(w + 36, 0xab, 12);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK && wq.pkt[0].len == 60 &&
+	   pktbuf[11] == 0xab && wq.payload_bytes == 0,
+	   "SEND with an inline data segment: carried, not gathered");
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK &&
+	   cx_tx_emit(&wq, pktbuf, scratch, sizeof(scratch), sink_frame, &sink) == 1,
+	   "(and emitted)");
+	wq.err = CX_WQE_E_LEN;
+	ok(cx_tx_emit(&wq, pktbuf, scratch, sizeof(scratch), sink_frame, &sink) == 0,
+	   "a failed WQE emits nothing");
+}
+
+int main(void)
+{
+	test_csum();
+	test_rx_class();
+	test_rss();
+	test_cqe();
+	test_mpwrq();
+	test_send();
+	test_map();
+	test_mpwqe();
+	test_lso();
+	test_wqe_errors();
+	printf("1..%u\n", test_nr);
+	return failures ? 1 : 0;
+}
