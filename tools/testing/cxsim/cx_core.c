@@ -10,9 +10,11 @@
  * Also here: the registry of objects a function owns on the device, and
  * the leak report when it goes away.
  */
+#include <stdio.h>
 #include <string.h>
 
-#include "cx_priv.h"
+#include "cx_obj.h"
+#include "cx_dp.h"
 
 struct cx_model_info {
 	const char *name;
@@ -111,6 +113,20 @@ void cx_put_be64(void *p, uint64_t v)
 static const char * const cx_obj_names[CX_OBJ_NTYPES] = {
 	[CX_OBJ_EQ]	= "eq",
 	[CX_OBJ_UAR]	= "uar",
+	[CX_OBJ_PD]	= "pd",
+	[CX_OBJ_TD]	= "td",
+	[CX_OBJ_MKEY]	= "mkey",
+	[CX_OBJ_QCNT]	= "q_counter",
+	[CX_OBJ_CQ]	= "cq",
+	[CX_OBJ_SQ]	= "sq",
+	[CX_OBJ_RQ]	= "rq",
+	[CX_OBJ_TIS]	= "tis",
+	[CX_OBJ_TIR]	= "tir",
+	[CX_OBJ_RQT]	= "rqt",
+	[CX_OBJ_FT]	= "ft",
+	[CX_OBJ_FG]	= "fg",
+	[CX_OBJ_FTE]	= "fte",
+	[CX_OBJ_FC]	= "flow_counter",
 };
 
 const char *cx_obj_name(enum cx_obj_type type)
@@ -147,10 +163,18 @@ void cx_func_release(struct cx_core *core, const char *why)
 	leak->pages = core->func.npages;
 	if (total || leak->pages) {
 		core->stats.leak_reports++;
-		cx_log(core, "cxsim: %s with %u objects (eq %u, uar %u) and %u pages still held\n",
-		       why, total, leak->objects[CX_OBJ_EQ],
-		       leak->objects[CX_OBJ_UAR], leak->pages);
+		char list[512];
+		size_t n = 0;
+
+		list[0] = '\0';
+		for (t = 0; t < CX_OBJ_NTYPES && n < sizeof(list); t++)
+			if (leak->objects[t])
+				n += snprintf(list + n, sizeof(list) - n, " %s %u",
+					      cx_obj_name(t), leak->objects[t]);
+		cx_log(core, "cxsim: %s with %u objects (%s ) and %u pages still held\n",
+		       why, total, list, leak->pages);
 	}
+	cx_nic_release_all(core);
 	cx_eq_release_all(core);
 	cx_uar_release_all(core);
 	cx_pages_release_all(core);
@@ -163,6 +187,7 @@ void cx_core_init(struct cx_core *core, const struct cx_host *host,
 	memset(core, 0, sizeof(*core));
 	core->host = *host;
 	core->params = *params;
+	cx_nic_init(core);
 	cx_core_reset(core);
 }
 
@@ -179,7 +204,10 @@ void cx_core_reset(struct cx_core *core)
 
 void cx_core_fini(struct cx_core *core)
 {
+	cx_nic_release_all(core);
+	cx_nic_fini(core);
 	cx_eq_release_all(core);
+	cx_dp_fini(core);
 }
 
 void cx_core_timer(struct cx_core *core)
@@ -262,9 +290,5 @@ void cx_core_bar0_write(struct cx_core *core, uint64_t offset,
 
 size_t cx_core_receive(struct cx_core *core, const void *buf, size_t len)
 {
-	(void)buf;
-	/* No receive queues yet: every frame is dropped. */
-	core->stats.rx_frames++;
-	core->stats.rx_drops++;
-	return len;
+	return cx_rx_frame(core, buf, len);	/* data path: cx_rx.c */
 }

@@ -122,6 +122,8 @@ struct cx_params {
 	uint64_t init_delay_ns;
 	/* Enhanced multi-packet send WQEs (off: like a ConnectX-4). */
 	bool mpwqe;
+	/* Permanent MAC address of the function's port. */
+	uint8_t mac[6];
 };
 
 struct cx_iseg_state {
@@ -144,8 +146,25 @@ enum cx_hca_state {
 enum cx_obj_type {
 	CX_OBJ_EQ,
 	CX_OBJ_UAR,
+	CX_OBJ_PD,
+	CX_OBJ_TD,
+	CX_OBJ_MKEY,
+	CX_OBJ_QCNT,
+	CX_OBJ_CQ,
+	CX_OBJ_SQ,
+	CX_OBJ_RQ,
+	CX_OBJ_TIS,
+	CX_OBJ_TIR,
+	CX_OBJ_RQT,
+	CX_OBJ_FT,
+	CX_OBJ_FG,
+	CX_OBJ_FTE,
+	CX_OBJ_FC,
 	CX_OBJ_NTYPES,
 };
+
+struct cx_nic;
+struct cx_dp;
 
 struct cx_eq {
 	bool valid;
@@ -192,6 +211,8 @@ struct cx_func {
 	uint8_t uar_used[CX_UAR_PAGES / 8];
 	struct cx_eq eq[CX_MAX_EQS];
 	uint32_t alive[CX_OBJ_NTYPES];
+	/* Ethernet objects, vport and port (cx_obj.h). */
+	struct cx_nic *nic;
 };
 
 /* Command queue entries whose completion is delayed. */
@@ -237,6 +258,7 @@ struct cx_core {
 	struct cx_faults faults;
 	struct cx_leak last_leak;
 	struct cx_stats stats;
+	struct cx_dp *dp;		/* data path (cx_dp.h), lazily allocated */
 	char report[CX_TP_REPORT_SIZE];
 };
 
@@ -263,6 +285,8 @@ void cx_core_bar0_write(struct cx_core *core, uint64_t offset,
 
 /* A frame from the wire; returns the number of bytes consumed. */
 size_t cx_core_receive(struct cx_core *core, const void *buf, size_t len);
+/* The cable (QEMU set_link): PORT_CHANGE events, no frames while down. */
+void cx_core_set_link(struct cx_core *core, bool up);
 
 /* The host timer armed through cx_host.timer_mod expired. */
 void cx_core_timer(struct cx_core *core);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cx_kshim.h"
-#include "cx_priv.h"
+#include "cx_obj.h"
 
 /* Numbers from <linux/mlx5/driver.h> and vport.h, which the model avoids. */
 #define CX_REG_HOST_ENDIANNESS		0x7004
@@ -53,8 +53,6 @@ struct cx_cap {
 			     per_protocol_networking_offload_caps, f, v, v)
 #define FT(f, v)	CAPF(MLX5_CAP_FLOW_TABLE, flow_table_nic_cap,	\
 			     flow_table_properties_nic_receive.f, v, v)
-#define FTX(f, v)	CAPF(MLX5_CAP_FLOW_TABLE, flow_table_nic_cap,	\
-			     flow_table_properties_nic_transmit.f, v, v)
 
 /*
  * A ConnectX-5 Ethernet function: one port, no RoCE, no SR-IOV, no
@@ -89,25 +87,44 @@ static const struct cx_cap cx_caps[] = {
 	GEN(log_max_current_uc_list,	7),
 	GEN(log_max_current_mc_list,	12),
 	GEN(striding_rq,		1),
+	GEN(ext_stride_num_range,	1),	/* data path: striding RQ at MTU 1500 */
 	GEN(eth_net_offloads,		1),
 	GEN(nic_flow_table,		1),
 	GEN(log_uar_page_sz,		0),
+	/* The internal timer counts nanoseconds (cx_iseg.c): 1 GHz. */
+	GEN(device_frequency_khz,	1000000),
+	/* CQ moderation, from EQE or from CQE (cx_queues.c). */
+	GEN(cq_moderation,		1),
+	GEN(cq_period_start_from_cqe,	1),
+	/* Striding RQ through UMR WQEs on an MTT mkey. */
+	GEN(umr_ptr_rlky,		1),
+	GEN(max_wqe_sz_sq,		1024),
+	GEN(max_wqe_sz_rq,		1024),
+	GEN(max_qp_cnt,			32),
+	GEN(log_max_vlan_list,		12),
 	ETH(csum_cap,			1),
+	ETH(vlan_cap,			1),
+	ETH(self_lb_en_modifiable,	1),
+	ETH(reg_umr_sq,			1),
 	ETH(max_lso_cap,		16),
 	ETH(rss_ind_tbl_cap,		8),
 	ETH(wqe_inline_mode,		CX_INLINE_MODE_NOT_REQUIRED),
+	/*
+	 * NIC receive tables only, with the chaining capabilities the
+	 * driver's namespaces need (fs_core.c FS_CHAINING_CAPS) and enough
+	 * levels for its ANCHOR namespace.  No NIC transmit, FDB, RDMA or
+	 * sniffer tables.
+	 */
 	FT(ft_support,			1),
+	FT(flow_modify_en,		1),
+	FT(modify_root,			1),
+	FT(identified_miss_table_mode,	1),
+	FT(flow_table_modify,		1),
 	FT(log_max_ft_size,		16),
 	FT(log_max_ft_num,		8),
-	FT(max_ft_level,		4),
+	FT(max_ft_level,		255),
 	FT(log_max_flow,		16),
-	FT(log_max_destination,		8),
-	FTX(ft_support,			1),
-	FTX(log_max_ft_size,		16),
-	FTX(log_max_ft_num,		8),
-	FTX(max_ft_level,		4),
-	FTX(log_max_flow,		16),
-	FTX(log_max_destination,	8),
+	FT(log_max_destination,		6),
 };
 
 /* Groups the model answers; the general caps announce no other. */
@@ -278,6 +295,7 @@ uint8_t cx_hca_init(struct cx_cmd *cmd)
 		return MLX5_CMD_STAT_BAD_SYS_STATE_ERR;
 	}
 	core->func.state = CX_HCA_INITIALISED;
+	cx_port_update(core);
 	return MLX5_CMD_STAT_OK;
 }
 
@@ -297,6 +315,7 @@ uint8_t cx_hca_teardown(struct cx_cmd *cmd)
 	}
 	core->stats.teardowns++;
 	core->func.state = CX_HCA_ENABLED;
+	cx_port_update(core);
 	return MLX5_CMD_STAT_OK;
 }
 
@@ -334,8 +353,8 @@ uint8_t cx_hca_query_adapter(struct cx_cmd *cmd)
 }
 
 /*
- * ACCESS_REG: only the host endianness register, which upstream writes
- * before INIT_HCA.  Other registers are a later slice: BAD_PARAM.
+ * ACCESS_REG: the host endianness register, which upstream writes
+ * before INIT_HCA, here; port registers in cx_reg.c.
  */
 uint8_t cx_hca_access_reg(struct cx_cmd *cmd)
 {
@@ -347,10 +366,14 @@ uint8_t cx_hca_access_reg(struct cx_cmd *cmd)
 	uint8_t *data_out = (uint8_t *)cmd->out + hdr_out;
 
 	if (reg != CX_REG_HOST_ENDIANNESS) {
-		cx_log(core, "cxsim: ACCESS_REG of register 0x%x not modelled\n",
-		       reg);
-		cmd->syndrome = CX_SYND_BAD_PARAM;
-		return MLX5_CMD_STAT_BAD_PARAM_ERR;
+		/* DTOR (0xc00e) is read before INIT_HCA (lib/tout.c). */
+		if (core->func.state != CX_HCA_INITIALISED && reg != 0xc00e) {
+			cmd->syndrome = CX_SYND_BAD_STATE;
+			return MLX5_CMD_STAT_BAD_SYS_STATE_ERR;
+		}
+		return cx_reg_access(cmd, reg, cmd->op_mod == 0, data_in,
+				     cmd->inlen - hdr_in, data_out,
+				     cmd->outlen - hdr_out);
 	}
 	if (cmd->op_mod == 0 && cmd->inlen >= hdr_in + 4)	/* write */
 		core->func.host_endianness = (uint32_t)data_in[0] << 24 |

@@ -104,6 +104,63 @@ uint8_t cx_uar_dealloc(struct cx_cmd *cmd);
 uint8_t cx_eq_create(struct cx_cmd *cmd);
 uint8_t cx_eq_destroy(struct cx_cmd *cmd);
 uint8_t cx_eq_query(struct cx_cmd *cmd);
+/* cx_misc.c */
+uint8_t cx_pd_alloc(struct cx_cmd *cmd);
+uint8_t cx_pd_dealloc(struct cx_cmd *cmd);
+uint8_t cx_td_alloc(struct cx_cmd *cmd);
+uint8_t cx_td_dealloc(struct cx_cmd *cmd);
+uint8_t cx_mkey_create(struct cx_cmd *cmd);
+uint8_t cx_mkey_destroy(struct cx_cmd *cmd);
+uint8_t cx_mkey_query(struct cx_cmd *cmd);
+uint8_t cx_qcnt_alloc(struct cx_cmd *cmd);
+uint8_t cx_qcnt_dealloc(struct cx_cmd *cmd);
+uint8_t cx_qcnt_query(struct cx_cmd *cmd);
+uint8_t cx_query_special_contexts(struct cx_cmd *cmd);
+/* cx_queues.c */
+uint8_t cx_cq_create(struct cx_cmd *cmd);
+uint8_t cx_cq_destroy(struct cx_cmd *cmd);
+uint8_t cx_cq_query(struct cx_cmd *cmd);
+uint8_t cx_cq_modify(struct cx_cmd *cmd);
+uint8_t cx_sq_create(struct cx_cmd *cmd);
+uint8_t cx_sq_modify(struct cx_cmd *cmd);
+uint8_t cx_sq_destroy(struct cx_cmd *cmd);
+uint8_t cx_sq_query(struct cx_cmd *cmd);
+uint8_t cx_rq_create(struct cx_cmd *cmd);
+uint8_t cx_rq_modify(struct cx_cmd *cmd);
+uint8_t cx_rq_destroy(struct cx_cmd *cmd);
+uint8_t cx_rq_query(struct cx_cmd *cmd);
+/* cx_tir.c */
+uint8_t cx_tis_create(struct cx_cmd *cmd);
+uint8_t cx_tis_modify(struct cx_cmd *cmd);
+uint8_t cx_tis_destroy(struct cx_cmd *cmd);
+uint8_t cx_tir_create(struct cx_cmd *cmd);
+uint8_t cx_tir_modify(struct cx_cmd *cmd);
+uint8_t cx_tir_destroy(struct cx_cmd *cmd);
+uint8_t cx_rqt_create(struct cx_cmd *cmd);
+uint8_t cx_rqt_modify(struct cx_cmd *cmd);
+uint8_t cx_rqt_destroy(struct cx_cmd *cmd);
+/* cx_fs.c */
+uint8_t cx_ft_create(struct cx_cmd *cmd);
+uint8_t cx_ft_destroy(struct cx_cmd *cmd);
+uint8_t cx_ft_modify(struct cx_cmd *cmd);
+uint8_t cx_ft_set_root(struct cx_cmd *cmd);
+uint8_t cx_fg_create(struct cx_cmd *cmd);
+uint8_t cx_fg_destroy(struct cx_cmd *cmd);
+uint8_t cx_fte_set(struct cx_cmd *cmd);
+uint8_t cx_fte_delete(struct cx_cmd *cmd);
+uint8_t cx_fc_alloc(struct cx_cmd *cmd);
+uint8_t cx_fc_dealloc(struct cx_cmd *cmd);
+uint8_t cx_fc_query(struct cx_cmd *cmd);
+/* cx_vport.c */
+uint8_t cx_vport_query_state(struct cx_cmd *cmd);
+uint8_t cx_vport_modify_state(struct cx_cmd *cmd);
+uint8_t cx_vport_query_nic(struct cx_cmd *cmd);
+uint8_t cx_vport_modify_nic(struct cx_cmd *cmd);
+uint8_t cx_vport_query_counter(struct cx_cmd *cmd);
+/* cx_reg.c: registers other than host endianness. */
+uint8_t cx_reg_access(struct cx_cmd *cmd, unsigned int reg, bool write,
+		      const uint8_t *data_in, size_t in_len, uint8_t *data_out,
+		      size_t out_len);
 
 /* HCA (cx_hca.c). */
 void cx_hca_reset(struct cx_core *core);

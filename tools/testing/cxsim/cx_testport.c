@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "cx_kshim.h"
-#include "cx_priv.h"
+#include "cx_obj.h"
+#include "cx_dp.h"
 
 struct cx_out {
 	char *buf;
@@ -114,8 +115,20 @@ size_t cx_core_report(struct cx_core *core, char *buf, size_t size)
 	KV(&o, "bar.reads", st->bar_reads);
 	KV(&o, "bar.writes", st->bar_writes);
 	KV(&o, "bar.bad_accesses", st->bad_accesses);
+	KV(&o, "port.admin_up", f->nic->port.admin_up);
+	KV(&o, "port.oper_up", f->nic->port.oper_up);
+	KV(&o, "port.events", f->nic->port.port_events);
+	KV(&o, "port.mtu", f->nic->port.oper_mtu);
+	KV(&o, "vport.mtu", f->nic->vport.mtu);
+	KV(&o, "vport.uc", f->nic->vport.nuc);
+	KV(&o, "vport.mc", f->nic->vport.nmc);
+	KV(&o, "vport.promisc", f->nic->vport.promisc_uc |
+	   f->nic->vport.promisc_mc << 1 | f->nic->vport.promisc_all << 2);
+	KV(&o, "fs.root_ft", f->nic->root_ft);
+	KV(&o, "cmd.bad_refs", f->nic->bad_refs);
 	KV(&o, "rx.frames", st->rx_frames);
 	KV(&o, "rx.drops", st->rx_drops);
+	o.len += cx_dp_report(core, o.buf + o.len, o.size - o.len);	/* data path */
 	return o.len;
 }
 
@@ -136,6 +149,7 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_HEALTH_FREEZE:	return core->iseg.health_frozen;
 	case CX_TP_HEALTH_SYND:		return core->iseg.health_synd;
 	case CX_TP_CMD_TIMEOUT:		return f->cmd_timeout_ms;
+	case CX_TP_LINK_DOWN:		return core->func.nic->port.link_down;
 	default:			return 0;
 	}
 }
@@ -168,8 +182,11 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 			cx_log(core, "cxsim: page request of %d pages: no EQ for it\n",
 			       (int32_t)val);
 		break;
+	case CX_TP_LINK_DOWN:
+		/* 1: cable out (link down, PORT_CHANGE event), 0: back in. */
+		cx_port_set_link(core, val == 0);
+		break;
 	default:
-		/* LINK_DOWN and the rest: reserved. */
 		break;
 	}
 }

@@ -11,6 +11,7 @@
  */
 #include "cx_kshim.h"
 #include "cx_priv.h"
+#include "cx_dp.h"
 
 #define CX_UAR_EQ_ARM		0x40
 #define CX_UAR_EQ_UPDATE	0x48
@@ -73,6 +74,13 @@ void cx_uar_write(struct cx_core *core, uint64_t offset, uint64_t value,
 		return;
 	}
 	core->stats.uar_writes[page]++;
+	if (size == 8 && (off == 0x20 || off == 0x800 || off == 0x900)) {
+		if (off == 0x20)	/* data path (cx_cq.c, cx_tx.c) */
+			cx_cq_doorbell(core, page, value);
+		else
+			cx_sq_doorbell(core, page, value);
+		return;
+	}
 	if (size != 4)
 		return;
 	if (off == CX_UAR_EQ_ARM || off == CX_UAR_EQ_UPDATE)

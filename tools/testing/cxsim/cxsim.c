@@ -233,10 +233,18 @@ static ssize_t cxsim_receive(NetClientState *nc, const uint8_t *buf,
 	return cx_core_receive(&s->core, buf, size);
 }
 
+static void cxsim_set_link_status(NetClientState *nc)
+{
+	CxsimState *s = qemu_get_nic_opaque(nc);
+
+	cx_core_set_link(&s->core, !nc->link_down);
+}
+
 static NetClientInfo cxsim_net_info = {
 	.type = NET_CLIENT_DRIVER_NIC,
 	.size = sizeof(NICState),
 	.receive = cxsim_receive,
+	.link_status_changed = cxsim_set_link_status,
 };
 
 static int cxsim_init_msix(CxsimState *s, Error **errp)
@@ -285,6 +293,7 @@ static void cxsim_init_core(CxsimState *s, enum cx_model model)
 	cx_core_default_params(&params);
 	params.model = model;
 	params.mpwqe = s->mpwqe;
+	memcpy(params.mac, s->conf.macaddr.a, sizeof(params.mac));
 	cx_core_init(&s->core, &host, &params);
 }
 

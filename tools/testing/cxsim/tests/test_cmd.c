@@ -493,8 +493,8 @@ static void test_errors(void)
 	   MLX5_GET(nop_out, entry(0)->out, syndrome) != 0 &&
 	   fh.logs == logs + 1 && strstr(fh.last_log, "0x7ff"),
 	   "unknown opcode: BAD_OP, syndrome, one log line");
-	ok(simple_cmd(MLX5_CMD_OP_CREATE_CQ, 0) == MLX5_CMD_STAT_BAD_OP_ERR &&
-	   strstr(fh.last_log, "CREATE_CQ"), "unmodelled opcode named in log");
+	ok(simple_cmd(MLX5_CMD_OP_CREATE_QP, 0) == MLX5_CMD_STAT_BAD_OP_ERR &&
+	   strstr(fh.last_log, "CREATE_QP"), "unmodelled opcode named in log");
 	ok(simple_cmd(MLX5_CMD_OP_INIT_HCA, 0) ==
 	   MLX5_CMD_STAT_BAD_SYS_STATE_ERR, "INIT_HCA while disabled: BAD_SYS_STATE");
 	ok(query_cap(MLX5_CAP_GENERAL, 1) ==

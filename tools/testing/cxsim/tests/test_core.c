@@ -310,6 +310,8 @@ static void test_models(void)
 }
 
 #include "test_cmd.c"
+#include "test_eth.c"
+#include "test_dp.c"
 
 int main(void)
 {
@@ -323,6 +325,8 @@ int main(void)
 	test_receive();
 	test_models();
 	test_cmd_all();
+	test_eth_all();
+	test_dp_all();
 	cx_core_fini(&core);
 	printf("1..%u\n", test_nr);
 	return failures ? 1 : 0;

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cxsim data path integration: doorbells, send queues, completion queues
+ * and the receive path on the objects of cx_obj.h.
+ *
+ *   cx_cq.c  CQE writing (owner bits, 128-byte CQEs, overrun), CQ arming
+ *            (UAR 0x20), completion and CQ error EQEs, mkey translation,
+ *            the data path's counters and report
+ *   cx_tx.c  SQ doorbells (UAR 0x800/0x900): WQEs from the SQ's cc to the
+ *            doorbell record's pc, frames out, CQEs, error state; UMR
+ *            WQEs on an ICOSQ (reg_umr) update an mkey's translations
+ *   cx_rx.c  a frame from the wire: NIC RX steering from the root table,
+ *            TIR (direct or RSS over an RQT), cyclic or striding RQ
+ */
+#ifndef CX_DP_H
+#define CX_DP_H
+
+#include "cx_obj.h"
+
+/* What the data path counts, for the report and for tests. */
+struct cx_dp {
+	/* bus */
+	uint64_t desc_bytes;		/* WQE bytes fetched */
+	uint64_t payload_bytes;		/* bytes gathered by data segments */
+	uint64_t rx_wqe_bytes;		/* RX WQE bytes fetched */
+	uint64_t rx_dma_bytes;		/* frame bytes written */
+	/* send queues */
+	uint64_t sq_doorbells;
+	uint64_t sq_doorbells_bad;	/* no such SQ, or not ready */
+	uint64_t wqe_send, wqe_lso, wqe_mpw, wqe_nop, wqe_umr, wqe_err;
+	uint64_t sq_errors;		/* SQs put in the error state */
+	/* completions */
+	uint64_t cqe_tx, cqe_rx, cqe_err, cqe_filler;
+	uint64_t cqe_dropped;		/* overrun or DMA failure */
+	uint64_t cq_overruns;		/* overrun episodes (CQ_ERROR EQEs) */
+	uint64_t cq_doorbells;
+	uint64_t cq_arms;
+	uint64_t eqe_comp;		/* completion EQEs posted */
+	/* the port (this function's only one) */
+	uint64_t tx_packets, tx_bytes;
+	uint64_t tx_drops_link;		/* frames not sent: link down */
+	uint64_t tx_lso_err;
+	uint64_t rx_packets, rx_bytes;
+	uint64_t rx_drops_no_wqe;
+	uint64_t rx_drops_steering;
+	uint64_t rx_drops_link;
+	uint64_t rx_drops_too_big;
+	uint64_t rx_drops_other;	/* RQ not ready, DMA errors, ... */
+	uint64_t rx_mcast, rx_bcast;
+	/* scratch buffers */
+	uint8_t *txbuf;			/* CX_DP_TXBUF */
+	uint8_t *scratch;		/* CX_DP_SCRATCH */
+	uint8_t *rxbuf;			/* CX_DP_RXBUF */
+};
+
+#define CX_DP_TXBUF	(256u * 1024 + 4096)
+#define CX_DP_SCRATCH	(256u + 65536 + 64)
+#define CX_DP_RXBUF	(65536u + 64)
+
+/* The data path state of @core, allocated on first use; NULL on ENOMEM. */
+struct cx_dp *cx_dp_get(struct cx_core *core);
+void cx_dp_fini(struct cx_core *core);
+/* Append the data path's report lines; returns bytes written. */
+size_t cx_dp_report(struct cx_core *core, char *buf, size_t size);
+
+/* UAR doorbells (cx_uar.c hooks). */
+void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value);
+void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value);
+
+/*
+ * Write the 64-byte CQE image @img, built for producer counter cq->prod,
+ * into @cq; then cq->prod++ and a completion EQE if the CQ is armed.
+ * Returns 0, or -1 when it was dropped (CQ overrun: a CQ_ERROR event).
+ */
+int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img);
+
+/*
+ * Guest memory through an mkey: PA mkeys (and keys the model does not
+ * know, such as the reserved lkey) are identity; MTT and KSM mkeys
+ * translate page by page.  0 or -1.
+ */
+int cx_mkey_dma(struct cx_core *core, uint32_t lkey, uint64_t addr,
+		void *buf, size_t len, bool write);
+
+/* Transmit path (cx_tx.c): run the SQ's posted WQEs. */
+void cx_sq_process(struct cx_core *core, struct cx_sq *sq);
+
+/* Receive path (cx_rx.c). */
+size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len);
+
+/* Is the port passing frames? */
+bool cx_dp_link_up(struct cx_core *core);
+
+#endif /* CX_DP_H */

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cxsim: the objects a function creates for its Ethernet interface, as the
+ * control path (CREATE_* commands) stores them and the data path reads
+ * them.  Numbers are the ones the commands return; look objects up with
+ * cx_*_lookup() (NULL: no such object on this function).
+ *
+ * Everything here is plain values decoded from the command layouts, so
+ * the data path never needs to parse a context again.
+ */
+#ifndef CX_OBJ_H
+#define CX_OBJ_H
+
+#include "cx_priv.h"
+
+/* A table of objects of one type, numbered base .. base + max - 1. */
+struct cx_tab {
+	void **slot;
+	uint32_t cap;		/* slots allocated */
+	uint32_t base;		/* number of slot 0 */
+	uint32_t max;		/* most objects at once */
+	uint32_t next;		/* next slot to try, so numbers are not reused at once */
+	enum cx_obj_type type;
+};
+
+/* A list of guest pages backing a queue (the pas of its command). */
+struct cx_pas {
+	uint64_t *addr;
+	uint32_t n;
+	uint8_t log_page_size;	/* pages of 4 KiB << log_page_size */
+	uint32_t page_offset;	/* in 64-byte units (CQ) or as the context says */
+};
+
+struct cx_cq {
+	uint32_t cqn;
+	uint8_t log_size;	/* 2^log_size CQEs */
+	uint8_t cqe_sz;		/* 0: 64 bytes, 1: 128 bytes */
+	uint32_t uar_page;
+	uint32_t eqn;
+	uint16_t period;	/* cq_period (us) */
+	uint16_t max_count;	/* cq_max_count */
+	uint8_t period_mode;	/* 0: from EQE, 1: from CQE */
+	bool oi;		/* overrun ignore */
+	bool cc;		/* collapsed */
+	uint8_t comp_en;	/* CQE compression asked (not announced: 0) */
+	struct cx_pas pas;
+	uint64_t dbr_addr;	/* consumer index (be32) then arm (be32) */
+	/* Data path state. */
+	uint32_t prod;		/* CQEs written, free running */
+	bool armed;
+	bool armed_solicited;
+	uint8_t arm_sn;
+	uint32_t arm_ci;
+	bool overrun;
+	uint32_t refs;		/* SQs and RQs reporting here */
+	uint64_t cqes;		/* CQEs written */
+};
+
+/* What a send or receive queue's "wq" says. */
+struct cx_wq {
+	uint8_t type;		/* MLX5_WQ_TYPE_* */
+	uint8_t end_padding_mode;
+	uint32_t pd;
+	uint32_t uar_page;
+	uint64_t dbr_addr;
+	uint8_t log_stride;	/* bytes of a WQE (basic block) */
+	uint8_t log_sz;		/* 2^log_sz WQEs */
+	uint8_t log_pg_sz;	/* pages of 4 KiB << log_pg_sz */
+	uint32_t page_offset;
+	uint16_t lwm;
+	/* Striding RQ (MLX5_WQ_TYPE_*_STRIDING_RQ): decoded. */
+	uint8_t log_num_strides;	/* strides per WQE, log2 */
+	uint8_t log_stride_bytes;	/* bytes per stride, log2 */
+	bool two_byte_shift;
+	struct cx_pas pas;
+};
+
+struct cx_sq {
+	uint32_t sqn;
+	uint32_t cqn;
+	uint8_t state;		/* MLX5_SQC_STATE_* */
+	uint32_t tisn;		/* valid if ntis */
+	uint8_t ntis;
+	uint8_t min_inline;	/* MLX5_INLINE_MODE_* */
+	bool allow_mpwqe;	/* enhanced multi-packet send WQEs */
+	bool reg_umr;		/* may post UMR WQEs */
+	bool allow_swp;
+	bool flush_in_error_en;
+	uint8_t ts_format;
+	uint32_t user_index;
+	uint16_t rate_limit_index;
+	struct cx_wq wq;
+	/* Data path state. */
+	uint32_t pc_seen;	/* producer counter of the last doorbell (WQEBBs) */
+	uint32_t cc;		/* WQEBBs consumed */
+	uint64_t doorbells;
+	uint64_t wqes;
+};
+
+struct cx_rq {
+	uint32_t rqn;
+	uint32_t cqn;
+	uint8_t state;		/* MLX5_RQC_STATE_* */
+	bool vsd;		/* VLAN stripping disabled */
+	bool scatter_fcs;
+	bool flush_in_error_en;
+	uint8_t mem_rq_type;
+	uint8_t ts_format;
+	uint32_t counter_set_id;	/* 0: none */
+	uint32_t user_index;
+	struct cx_wq wq;
+	/* Data path state. */
+	uint32_t wqe_cc;	/* WQEs consumed (free running) */
+	uint32_t stride_cc;	/* strides used in the current WQE */
+	uint16_t ll_cur;	/* data path: linked-list RQ, WQE in use */
+	uint32_t refs;		/* TIRs and RQTs naming it */
+	uint64_t packets;
+	uint64_t drops;
+};
+
+struct cx_tis {
+	uint32_t tisn;
+	uint32_t td;
+	uint32_t pd;
+	uint8_t prio;
+	uint8_t lag_tx_port_affinity;
+	bool strict_lag;
+};
+
+struct cx_rqt {
+	uint32_t rqtn;
+	uint32_t max_size;
+	uint32_t size;		/* rqt_actual_size */
+	uint32_t *rqn;		/* size entries */
+};
+
+/* rx_hash_field_select, decoded. */
+struct cx_hash_sel {
+	uint8_t l3;		/* MLX5_L3_PROT_TYPE_IPV4 0, IPV6 1 */
+	uint8_t l4;		/* MLX5_L4_PROT_TYPE_TCP 0, UDP 1 */
+	uint32_t fields;	/* MLX5_HASH_FIELD_SEL_* */
+};
+
+struct cx_tir {
+	uint32_t tirn;
+	uint8_t disp_type;	/* MLX5_TIRC_DISP_TYPE_* */
+	uint32_t inline_rqn;	/* direct */
+	uint32_t rqtn;		/* indirect */
+	uint8_t hash_fn;	/* MLX5_RX_HASH_FN_* */
+	bool symmetric;
+	uint32_t td;
+	uint8_t self_lb_block;	/* bit 0 unicast, bit 1 multicast */
+	uint8_t key[40];	/* Toeplitz key, as given (big-endian dwords) */
+	struct cx_hash_sel outer;
+	struct cx_hash_sel inner;
+	bool tunneled_offload;
+};
+
+/* Match fields of a frame, its mask or its value (outer headers). */
+struct cx_fs_spec {
+	uint8_t smac[6];
+	uint8_t dmac[6];
+	uint16_t ethertype;
+	uint16_t first_vid;
+	uint8_t first_prio;
+	uint8_t first_cfi;
+	uint8_t cvlan_tag;
+	uint8_t svlan_tag;
+	uint8_t ip_version;
+	uint8_t ip_protocol;
+	uint8_t ip_dscp;
+	uint8_t ip_ecn;
+	uint8_t frag;
+	uint8_t ttl;
+	uint16_t tcp_flags;
+	uint16_t tcp_sport;
+	uint16_t tcp_dport;
+	uint16_t udp_sport;
+	uint16_t udp_dport;
+	uint8_t src_ip[16];	/* IPv4 in the last 4 bytes */
+	uint8_t dst_ip[16];
+};
+
+#define CX_FS_MAX_DEST		64
+#define CX_FS_NIC_RX		0	/* MLX5_FLOW_TABLE_TYPE_NIC_RX */
+
+struct cx_fs_dest {
+	uint8_t type;		/* MLX5_IFC_FLOW_DESTINATION_TYPE_* */
+	uint32_t id;		/* TIR, flow table */
+};
+
+struct cx_fte {
+	struct cx_fte *next;	/* in the table, by flow_index */
+	uint32_t index;
+	uint32_t group_id;
+	uint32_t action;	/* MLX5_FLOW_CONTEXT_ACTION_* */
+	uint32_t flow_tag;
+	struct cx_fs_spec value;	/* masked by the group's criteria */
+	uint32_t ndest;
+	struct cx_fs_dest dest[CX_FS_MAX_DEST];
+	uint32_t ncounter;
+	uint32_t counter[CX_FS_MAX_DEST];
+};
+
+struct cx_ft {
+	uint32_t id;
+	uint8_t type;		/* CX_FS_NIC_RX */
+	uint8_t level;
+	uint8_t log_size;
+	uint8_t miss_action;	/* 0: default (drop), 1: go to miss_id */
+	uint32_t miss_id;
+	uint32_t ngroups;
+	struct cx_fte *ftes;	/* sorted by index */
+	uint32_t nftes;
+};
+
+struct cx_fg {
+	uint32_t id;
+	uint32_t ft;
+	uint32_t start;
+	uint32_t end;
+	uint8_t criteria_enable;	/* MLX5_MATCH_* */
+	struct cx_fs_spec mask;
+	uint32_t nftes;
+};
+
+struct cx_fc {
+	uint32_t id;
+	uint64_t packets;
+	uint64_t octets;
+};
+
+struct cx_mkey {
+	uint32_t index;		/* mkey >> 8 */
+	uint8_t variant;	/* mkey & 0xff */
+	bool free;		/* made usable by a UMR */
+	bool umr_en;
+	uint8_t access_mode;	/* MLX5_MKC_ACCESS_MODE_* */
+	uint8_t access;		/* a rw rr lw lr, bits 4..0 */
+	bool length64;
+	uint32_t pd;
+	uint32_t qpn;
+	uint64_t start;
+	uint64_t len;
+	uint8_t log_page_size;
+	uint32_t octwords;	/* translations_octword_size */
+	uint32_t nmtt;		/* entries in mtt[] (MTT: 8 bytes each) */
+	uint64_t *mtt;		/* raw big-endian-decoded entries */
+};
+
+struct cx_qcnt {
+	uint32_t id;
+	uint32_t out_of_buffer;
+};
+
+/* Per-vport traffic counters (QUERY_VPORT_COUNTER); the data path adds. */
+struct cx_vport_counters {
+	uint64_t rx_ucast_pkts, rx_ucast_bytes;
+	uint64_t rx_mcast_pkts, rx_mcast_bytes;
+	uint64_t rx_bcast_pkts, rx_bcast_bytes;
+	uint64_t tx_ucast_pkts, tx_ucast_bytes;
+	uint64_t tx_mcast_pkts, tx_mcast_bytes;
+	uint64_t tx_bcast_pkts, tx_bcast_bytes;
+	uint64_t rx_err_pkts, tx_err_pkts;
+};
+
+#define CX_MAX_UC_LIST		128	/* 1 << log_max_current_uc_list */
+#define CX_MAX_MC_LIST		4096	/* 1 << log_max_current_mc_list */
+#define CX_MAX_VLAN_LIST	4096
+
+/* The NIC vport context of the function. */
+struct cx_vport {
+	uint8_t perm_mac[6];
+	uint16_t mtu;
+	bool promisc_uc, promisc_mc, promisc_all;
+	bool disable_uc_local_lb, disable_mc_local_lb;
+	uint8_t min_inline;
+	uint8_t admin_state;	/* MLX5_VPORT_ADMIN_STATE_* */
+	uint64_t system_image_guid, node_guid, port_guid;
+	uint32_t nuc, nmc, nvlan;
+	uint8_t (*uc)[6];	/* CX_MAX_UC_LIST */
+	uint8_t (*mc)[6];	/* CX_MAX_MC_LIST */
+	uint16_t *vlan;		/* CX_MAX_VLAN_LIST */
+	bool arm_change_event;
+};
+
+/* The physical port. */
+struct cx_port {
+	bool admin_up;		/* PAOS admin_status */
+	bool oper_up;
+	bool link_down;		/* test port: cable pulled */
+	uint8_t ee_event;	/* PAOS e: 0 no events, 1 event, 2 once */
+	uint16_t admin_mtu;	/* PMTU */
+	uint16_t oper_mtu;
+	uint32_t eth_proto_admin;	/* PTYS */
+	bool pptx, pprx;	/* PFCC global pause */
+	uint8_t pfctx, pfcrx;
+	uint64_t port_events;
+};
+
+struct cx_nic {
+	struct cx_tab pd, td, mkey, qcnt, cq, sq, rq, tis, tir, rqt, ft, fg, fc;
+	uint32_t root_ft;	/* NIC RX root, 0: none */
+	struct cx_vport vport;
+	struct cx_port port;
+	struct cx_vport_counters vcnt;
+	uint64_t bad_refs;	/* commands refused for a bad reference */
+};
+
+/* Tables. */
+void *cx_tab_get(const struct cx_tab *t, uint32_t id);
+
+/* Lookups for the data path; NULL when the number names nothing. */
+static inline struct cx_cq *cx_cq_lookup(struct cx_core *c, uint32_t n)
+{ return cx_tab_get(&c->func.nic->cq, n); }
+static inline struct cx_sq *cx_sq_lookup(struct cx_core *c, uint32_t n)
+{ return cx_tab_get(&c->func.nic->sq, n); }
+static inline struct cx_rq *cx_rq_lookup(struct cx_core *c, uint32_t n)
+{ return cx_tab_get(&c->func.nic->rq, n); }
+static inline struct cx_tir *cx_tir_lookup(struct cx_core *c, uint32_t n)
+{ return cx_tab_get(&c->func.nic->tir, n); }
+static inline struct cx_tis *cx_tis_lookup(struct cx_core *c, uint32_t n)
+{ return cx_tab_get(&c->func.nic->tis, n); }
+static inline struct cx_rqt *cx_rqt_lookup(struct cx_core *c, uint32_t n)
+{ return cx_tab_get(&c->func.nic->rqt, n); }
+static inline struct cx_ft *cx_ft_lookup(struct cx_core *c, uint32_t n)
+{ return cx_tab_get(&c->func.nic->ft, n); }
+static inline struct cx_fg *cx_fg_lookup(struct cx_core *c, uint32_t n)
+{ return cx_tab_get(&c->func.nic->fg, n); }
+static inline struct cx_fc *cx_fc_lookup(struct cx_core *c, uint32_t n)
+{ return cx_tab_get(&c->func.nic->fc, n); }
+static inline struct cx_qcnt *cx_qcnt_lookup(struct cx_core *c, uint32_t n)
+{ return cx_tab_get(&c->func.nic->qcnt, n); }
+/* An mkey by its full value (index << 8 | variant). */
+struct cx_mkey *cx_mkey_lookup(struct cx_core *c, uint32_t mkey);
+
+/*
+ * Flow steering for the receive path: the first entry of table @ft whose
+ * group's mask matches @key (flow_index order), or NULL (a miss).
+ */
+struct cx_fte *cx_fs_match(struct cx_core *core, struct cx_ft *ft,
+			   const struct cx_fs_spec *key);
+/* Fill @key from a frame's outer headers; 0, or -1 if too short. */
+int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *key);
+
+/* Port (cx_vport.c): link state changes post PORT_CHANGE events. */
+void cx_port_update(struct cx_core *core);
+void cx_port_set_link(struct cx_core *core, bool up);
+
+/* Life cycle of the whole store (cx_misc.c). */
+int cx_nic_init(struct cx_core *core);
+void cx_nic_release_all(struct cx_core *core);
+void cx_nic_fini(struct cx_core *core);
+
+/* Helpers shared by the files that parse commands. */
+int cx_tab_add(struct cx_core *core, struct cx_tab *t, void *obj,
+	       uint32_t *id);
+void *cx_tab_del(struct cx_core *core, struct cx_tab *t, uint32_t id);
+int cx_pas_parse(struct cx_pas *pas, const void *in, size_t inlen,
+		 size_t pas_off, uint64_t bytes, uint8_t log_page_size,
+		 uint32_t page_offset_bytes);
+void cx_pas_free(struct cx_pas *pas);
+uint8_t cx_bad(struct cx_cmd *cmd, uint8_t status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define CX_BAD_PARAM(cmd, ...) \
+	cx_bad(cmd, MLX5_CMD_STAT_BAD_PARAM_ERR, __VA_ARGS__)
+#define CX_BAD_RES(cmd, ...) \
+	cx_bad(cmd, MLX5_CMD_STAT_BAD_RES_ERR, __VA_ARGS__)
+#define CX_BAD_STATE(cmd, ...) \
+	cx_bad(cmd, MLX5_CMD_STAT_BAD_RES_STATE_ERR, __VA_ARGS__)
+bool cx_pd_exists(struct cx_core *core, uint32_t pd);
+bool cx_td_exists(struct cx_core *core, uint32_t td);
+void cx_cq_free_obj(struct cx_cq *cq);
+void cx_sq_free_obj(struct cx_sq *sq);
+void cx_rq_free_obj(struct cx_rq *rq);
+void cx_rqt_free_obj(struct cx_rqt *rqt);
+void cx_ft_free_obj(struct cx_core *core, struct cx_ft *ft);
+void cx_mkey_free_obj(struct cx_mkey *mk);
+
+#endif /* CX_OBJ_H */

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cxsim: port access registers (ACCESS_REG), the ones the Ethernet driver
+ * reads and writes at probe, open and close:
+ *
+ *	PAOS	admin status (up/down) and operational status
+ *	PMTU	maximum, administrative and operational port MTU
+ *	PTYS	Ethernet protocols: capability, admin, operational
+ *	PMLP	module lanes of the port
+ *	PPCNT	port counters (every group reads as zero for now)
+ *	PFCC	global pause and PFC
+ *	DTOR	default timeouts (all 0: the driver keeps its own)
+ *
+ * The capability bits pcam_reg, mcam_reg and qcam_reg are 0, so the
+ * driver assumes nothing of the optional registers (PCMR, PPLM, PDDR,
+ * MTPPS, ...) and of extended PTYS; those answer BAD_PARAM, as hardware
+ * does for a register it does not have.  Register numbers come from the
+ * driver's <linux/mlx5/driver.h>, which the model does not include.
+ */
+#include <string.h>
+
+#include "cx_kshim.h"
+#include "cx_obj.h"
+
+#define CX_REG_PMLP		0x5002
+#define CX_REG_PMTU		0x5003
+#define CX_REG_PTYS		0x5004
+#define CX_REG_PAOS		0x5006
+#define CX_REG_PFCC		0x5007
+#define CX_REG_PPCNT		0x5008
+#define CX_REG_DTOR		0xc00e
+
+#define CX_LOCAL_PORT		1
+#define CX_PORT_STATUS_UP	1	/* MLX5_PORT_UP */
+#define CX_PORT_STATUS_DOWN	2	/* MLX5_PORT_DOWN */
+#define CX_PTYS_EN		(1u << 2)	/* MLX5_PTYS_EN */
+#define CX_PORT_MAX_MTU		9978
+#define CX_PORT_MIN_MTU		68
+#define CX_PPCNT_MAX_GRP	0x3f
+
+/* Legacy PTYS Ethernet protocols (enum mlx5e_link_mode): 10/25/40/50/100G copper. */
+#define CX_PROTO_BIT(n)		(1u << (n))
+#define CX_PROTO_100G		CX_PROTO_BIT(20)	/* 100GBASE_CR4 */
+#define CX_ETH_PROTO_CAP	(CX_PROTO_BIT(12) | CX_PROTO_BIT(6) | \
+				 CX_PROTO_BIT(27) | CX_PROTO_BIT(30) | \
+				 CX_PROTO_100G)
+#define CX_CONNECTOR_DA		2	/* direct attach copper */
+#define CX_DATA_RATE_100G	1000	/* data_rate_oper in units of 100 Mb/s */
+
+/* The largest register the model answers, in bytes. */
+#define CX_REG_MAX		MLX5_ST_SZ_BYTES(ppcnt_reg)
+
+static uint8_t cx_reg_paos(struct cx_cmd *cmd, bool write, const void *in,
+			   void *out)
+{
+	struct cx_port *p = &cmd->core->func.nic->port;
+
+	if (write) {
+		uint32_t st = MLX5_GET(paos_reg, in, admin_status);
+
+		if (MLX5_GET(paos_reg, in, ase)) {
+			if (st != CX_PORT_STATUS_UP && st != CX_PORT_STATUS_DOWN)
+				return CX_BAD_PARAM(cmd, "PAOS admin_status %u", st);
+			p->admin_up = st == CX_PORT_STATUS_UP;
+		}
+		if (MLX5_GET(paos_reg, in, ee))
+			p->ee_event = MLX5_GET(paos_reg, in, e);
+		cx_port_update(cmd->core);
+	}
+	MLX5_SET(paos_reg, out, local_port, CX_LOCAL_PORT);
+	MLX5_SET(paos_reg, out, admin_status,
+		 p->admin_up ? CX_PORT_STATUS_UP : CX_PORT_STATUS_DOWN);
+	MLX5_SET(paos_reg, out, oper_status,
+		 p->oper_up ? CX_PORT_STATUS_UP : CX_PORT_STATUS_DOWN);
+	MLX5_SET(paos_reg, out, e, p->ee_event);
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t cx_reg_pmtu(struct cx_cmd *cmd, bool write, const void *in,
+			   void *out)
+{
+	struct cx_port *p = &cmd->core->func.nic->port;
+
+	if (write) {
+		uint32_t mtu = MLX5_GET(pmtu_reg, in, admin_mtu);
+
+		if (mtu < CX_PORT_MIN_MTU || mtu > CX_PORT_MAX_MTU)
+			return CX_BAD_PARAM(cmd, "PMTU admin_mtu %u", mtu);
+		p->admin_mtu = p->oper_mtu = mtu;
+	}
+	MLX5_SET(pmtu_reg, out, local_port, CX_LOCAL_PORT);
+	MLX5_SET(pmtu_reg, out, max_mtu, CX_PORT_MAX_MTU);
+	MLX5_SET(pmtu_reg, out, admin_mtu, p->admin_mtu);
+	MLX5_SET(pmtu_reg, out, oper_mtu, p->oper_mtu);
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t cx_reg_ptys(struct cx_cmd *cmd, bool write, const void *in,
+			   void *out)
+{
+	struct cx_port *p = &cmd->core->func.nic->port;
+	uint32_t mask = MLX5_GET(ptys_reg, in, proto_mask);
+
+	if (mask != CX_PTYS_EN)
+		return CX_BAD_PARAM(cmd, "PTYS proto_mask 0x%x (Ethernet only)",
+				    mask);
+	if (write) {
+		uint32_t admin = MLX5_GET(ptys_reg, in, eth_proto_admin);
+
+		if (MLX5_GET(ptys_reg, in, ext_eth_proto_admin))
+			return CX_BAD_PARAM(cmd, "extended PTYS not announced");
+		if (!admin || (admin & ~CX_ETH_PROTO_CAP))
+			return CX_BAD_PARAM(cmd, "PTYS eth_proto_admin 0x%x",
+					    admin);
+		p->eth_proto_admin = admin;
+	}
+	if (!p->eth_proto_admin)
+		p->eth_proto_admin = CX_ETH_PROTO_CAP;
+	MLX5_SET(ptys_reg, out, local_port, CX_LOCAL_PORT);
+	MLX5_SET(ptys_reg, out, proto_mask, CX_PTYS_EN);
+	MLX5_SET(ptys_reg, out, an_disable_cap, 1);
+	MLX5_SET(ptys_reg, out, eth_proto_capability, CX_ETH_PROTO_CAP);
+	MLX5_SET(ptys_reg, out, eth_proto_admin, p->eth_proto_admin);
+	MLX5_SET(ptys_reg, out, connector_type, CX_CONNECTOR_DA);
+	if (p->oper_up) {
+		uint32_t oper = p->eth_proto_admin & CX_PROTO_100G ?
+				CX_PROTO_100G :
+				p->eth_proto_admin & -p->eth_proto_admin;
+
+		MLX5_SET(ptys_reg, out, eth_proto_oper, oper);
+		MLX5_SET(ptys_reg, out, eth_proto_lp_advertise, CX_ETH_PROTO_CAP);
+		if (oper == CX_PROTO_100G)
+			MLX5_SET(ptys_reg, out, data_rate_oper,
+				 CX_DATA_RATE_100G);
+	}
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t cx_reg_pmlp(struct cx_cmd *cmd, bool write, void *out)
+{
+	unsigned int i;
+
+	if (write)
+		return CX_BAD_PARAM(cmd, "PMLP is read-only here (no port split)");
+	MLX5_SET(pmlp_reg, out, local_port, CX_LOCAL_PORT);
+	MLX5_SET(pmlp_reg, out, width, 4);
+	for (i = 0; i < 4; i++) {
+		/* module 0, tx lane i, rx lane i */
+		uint32_t map = i << 16 | i << 8 | 0;
+
+		switch (i) {
+		case 0: MLX5_SET(pmlp_reg, out, lane0_module_mapping, map); break;
+		case 1: MLX5_SET(pmlp_reg, out, lane1_module_mapping, map); break;
+		case 2: MLX5_SET(pmlp_reg, out, lane2_module_mapping, map); break;
+		case 3: MLX5_SET(pmlp_reg, out, lane3_module_mapping, map); break;
+		}
+	}
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t cx_reg_ppcnt(struct cx_cmd *cmd, bool write, const void *in,
+			    void *out)
+{
+	uint32_t grp = MLX5_GET(ppcnt_reg, in, grp);
+
+	if (grp > CX_PPCNT_MAX_GRP || MLX5_GET(ppcnt_reg, in, pnat))
+		return CX_BAD_PARAM(cmd, "PPCNT grp 0x%x pnat %u", grp,
+				    MLX5_GET(ppcnt_reg, in, pnat));
+	/* Writing only clears (clr); every counter reads 0 for now. */
+	(void)write;
+	MLX5_SET(ppcnt_reg, out, local_port, CX_LOCAL_PORT);
+	MLX5_SET(ppcnt_reg, out, grp, grp);
+	MLX5_SET(ppcnt_reg, out, prio_tc, MLX5_GET(ppcnt_reg, in, prio_tc));
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t cx_reg_pfcc(struct cx_cmd *cmd, bool write, const void *in,
+			   void *out)
+{
+	struct cx_port *p = &cmd->core->func.nic->port;
+
+	if (write) {
+		/* PFC needs the qos capability, not announced. */
+		if (MLX5_GET(pfcc_reg, in, pfctx) || MLX5_GET(pfcc_reg, in, pfcrx))
+			return CX_BAD_PARAM(cmd, "PFC not announced");
+		p->pptx = MLX5_GET(pfcc_reg, in, pptx);
+		p->pprx = MLX5_GET(pfcc_reg, in, pprx);
+	}
+	MLX5_SET(pfcc_reg, out, local_port, CX_LOCAL_PORT);
+	MLX5_SET(pfcc_reg, out, pptx, p->pptx);
+	MLX5_SET(pfcc_reg, out, pprx, p->pprx);
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t cx_reg_access(struct cx_cmd *cmd, unsigned int reg, bool write,
+		      const uint8_t *data_in, size_t in_len, uint8_t *data_out,
+		      size_t out_len)
+{
+	uint8_t in[CX_REG_MAX], out[CX_REG_MAX];
+	uint8_t st;
+
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	memcpy(in, data_in, in_len < sizeof(in) ? in_len : sizeof(in));
+
+	switch (reg) {
+	case CX_REG_PAOS:
+	case CX_REG_PMTU:
+	case CX_REG_PMLP:
+	case CX_REG_PPCNT:
+	case CX_REG_PFCC:
+	case CX_REG_PTYS:
+		/* Every one of these starts with local_port at bits 8..15. */
+		if (cx_bits_get(in, 8, 8) != CX_LOCAL_PORT)
+			return CX_BAD_PARAM(cmd, "register 0x%x of local port %u",
+					    reg, cx_bits_get(in, 8, 8));
+		break;
+	default:
+		break;
+	}
+	switch (reg) {
+	case CX_REG_PAOS:
+		st = cx_reg_paos(cmd, write, in, out);
+		break;
+	case CX_REG_PMTU:
+		st = cx_reg_pmtu(cmd, write, in, out);
+		break;
+	case CX_REG_PTYS:
+		st = cx_reg_ptys(cmd, write, in, out);
+		break;
+	case CX_REG_PMLP:
+		st = cx_reg_pmlp(cmd, write, out);
+		break;
+	case CX_REG_PPCNT:
+		st = cx_reg_ppcnt(cmd, write, in, out);
+		break;
+	case CX_REG_PFCC:
+		st = cx_reg_pfcc(cmd, write, in, out);
+		break;
+	case CX_REG_DTOR:
+		/*
+		 * Default timeouts: every field 0, "use the driver's own",
+		 * which the driver reads as no override (lib/tout.c).
+		 */
+		if (write)
+			return CX_BAD_PARAM(cmd, "DTOR is read-only");
+		st = MLX5_CMD_STAT_OK;
+		break;
+	default:
+		return CX_BAD_PARAM(cmd, "register 0x%x not modelled", reg);
+	}
+	if (st == MLX5_CMD_STAT_OK)
+		memcpy(data_out, out, out_len < sizeof(out) ? out_len : sizeof(out));
+	return st;
+}

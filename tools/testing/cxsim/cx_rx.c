@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cxsim data path: the receive side.
+ *
+ * A frame from the wire (the port must be up) is steered from the NIC RX
+ * root flow table (SET_FLOW_TABLE_ROOT): the first entry whose group mask
+ * matches, in flow_index order (cx_fs_match()); a miss follows the
+ * table's miss table if it has one, else drops.  An entry forwards to a
+ * flow table (followed, bounded depth) or a TIR; drop/no destination
+ * drops.  A TIR gives an RQ directly (inline_rqn) or through RSS:
+ * Toeplitz over its hash fields, the RQT entry hash % size.
+ *
+ * The RQ's doorbell record (be32 at dbr_addr, the driver's wqe counter)
+ * says how many WQEs are posted; none left: the frame is dropped and the
+ * RQ's queue counter's out_of_buffer counts it (ethtool rx_out_of_buffer).
+ *
+ *  cyclic / linked list: a WQE of data segments (byte_count, lkey, addr);
+ *      the frame is scattered over them; one CQE with wqe_counter = the
+ *      consumed WQE's counter (cyclic) or index (linked list).
+ *  striding (linked list, as mlx5e uses, or cyclic): one data segment of
+ *      2^n strides in the UMR mkey's address space; cx_mpwrq_place() puts
+ *      the frame at whole strides, or a filler CQE retires the WQE first;
+ *      the CQE says wqe_id, first stride and strides consumed.
+ *
+ * Each RX CQE carries the checksum classification, the RSS hash, the
+ * flow tag (sop_drop_qpn) and the RQN (flags_rqpn); the outer 802.1Q tag
+ * is stripped unless the RQ has vsd.
+ */
+#include <string.h>
+
+#include "cx_kshim_dp.h"
+#include "cx_datapath.h"
+#include "cx_dp.h"
+
+#define CX_FS_MAX_DEPTH		16
+#define CX_DATA_SEG		16
+#define CX_BYTE_COUNT_MASK	0x7fffffffu	/* bit 31: HW start padding */
+#define CX_TERMINATE_LKEY	0x100
+
+struct cx_rx_ctx {
+	const uint8_t *frame;
+	size_t len;
+	uint32_t flow_tag;
+	struct cx_tir *tir;
+};
+
+static uint32_t be32_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+static uint16_t be16_at(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* Steering: 0 with ctx->tir set, or -1 (drop). */
+static int cx_rx_steer(struct cx_core *core, struct cx_rx_ctx *x)
+{
+	struct cx_nic *nic = core->func.nic;
+	struct cx_fs_spec key;
+	struct cx_ft *ft;
+	unsigned int depth;
+
+	if (!nic->root_ft || cx_fs_parse_frame(x->frame, x->len, &key))
+		return -1;
+	ft = cx_ft_lookup(core, nic->root_ft);
+	for (depth = 0; ft && depth < CX_FS_MAX_DEPTH; depth++) {
+		struct cx_fte *e = cx_fs_match(core, ft, &key);
+		struct cx_ft *next = NULL;
+		uint32_t i;
+
+		if (!e) {
+			ft = ft->miss_action ? cx_ft_lookup(core, ft->miss_id) :
+					       NULL;
+			continue;
+		}
+		for (i = 0; i < e->ncounter; i++) {
+			struct cx_fc *fc = cx_fc_lookup(core, e->counter[i]);
+
+			if (fc) {
+				fc->packets++;
+				fc->octets += x->len;
+			}
+		}
+		if (e->action & MLX5_FLOW_CONTEXT_ACTION_DROP)
+			return -1;
+		if (e->flow_tag)
+			x->flow_tag = e->flow_tag;
+		if (!(e->action & MLX5_FLOW_CONTEXT_ACTION_FWD_DEST)) {
+			/* Allow/count only: on to the next level. */
+			ft = ft->miss_action ? cx_ft_lookup(core, ft->miss_id) :
+					       NULL;
+			continue;
+		}
+		/* The first destination that exists takes the frame. */
+		for (i = 0; i < e->ndest; i++) {
+			if (e->dest[i].type == MLX5_IFC_FLOW_DESTINATION_TYPE_TIR) {
+				x->tir = cx_tir_lookup(core, e->dest[i].id);
+				if (x->tir)
+					return 0;
+			} else if (e->dest[i].type ==
+				   MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE) {
+				next = cx_ft_lookup(core, e->dest[i].id);
+				if (next)
+					break;
+			}
+		}
+		ft = next;
+	}
+	return -1;
+}
+
+static struct cx_rq *cx_rx_pick_rq(struct cx_core *core, struct cx_tir *tir,
+				   const uint8_t *frame,
+				   const struct cx_pkt *pkt, uint32_t *hash,
+				   uint8_t *htype)
+{
+	struct cx_rss_cfg cfg;
+	struct cx_rqt *rqt;
+
+	*hash = 0;
+	*htype = 0;
+	if (tir->disp_type != MLX5_TIRC_DISP_TYPE_INDIRECT)
+		return cx_rq_lookup(core, tir->inline_rqn);
+	rqt = cx_rqt_lookup(core, tir->rqtn);
+	if (!rqt || !rqt->size || !rqt->rqn)
+		return NULL;
+	memset(&cfg, 0, sizeof(cfg));
+	memcpy(cfg.key, tir->key, CX_RSS_KEY_LEN);
+	cfg.l3_prot_type = tir->outer.l3;
+	cfg.l4_prot_type = tir->outer.l4;
+	cfg.selected_fields = tir->outer.fields;
+	cfg.symmetric = tir->symmetric;
+	*hash = cx_rss_hash(&cfg, frame, pkt, htype);
+	return cx_rq_lookup(core, rqt->rqn[*hash % rqt->size]);
+}
+
+static int cx_rq_wqe_addr(const struct cx_rq *rq, uint32_t idx,
+			  uint64_t *addr)
+{
+	uint64_t off = rq->wq.pas.page_offset +
+		       ((uint64_t)(idx & ((1u << rq->wq.log_sz) - 1))
+			<< rq->wq.log_stride);
+	uint64_t psz = (uint64_t)CX_PAGE_SIZE << rq->wq.pas.log_page_size;
+
+	if (!rq->wq.pas.addr || off / psz >= rq->wq.pas.n)
+		return -1;
+	*addr = rq->wq.pas.addr[off / psz] + off % psz;
+	return 0;
+}
+
+/* WQEs posted and not consumed, from the doorbell record. */
+static uint16_t cx_rq_avail(struct cx_core *core, const struct cx_rq *rq)
+{
+	uint8_t rec[4];
+
+	if (cx_dma_read(core, rq->wq.dbr_addr, rec, 4))
+		return 0;
+	return (uint16_t)(be32_at(rec) - rq->wqe_cc);
+}
+
+static bool cx_rq_is_ll(const struct cx_rq *rq)
+{
+	return rq->wq.type == MLX5_WQ_TYPE_LINKED_LIST ||
+	       rq->wq.type == MLX5_WQ_TYPE_LINKED_LIST_STRIDING_RQ;
+}
+
+static bool cx_rq_is_striding(const struct cx_rq *rq)
+{
+	return rq->wq.type == MLX5_WQ_TYPE_LINKED_LIST_STRIDING_RQ ||
+	       rq->wq.type == MLX5_WQ_TYPE_CYCLIC_STRIDING_RQ;
+}
+
+/* Index of the WQE in use. */
+static uint16_t cx_rq_cur(const struct cx_rq *rq)
+{
+	return cx_rq_is_ll(rq) ? rq->ll_cur :
+	       (uint16_t)(rq->wqe_cc & ((1u << rq->wq.log_sz) - 1));
+}
+
+/* Fetch the WQE in use (at most 1 KiB). */
+static int cx_rq_fetch(struct cx_core *core, struct cx_rq *rq, uint8_t *wqe,
+		       uint32_t *len)
+{
+	uint64_t addr;
+
+	*len = 1u << rq->wq.log_stride;
+	if (*len > 1024 || cx_rq_wqe_addr(rq, cx_rq_cur(rq), &addr) ||
+	    cx_dma_read(core, addr, wqe, *len))
+		return -1;
+	core->dp->rx_wqe_bytes += *len;
+	return 0;
+}
+
+static void cx_rq_retire(struct cx_rq *rq, const uint8_t *wqe)
+{
+	if (cx_rq_is_ll(rq))
+		rq->ll_cur = be16_at(wqe + 2) & ((1u << rq->wq.log_sz) - 1);
+	rq->wqe_cc++;
+	rq->stride_cc = 0;
+}
+
+static int cx_rx_cqe(struct cx_core *core, struct cx_rq *rq,
+		     const struct cx_cqe_rx *rx)
+{
+	struct cx_cq *cq = cx_cq_lookup(core, rq->cqn);
+	uint8_t img[CX_CQE_SIZE];
+
+	if (!cq)
+		return -1;
+	cx_cqe_rx(img, cq->prod, cq->log_size, rx);
+	return cx_cq_write(core, cq, img);
+}
+
+static void cx_rx_no_wqe(struct cx_core *core, struct cx_rq *rq)
+{
+	struct cx_qcnt *q = rq->counter_set_id ?
+			    cx_qcnt_lookup(core, rq->counter_set_id) : NULL;
+
+	core->dp->rx_drops_no_wqe++;
+	rq->drops++;
+	if (q)
+		q->out_of_buffer++;
+}
+
+/* Scatter into a cyclic/linked-list WQE's data segments. */
+static int cx_rx_scatter(struct cx_core *core, struct cx_rq *rq,
+			 const uint8_t *wqe, uint32_t wqe_len,
+			 const uint8_t *frame, size_t len)
+{
+	uint32_t off = cx_rq_is_ll(rq) ? CX_DATA_SEG : 0;
+	size_t done = 0;
+
+	for (; off + CX_DATA_SEG <= wqe_len && done < len; off += CX_DATA_SEG) {
+		uint32_t bc = be32_at(wqe + off) & CX_BYTE_COUNT_MASK;
+		uint32_t lkey = be32_at(wqe + off + 4);
+		uint64_t addr = cx_get_be64(wqe + off + 8);
+		size_t n;
+
+		if (lkey == CX_TERMINATE_LKEY || !bc)
+			break;
+		n = len - done < bc ? len - done : bc;
+		if (cx_mkey_dma(core, lkey, addr, (void *)(frame + done), n,
+				true))
+			return -1;
+		done += n;
+	}
+	return done == len ? 0 : -1;
+}
+
+/* Returns 0 when the frame was placed (a CQE written), else -1. */
+static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
+		       const uint8_t *frame, size_t len,
+		       struct cx_cqe_rx *rx)
+{
+	struct cx_dp *dp = core->dp;
+	uint8_t wqe[1024];
+	uint32_t wqe_len;
+	unsigned int tries;
+
+	if (rq->state != MLX5_RQC_STATE_RDY) {
+		dp->rx_drops_other++;
+		return -1;
+	}
+	if (!cx_rq_is_striding(rq)) {
+		if (!cx_rq_avail(core, rq)) {
+			cx_rx_no_wqe(core, rq);
+			return -1;
+		}
+		if (cx_rq_fetch(core, rq, wqe, &wqe_len)) {
+			dp->rx_drops_other++;
+			return -1;
+		}
+		rx->wqe_counter = cx_rq_is_ll(rq) ? cx_rq_cur(rq) :
+			(uint16_t)rq->wqe_cc;
+		if (cx_rx_scatter(core, rq, wqe, wqe_len, frame, len)) {
+			/* Too long for the WQE, or a bad address: dropped,
+			 * the WQE stays for the next frame. */
+			dp->rx_drops_too_big++;
+			rq->drops++;
+			return -1;
+		}
+		dp->rx_dma_bytes += len;
+		cx_rq_retire(rq, wqe);
+		return cx_rx_cqe(core, rq, rx);
+	}
+
+	/* Striding: at most one filler before the frame fits a fresh WQE. */
+	for (tries = 0; tries < 3; tries++) {
+		struct cx_mpwrq_geom g = {
+			.log_num_strides = rq->wq.log_num_strides,
+			.log_stride_sz = rq->wq.log_stride_bytes,
+		};
+		struct cx_mpwrq_place p;
+		uint16_t cur;
+		uint32_t lkey;
+		uint64_t addr;
+
+		if (!cx_rq_avail(core, rq)) {
+			cx_rx_no_wqe(core, rq);
+			return -1;
+		}
+		if (cx_rq_fetch(core, rq, wqe, &wqe_len) ||
+		    wqe_len < CX_DATA_SEG * (cx_rq_is_ll(rq) ? 2 : 1)) {
+			dp->rx_drops_other++;
+			return -1;
+		}
+		cur = cx_rq_cur(rq);
+		{
+			const uint8_t *ds = wqe + (cx_rq_is_ll(rq) ? CX_DATA_SEG : 0);
+
+			lkey = be32_at(ds + 4);
+			addr = cx_get_be64(ds + 8);
+		}
+		switch (cx_mpwrq_place(&g, rq->stride_cc, (uint32_t)len, &p)) {
+		case CX_MPWRQ_FILLER: {
+			struct cx_cqe_rx f = {
+				.striding = true,
+				.filler = true,
+				.consumed_strides = (uint16_t)p.strides,
+				.wqe_counter = (uint16_t)p.stride,
+				.wqe_id = cur,
+				.rqn = rq->rqn,
+			};
+
+			rq->stride_cc += p.strides;
+			if (!cx_rx_cqe(core, rq, &f))
+				dp->cqe_filler++;
+			if (p.wqe_done)
+				cx_rq_retire(rq, wqe);
+			continue;
+		}
+		case CX_MPWRQ_PLACED:
+			if (cx_mkey_dma(core, lkey, addr + p.offset,
+					(void *)frame, len, true)) {
+				dp->rx_drops_other++;
+				rq->drops++;
+				return -1;
+			}
+			dp->rx_dma_bytes += len;
+			rx->striding = true;
+			rx->consumed_strides = (uint16_t)p.strides;
+			rx->wqe_counter = (uint16_t)p.stride;
+			rx->wqe_id = cur;
+			rq->stride_cc += p.strides;
+			if (p.wqe_done)
+				cx_rq_retire(rq, wqe);
+			return cx_rx_cqe(core, rq, rx);
+		default:
+			dp->rx_drops_too_big++;
+			rq->drops++;
+			return -1;
+		}
+	}
+	dp->rx_drops_other++;
+	return -1;
+}
+
+static void cx_rx_count_vport(struct cx_core *core, const uint8_t *frame,
+			      size_t len)
+{
+	static const uint8_t ff[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct cx_vport_counters *v = &core->func.nic->vcnt;
+
+	if (!memcmp(frame, ff, 6)) {
+		v->rx_bcast_pkts++;
+		v->rx_bcast_bytes += len;
+		core->dp->rx_bcast++;
+	} else if (frame[0] & 1) {
+		v->rx_mcast_pkts++;
+		v->rx_mcast_bytes += len;
+		core->dp->rx_mcast++;
+	} else {
+		v->rx_ucast_pkts++;
+		v->rx_ucast_bytes += len;
+	}
+}
+
+size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len)
+{
+	struct cx_dp *dp = cx_dp_get(core);
+	struct cx_rx_ctx x = { .frame = buf, .len = len };
+	struct cx_rx_class rc;
+	struct cx_cqe_rx rx;
+	struct cx_pkt pkt;
+	struct cx_rq *rq;
+	uint8_t *frame;
+	size_t flen = len;
+	uint16_t tci = 0;
+	bool stripped = false;
+
+	core->stats.rx_frames++;
+	if (!dp) {
+		core->stats.rx_drops++;
+		return len;
+	}
+	if (!cx_dp_link_up(core)) {
+		dp->rx_drops_link++;
+		core->stats.rx_drops++;
+		return len;
+	}
+	if (len < CX_ETH_HLEN || len > CX_DP_RXBUF) {
+		dp->rx_drops_other++;
+		core->stats.rx_drops++;
+		return len;
+	}
+	if (cx_rx_steer(core, &x)) {
+		dp->rx_drops_steering++;
+		core->stats.rx_drops++;
+		return len;
+	}
+	cx_rx_count_vport(core, buf, len);
+	memcpy(dp->rxbuf, buf, len);
+	frame = dp->rxbuf;
+	cx_pkt_parse(frame, flen, &pkt);
+	memset(&rx, 0, sizeof(rx));
+	rq = cx_rx_pick_rq(core, x.tir, frame, &pkt, &rx.rss_hash,
+			   &rx.rss_hash_type);
+	if (!rq) {
+		dp->rx_drops_steering++;
+		core->stats.rx_drops++;
+		return len;
+	}
+	if (!rq->vsd)
+		stripped = cx_rx_vlan_strip(frame, &flen, &tci);
+	cx_rx_classify(frame, flen, false, &rc);
+	rx.byte_cnt = (uint32_t)flen;
+	rx.rqn = rq->rqn;
+	rx.flow_tag = x.flow_tag;
+	rx.rc = &rc;
+	rx.vlan_stripped = stripped;
+	rx.vlan_tci = tci;
+	rx.timestamp = cx_now(core);
+	if (cx_rx_to_rq(core, rq, frame, flen, &rx)) {
+		core->stats.rx_drops++;
+		return len;
+	}
+	rq->packets++;
+	dp->cqe_rx++;
+	dp->rx_packets++;
+	dp->rx_bytes += len;
+	return len;
+}

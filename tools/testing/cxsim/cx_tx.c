@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cxsim data path: send queues.
+ *
+ * The SQ doorbell is a 64-bit write at UAR offset 0x800 (or 0x900, the
+ * second blue-flame register) of the first 8 bytes of the last WQE's
+ * control segment (upstream mlx5e_notify_hw()): opmod_idx_opcode, then
+ * qpn_ds, whose bits 31:8 name the SQ.  The producer counter that counts
+ * is the doorbell record's (be32 at dbr_addr + 4, MLX5_SND_DBR; the
+ * driver's pc is 16 bits), so every WQE from the SQ's cc to it runs.
+ *
+ * Each WQE: decoded by cx_wqe_decode(), sent by cx_tx_emit() (LSO,
+ * checksums), completed with a CQE when it asks (MLX5_WQE_CTRL_CQ_UPDATE).
+ * UMR WQEs (on an SQ created with reg_umr: the driver's ICOSQ) write
+ * inline MTT/KSM entries into an mkey, which is how the striding RQ maps
+ * its pages.  A malformed WQE gets an error CQE (always) and puts the SQ
+ * in the error state: its doorbells are ignored until MODIFY_SQ takes it
+ * through RST to RDY.  With the link down, frames are dropped and the
+ * WQEs complete as usual.
+ */
+#include <string.h>
+
+#include "cx_kshim_dp.h"
+#include "cx_datapath.h"
+#include "cx_dp.h"
+
+#define CX_UAR_SQ_DB0		0x800
+#define CX_UAR_SQ_DB1		0x900
+
+static int cx_tx_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	return cx_dma_read(ctx, addr, buf, len);
+}
+
+static int cx_tx_gather(void *ctx, uint32_t lkey, uint64_t addr, void *buf,
+			size_t len)
+{
+	return cx_mkey_dma(ctx, lkey, addr, buf, len, false);
+}
+
+static bool cx_mac_is_mcast(const uint8_t *mac)
+{
+	return mac[0] & 1;
+}
+
+static bool cx_mac_is_bcast(const uint8_t *mac)
+{
+	static const uint8_t ff[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+	return !memcmp(mac, ff, 6);
+}
+
+static void cx_tx_frame(void *ctx, const uint8_t *frame, size_t len)
+{
+	struct cx_core *core = ctx;
+	struct cx_dp *dp = core->dp;
+	struct cx_vport_counters *v = &core->func.nic->vcnt;
+
+	if (!cx_dp_link_up(core)) {
+		dp->tx_drops_link++;
+		return;
+	}
+	dp->tx_packets++;
+	dp->tx_bytes += len;
+	if (len >= 6 && cx_mac_is_bcast(frame)) {
+		v->tx_bcast_pkts++;
+		v->tx_bcast_bytes += len;
+	} else if (len >= 6 && cx_mac_is_mcast(frame)) {
+		v->tx_mcast_pkts++;
+		v->tx_mcast_bytes += len;
+	} else {
+		v->tx_ucast_pkts++;
+		v->tx_ucast_bytes += len;
+	}
+	if (core->host.send_frame)
+		core->host.send_frame(core->host.opaque, 1, frame, len);
+}
+
+static uint32_t be32_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+static uint16_t be16_at(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/*
+ * A UMR WQE (struct mlx5e_umr_wqe): ctrl (umr_mkey at byte 12), umr ctrl
+ * segment at 16 (flags, xlt_octowords, xlt_offset, mkey_mask,
+ * xlt_offset_47_16), mkey segment at 64, inline translations at 128.
+ * Returns 0 or a CQE syndrome.
+ */
+static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_wqe *w)
+{
+	const uint8_t *raw = w->raw;
+	uint32_t mkey = be32_at(raw + 12);
+	uint8_t flags = raw[16];
+	uint32_t octw = be16_at(raw + 20);
+	uint64_t off = be16_at(raw + 22);
+	uint64_t mask = cx_get_be64(raw + 24);
+	struct cx_mkey *mk = cx_mkey_lookup(core, mkey);
+	uint32_t i, n, first;
+
+	if (!mk || !mk->umr_en)
+		return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+	if (!(flags & MLX5_UMR_INLINE))
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	if (flags & MLX5_UMR_TRANSLATION_OFFSET_EN)
+		off |= (uint64_t)be32_at(raw + 32) << 16;
+	else
+		off = 0;
+	if (128 + (uint64_t)octw * 16 > w->raw_len)
+		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	/* Every mode stores 8-byte words: MTT one per entry, KSM two. */
+	n = octw * 2;
+	first = (uint32_t)(off * 2);
+	if (off * 2 + n > mk->nmtt)
+		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	for (i = 0; i < n; i++)
+		mk->mtt[first + i] = cx_get_be64(raw + 128 + 8 * i);
+	if (mask & MLX5_MKEY_MASK_FREE)
+		mk->free = (raw[64] >> 6) & 1;	/* mkey seg status: free */
+	return 0;
+}
+
+static void cx_sq_error(struct cx_core *core, struct cx_sq *sq,
+			struct cx_cq *cq, const struct cx_wqe *w,
+			uint8_t syndrome)
+{
+	struct cx_dp *dp = core->dp;
+	uint8_t img[CX_CQE_SIZE];
+
+	dp->wqe_err++;
+	dp->sq_errors++;
+	cx_log(core, "cxsim: SQ 0x%x: WQE 0x%x opcode 0x%x: %s (syndrome 0x%x); SQ in error\n",
+	       sq->sqn, w->wqe_index, w->opcode,
+	       w->err ? cx_wqe_strerror(w->err) : "bad UMR", syndrome);
+	sq->state = MLX5_SQC_STATE_ERR;
+	if (!cq)
+		return;
+	cx_cqe_tx_err(img, cq->prod, cq->log_size, syndrome, 0, w->opcode,
+		      w->wqe_index, sq->sqn);
+	if (!cx_cq_write(core, cq, img))
+		dp->cqe_err++;
+}
+
+void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
+{
+	struct cx_dp *dp = cx_dp_get(core);
+	struct cx_cq *cq = cx_cq_lookup(core, sq->cqn);
+	struct cx_sq_ring ring;
+	static struct cx_wqe w;	/* ~1 KiB of raw WQE: not on the stack */
+	uint8_t rec[4];
+	uint16_t pc;
+	int r;
+
+	if (!dp || sq->state != MLX5_SQC_STATE_RDY)
+		return;
+	if (cx_dma_read(core, sq->wq.dbr_addr + 4, rec, 4))
+		return;
+	pc = (uint16_t)be32_at(rec);
+	sq->pc_seen = pc;
+	memset(&ring, 0, sizeof(ring));
+	ring.rd = cx_tx_read;
+	ring.ctx = core;
+	ring.gather = cx_tx_gather;
+	ring.pas = sq->wq.pas.addr;
+	ring.npas = sq->wq.pas.n;
+	ring.log_page_sz = CX_PAGE_SHIFT + sq->wq.pas.log_page_size;
+	ring.page_offset = sq->wq.pas.page_offset;
+	ring.log_wq_sz = sq->wq.log_sz;
+	ring.sqn = sq->sqn;
+	/*
+	 * mlx5e never sets allow_multi_pkt_send_wqe (6.12): the capability
+	 * (enhanced_multi_pkt_send_wqe) is what allows ENHANCED_MPSW.
+	 */
+	ring.mpwqe = core->params.mpwqe;
+
+	for (;;) {
+		uint8_t img[CX_CQE_SIZE];
+		uint8_t synd = 0;
+
+		r = cx_wqe_decode(&ring, (uint16_t)sq->cc, pc, dp->txbuf,
+				  CX_DP_TXBUF, &w);
+		if (r == CX_WQE_EMPTY)
+			break;
+		dp->desc_bytes += w.desc_bytes;
+		dp->payload_bytes += w.payload_bytes;
+		if (r == CX_WQE_E_OPCODE && w.opcode == MLX5_OPCODE_UMR &&
+		    sq->reg_umr) {
+			synd = cx_umr_exec(core, &w);
+			if (synd) {
+				cx_sq_error(core, sq, cq, &w, synd);
+				return;
+			}
+			dp->wqe_umr++;
+		} else if (r < 0) {
+			cx_sq_error(core, sq, cq, &w, w.syndrome);
+			return;
+		} else {
+			int n = cx_tx_emit(&w, dp->txbuf, dp->scratch,
+					   CX_DP_SCRATCH, cx_tx_frame, core);
+
+			if (n < 0) {
+				dp->tx_lso_err++;
+				cx_sq_error(core, sq, cq, &w,
+					    MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+				return;
+			}
+			switch (w.opcode) {
+			case MLX5_OPCODE_SEND:		dp->wqe_send++; break;
+			case MLX5_OPCODE_LSO:		dp->wqe_lso++; break;
+			case MLX5_OPCODE_ENHANCED_MPSW:	dp->wqe_mpw++; break;
+			case MLX5_OPCODE_NOP:		dp->wqe_nop++; break;
+			}
+		}
+		sq->wqes++;
+		if (w.cqe_req && cq) {
+			cx_cqe_tx(img, cq->prod, cq->log_size, w.opcode,
+				  w.wqe_index, sq->sqn, cx_now(core));
+			if (!cx_cq_write(core, cq, img))
+				dp->cqe_tx++;
+		}
+		sq->cc += w.wqebbs;
+	}
+}
+
+void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
+{
+	struct cx_dp *dp = cx_dp_get(core);
+	uint32_t qpn_ds = __builtin_bswap32((uint32_t)(value >> 32));
+	uint32_t sqn = qpn_ds >> 8;
+	struct cx_sq *sq;
+
+	if (!dp || !core->func.nic)
+		return;
+	dp->sq_doorbells++;
+	sq = cx_sq_lookup(core, sqn);
+	if (!sq || sq->wq.uar_page != uar_page ||
+	    sq->state != MLX5_SQC_STATE_RDY) {
+		dp->sq_doorbells_bad++;
+		if (!sq || sq->wq.uar_page != uar_page)
+			cx_log(core, "cxsim: SQ doorbell for SQ 0x%x on UAR %u: no such SQ there\n",
+			       sqn, uar_page);
+		return;
+	}
+	sq->doorbells++;
+	cx_sq_process(core, sq);
+}

@@ -1,0 +1,454 @@
+/*
+ * Data path integration tests, included by test_core.c after test_eth.c:
+ * doorbells, SQ -> frames and CQEs, error CQEs and the SQ error state,
+ * steering root -> TIR -> RQT -> RQ, cyclic and striding RQs (UMR
+ * mapping, filler CQEs), drops, CQ arming and completion EQEs.
+ */
+
+#include "cx_kshim_dp.h"
+#include "cx_dp.h"
+#include "cx_datapath.h"
+
+#define DP_BUF		0x3a0000ULL	/* packet buffers */
+#define DP_TXCQ		0x390000ULL
+#define DP_RXCQ		0x394000ULL
+#define DP_RXPAGES	0x100000ULL	/* 16 pages mapped through UMR */
+
+static uint8_t dp_frames[8][2048];
+static size_t dp_frame_len[8];
+static unsigned int dp_nframes;
+
+static void dp_capture(void *opaque, unsigned int port, const void *buf,
+		       size_t len)
+{
+	(void)opaque;
+	(void)port;
+	if (dp_nframes < 8) {
+		dp_frame_len[dp_nframes] = len;
+		memcpy(dp_frames[dp_nframes], buf, len < 2048 ? len : 2048);
+	}
+	dp_nframes++;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static void dp_link_up(void)
+{
+	uint8_t reg[MLX5_ST_SZ_BYTES(paos_reg)];
+
+	memset(reg, 0, sizeof(reg));
+	MLX5_SET(paos_reg, reg, local_port, 1);
+	MLX5_SET(paos_reg, reg, admin_status, 1);
+	MLX5_SET(paos_reg, reg, ase, 1);
+	access_reg(0x5006, true, reg, sizeof(reg));
+}
+
+/* A test frame: dmac @dst, IPv4/TCP, @len bytes. */
+static size_t dp_make_frame(uint8_t *f, const uint8_t *dst, size_t len,
+			    uint8_t seed)
+{
+	size_t i;
+
+	memset(f, 0, len);
+	memcpy(f, dst, 6);
+	memcpy(f + 6, "\x02\x99\x99\x99\x99\x01", 6);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	f[14] = 0x45;
+	put_be16(f + 16, (uint16_t)(len - 14));
+	f[22] = 64;
+	f[23] = 6;
+	memcpy(f + 26, "\xc6\x12\x00\x01\xc6\x12\x00\x02", 8);
+	put_be16(f + 34, 1000 + seed);
+	put_be16(f + 36, 5201);
+	f[46] = 0x50;
+	for (i = 54; i < len; i++)
+		f[i] = (uint8_t)(i + seed);
+	cx_csum_tx(f, len, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM);
+	return len;
+}
+
+/* Ring the SQ: producer counter @pc in the record, 64-bit BlueFlame write. */
+static void dp_sq_ring(uint32_t uar, uint16_t pc, const uint8_t *ctrl)
+{
+	uint64_t v;
+
+	put_be32(fh.mem + DBR_BASE + 0x80 + 4, pc);
+	memcpy(&v, ctrl, 8);
+	cx_core_bar0_write(&core, (uint64_t)uar * 4096 + 0x800, v, 8);
+}
+
+static uint8_t *dp_wqebb(uint32_t i)
+{
+	return fh.mem + Q_BASE + 0x10000 + (i & 127) * 64;
+}
+
+/* ctrl segment: opcode, index, sqn, ds count, CQ update. */
+static void dp_ctrl(uint8_t *w, uint8_t opcode, uint16_t idx, uint32_t sqn,
+		    uint8_t ds, bool ce)
+{
+	memset(w, 0, 16);
+	put_be32(w, (uint32_t)idx << 8 | opcode);
+	put_be32(w + 4, sqn << 8 | ds);
+	w[11] = ce ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
+}
+
+static void dp_dseg(uint8_t *d, uint32_t len, uint32_t lkey, uint64_t addr)
+{
+	put_be32(d, len);
+	put_be32(d + 4, lkey);
+	cx_put_be64(d + 8, addr);
+}
+
+static const uint8_t dp_mac[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+
+static struct mlx5_cqe64 *dp_cqe(uint64_t cqbuf, uint32_t i)
+{
+	return (struct mlx5_cqe64 *)(fh.mem + cqbuf + i * 64);
+}
+
+static void test_dp_tx(void)
+{
+	struct eth_env e;
+	uint32_t cqn, sqn, i;
+	struct cx_sq *sq;
+	struct mlx5_cqe64 *c;
+	uint8_t *w;
+	bool good;
+	long eqe0;
+
+	good = eth_setup(&e, dp_mac);
+	core.host.send_frame = dp_capture;
+	dp_nframes = 0;
+	dp_link_up();
+	good &= create_cq(&e, DP_TXCQ, 6, e.comp_eq, &cqn) == 0;
+	good &= create_sq(&e, cqn, e.tis, &sqn) == 0;
+	good &= modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
+	ok(good && core.func.nic->port.oper_up, "TX: CQ, SQ ready, link up");
+
+	/* Arm the CQ: ci 0, REQ_NOT. */
+	{
+		uint8_t db[8];
+		uint64_t v;
+
+		put_be32(db, 0);
+		put_be32(db + 4, cqn);
+		memcpy(&v, db, 8);
+		cx_core_bar0_write(&core, (uint64_t)e.uar * 4096 + 0x20, v, 8);
+	}
+	ok(cx_cq_lookup(&core, cqn)->armed, "CQ doorbell at UAR 0x20 arms the CQ");
+	eqe0 = report_val("eqe.comp");
+
+	/* WQE 0: SEND of 100 bytes, CQE requested. */
+	dp_make_frame(fh.mem + DP_BUF, (const uint8_t *)"\x02\x11\x22\x33\x44\x66",
+		      100, 1);
+	w = dp_wqebb(0);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 0, sqn, 3, true);
+	dp_dseg(w + 32, 100, e.mkey, DP_BUF);
+	dp_sq_ring(e.uar, 1, w);
+	c = dp_cqe(DP_TXCQ, 0);
+	ok(dp_nframes == 1 && dp_frame_len[0] == 100 &&
+	   !memcmp(dp_frames[0], fh.mem + DP_BUF, 100),
+	   "SEND WQE: the frame goes out as gathered");
+	ok((c->op_own >> 4) == MLX5_CQE_REQ && (c->op_own & 1) == 0 &&
+	   be16toh(c->wqe_counter) == 0 &&
+	   (be32toh(c->sop_drop_qpn) & 0xffffff) == sqn,
+	   "SEND: TX CQE with wqe_counter 0, owner 0, the SQN");
+	ok(report_val("eqe.comp") == eqe0 + 1 &&
+	   !cx_cq_lookup(&core, cqn)->armed,
+	   "armed CQ: one completion EQE, then disarmed");
+	ok(report_val("wqe.SEND") == 1 && report_val("dp.desc_bytes") == 64 &&
+	   report_val("dp.payload_bytes") == 100 &&
+	   report_val("tx.packets") == 1 && report_val("tx.bytes") == 100 &&
+	   report_val("cqe.tx") == 1, "report: WQEs, bus bytes, packets, CQEs");
+	ok(core.func.nic->vcnt.tx_ucast_pkts == 1, "vport counter: unicast TX");
+
+	/* WQE 1: ENHANCED_MPSW with 3 packets, then a NOP without CQE. */
+	for (i = 0; i < 3; i++)
+		dp_make_frame(fh.mem + DP_BUF + 0x1000 * (i + 1),
+			      (const uint8_t *)"\x02\x11\x22\x33\x44\x66",
+			      200 + i, (uint8_t)(10 + i));
+	w = dp_wqebb(1);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_ENHANCED_MPSW, 1, sqn, 5, true);
+	for (i = 0; i < 3; i++)
+		dp_dseg(w + 32 + 16 * i, 200 + i, e.mkey,
+			DP_BUF + 0x1000 * (i + 1));
+	memset(dp_wqebb(2), 0, 64);
+	for (i = 0; i < 3; i++)		/* 5 DS: the WQE spans WQEBBs 1-2 */
+		dp_dseg(dp_wqebb(1) + 32 + 16 * i, 200 + i, e.mkey,
+			DP_BUF + 0x1000 * (i + 1));
+	w = dp_wqebb(3);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_NOP, 3, sqn, 1, false);
+	dp_sq_ring(e.uar, 4, w);
+	c = dp_cqe(DP_TXCQ, 1);
+	ok(dp_nframes == 4 && dp_frame_len[1] == 200 && dp_frame_len[3] == 202 &&
+	   !memcmp(dp_frames[2], fh.mem + DP_BUF + 0x2000, 201),
+	   "ENHANCED_MPSW: three frames");
+	ok((c->op_own >> 4) == MLX5_CQE_REQ && be16toh(c->wqe_counter) == 1 &&
+	   cx_cq_lookup(&core, cqn)->prod == 2,
+	   "MPWQE: one CQE; NOP without CQ_UPDATE: none");
+	ok(report_val("wqe.ENHANCED_MPSW") == 1 && report_val("wqe.NOP") == 1 &&
+	   core.func.nic->sq.slot[sqn - core.func.nic->sq.base] &&
+	   cx_sq_lookup(&core, sqn)->cc == 4 &&
+	   cx_sq_lookup(&core, sqn)->doorbells == 2,
+	   "MPWQE and NOP counted; cc 4; 2 doorbells on the SQ");
+
+	/* WQE 4: ds_cnt 0 -> error CQE, SQ in error. */
+	w = dp_wqebb(4);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 4, sqn, 0, false);
+	dp_sq_ring(e.uar, 5, w);
+	sq = cx_sq_lookup(&core, sqn);
+	{
+		struct mlx5_err_cqe *ec = (struct mlx5_err_cqe *)dp_cqe(DP_TXCQ, 2);
+
+		ok((ec->op_own >> 4) == MLX5_CQE_REQ_ERR &&
+		   ec->syndrome == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR &&
+		   be16toh(ec->wqe_counter) == 4 && sq->state == MLX5_SQC_STATE_ERR,
+		   "malformed WQE: error CQE (always), SQ in error");
+	}
+	/* Doorbells on an SQ in error do nothing. */
+	w = dp_wqebb(5);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 5, sqn, 3, true);
+	dp_dseg(w + 32, 100, e.mkey, DP_BUF);
+	dp_sq_ring(e.uar, 6, w);
+	ok(dp_nframes == 4 && report_val("sq.doorbells_bad") == 1,
+	   "SQ in error: doorbell ignored");
+	good = modify_q(true, sqn, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST) == 0 &&
+	       modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
+	w = dp_wqebb(0);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 0, sqn, 3, true);
+	dp_dseg(w + 32, 100, e.mkey, DP_BUF);
+	dp_sq_ring(e.uar, 1, w);
+	ok(good && dp_nframes == 5 && cx_cq_lookup(&core, cqn)->prod == 4 &&
+	   be16toh(dp_cqe(DP_TXCQ, 3)->wqe_counter) == 0,
+	   "ERR -> RST -> RDY: the SQ sends again from WQE 0");
+
+	/* Link down: frames dropped, WQEs still complete. */
+	cx_core_set_link(&core, false);
+	w = dp_wqebb(1);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 1, sqn, 3, true);
+	dp_dseg(w + 32, 100, e.mkey, DP_BUF);
+	dp_sq_ring(e.uar, 2, w);
+	ok(dp_nframes == 5 && report_val("tx.drops.link_down") == 1 &&
+	   cx_cq_lookup(&core, cqn)->prod == 5 &&
+	   !core.func.nic->port.oper_up,
+	   "link down: no frame, the WQE completes");
+	cx_core_set_link(&core, true);
+	ok(core.func.nic->port.oper_up, "link back up");
+}
+
+/* Root table on dmac -> TIR (RSS) -> RQT -> RQ. */
+static bool dp_rx_steering(struct eth_env *e, const uint32_t *rqns, int n)
+{
+	uint32_t rqt, tir, ft, fg;
+	bool good = true;
+
+	good &= create_rqt(rqns, n, 4, &rqt) == 0;
+	good &= create_tir(e, rqt, 0, &tir) == 0;
+	good &= create_ft(0, 4, 0, &ft) == 0;
+	good &= create_fg(ft, 0, 3, true, &fg) == 0;
+	good &= set_fte(ft, fg, 0, dp_mac, 0,
+			MLX5_IFC_FLOW_DESTINATION_TYPE_TIR, tir) == 0;
+	{
+		void *in = eth_cmd(MLX5_CMD_OP_SET_FLOW_TABLE_ROOT,
+				   MLX5_ST_SZ_BYTES(set_flow_table_root_in));
+
+		MLX5_SET(set_flow_table_root_in, in, table_id, ft);
+		good &= eth_exec(MLX5_ST_SZ_BYTES(set_flow_table_root_in)) == 0;
+	}
+	return good;
+}
+
+static void test_dp_rx_cyclic(void)
+{
+	struct eth_env e;
+	uint32_t cqn, rqn;
+	struct mlx5_cqe64 *c;
+	uint8_t frame[300];
+	bool good;
+
+	good = eth_setup(&e, dp_mac);
+	dp_link_up();
+	good &= create_cq(&e, DP_RXCQ, 6, e.comp_eq, &cqn) == 0;
+	good &= create_rq(&e, cqn, false, &rqn) == 0;
+	good &= dp_rx_steering(&e, &rqn, 1);
+	good &= modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0;
+	ok(good, "RX: CQ, cyclic RQ, RQT, TIR, root table");
+
+	/* No WQE posted yet: dropped. */
+	dp_make_frame(frame, dp_mac, sizeof(frame), 3);
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(report_val("rx.drops.no_wqe") == 1 &&
+	   cx_qcnt_lookup(&core, e.qc)->out_of_buffer == 1,
+	   "no RX WQE: dropped, rx.drops.no_wqe and out_of_buffer count it");
+
+	/* Post WQEs 0 and 1 (16-byte WQEs: one data segment each). */
+	dp_dseg(fh.mem + Q_BASE + 0x20000, 2048, e.mkey, DP_BUF + 0x8000);
+	dp_dseg(fh.mem + Q_BASE + 0x20010, 2048, e.mkey, DP_BUF + 0x9000);
+	put_be32(fh.mem + DBR_BASE + 0xc0, 2);
+	cx_core_receive(&core, frame, sizeof(frame));
+	c = dp_cqe(DP_RXCQ, 0);
+	ok(!memcmp(fh.mem + DP_BUF + 0x8000, frame, sizeof(frame)),
+	   "frame scattered into WQE 0's buffer");
+	ok((c->op_own >> 4) == MLX5_CQE_RESP_SEND && (c->op_own & 1) == 0 &&
+	   be32toh(c->byte_cnt) == sizeof(frame) &&
+	   be16toh(c->wqe_counter) == 0 &&
+	   (be32toh(c->flags_rqpn) & 0xffffff) == rqn && c->rss_hash_result &&
+	   (c->hds_ip_ext & CQE_L3_OK) && (c->hds_ip_ext & CQE_L4_OK),
+	   "RX CQE: RESP_SEND, byte count, wqe_counter, RQN, RSS hash, csum ok");
+	/* Another MAC: the root table misses. */
+	frame[5] = 0x56;
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(report_val("rx.drops.steering") == 1 &&
+	   cx_cq_lookup(&core, cqn)->prod == 1,
+	   "unknown dmac: steering drop, no CQE");
+	frame[5] = 0x55;
+	cx_core_receive(&core, frame, sizeof(frame));
+	c = dp_cqe(DP_RXCQ, 1);
+	ok((c->op_own >> 4) == MLX5_CQE_RESP_SEND && be16toh(c->wqe_counter) == 1 &&
+	   report_val("rx.packets") == 2 && report_val("rx.bytes") == 600 &&
+	   core.func.nic->vcnt.rx_ucast_pkts == 3,
+	   "second frame into WQE 1; rx.packets/bytes; the vport counts the out-of-buffer one too");
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(report_val("rx.drops.no_wqe") == 2, "ring consumed: dropped again");
+	cx_core_set_link(&core, false);
+	put_be32(fh.mem + DBR_BASE + 0xc0, 3);
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(report_val("rx.drops.link_down") == 1, "link down: nothing received");
+}
+
+static void test_dp_rx_striding(void)
+{
+	struct eth_env e;
+	uint32_t cqn, rqn, txcq, sqn, umr;
+	static uint8_t frame[9000];
+	struct mlx5_cqe64 *c;
+	uint8_t *w;
+	bool good;
+	int i;
+
+	good = eth_setup(&e, dp_mac);
+	dp_link_up();
+	good &= create_cq(&e, DP_RXCQ, 6, e.comp_eq, &cqn) == 0;
+	good &= create_cq(&e, DP_TXCQ, 6, e.comp_eq, &txcq) == 0;
+	good &= create_rq(&e, cqn, true, &rqn) == 0;
+	good &= create_sq(&e, txcq, e.tis, &sqn) == 0;
+	/* The ICOSQ's reg_umr (create_sq does not set it). */
+	cx_sq_lookup(&core, sqn)->reg_umr = true;
+	good &= modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
+	good &= dp_rx_steering(&e, &rqn, 1);
+	good &= modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0;
+	{
+		/* UMR mkey: MTT, 16 entries (8 octwords), free. */
+		size_t len = MLX5_ST_SZ_BYTES(create_mkey_in) + 16 * 8;
+		void *in = eth_cmd(MLX5_CMD_OP_CREATE_MKEY, len);
+		void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+
+		MLX5_SET(mkc, mkc, free, 1);
+		MLX5_SET(mkc, mkc, umr_en, 1);
+		MLX5_SET(mkc, mkc, lw, 1);
+		MLX5_SET(mkc, mkc, lr, 1);
+		MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+		MLX5_SET(mkc, mkc, qpn, 0xffffff);
+		MLX5_SET(mkc, mkc, pd, e.pd);
+		MLX5_SET64(mkc, mkc, len, 16 * 4096);
+		MLX5_SET(mkc, mkc, translations_octword_size, 8);
+		MLX5_SET(mkc, mkc, log_page_size, 12);
+		MLX5_SET(create_mkey_in, in, translations_octword_actual_size, 8);
+		good &= eth_exec(len) == 0;
+		umr = OUT(create_mkey_out, mkey_index) << 8;
+	}
+	ok(good, "striding RQ, ICOSQ, UMR mkey");
+
+	/* UMR WQE: 16 MTTs -> pages DP_RXPAGES + i * 4 KiB, in reverse. */
+	w = dp_wqebb(0);
+	memset(w, 0, 3 * 64);
+	dp_ctrl(w, MLX5_OPCODE_UMR, 0, sqn, (128 + 128) / 16, true);
+	put_be32(w + 12, umr);
+	w[16] = MLX5_UMR_INLINE | MLX5_UMR_TRANSLATION_OFFSET_EN;
+	put_be16(w + 20, 8);
+	put_be16(w + 22, 0);
+	cx_put_be64(w + 24, MLX5_MKEY_MASK_FREE);
+	for (i = 0; i < 16; i++)
+		cx_put_be64(w + 128 + 8 * i,
+			    (DP_RXPAGES + (15 - i) * 4096ull) | 3);
+	dp_sq_ring(e.uar, 4, w);
+	ok(report_val("wqe.UMR") == 1 && !cx_mkey_lookup(&core, umr)->free &&
+	   (dp_cqe(DP_TXCQ, 0)->op_own >> 4) == MLX5_CQE_REQ &&
+	   cx_sq_lookup(&core, sqn)->cc == 4,
+	   "UMR WQE on the ICOSQ: translations written, CQE");
+
+	/* Two linked-list WQEs of 512 x 64-byte strides (32 KiB) each. */
+	w = fh.mem + Q_BASE + 0x20000;
+	memset(w, 0, 128);
+	put_be16(w + 2, 1);
+	dp_dseg(w + 16, 32768, umr, 0);
+	put_be16(w + 64 + 2, 2);
+	dp_dseg(w + 64 + 16, 32768, umr, 32768);
+	put_be32(fh.mem + DBR_BASE + 0xc0, 2);
+
+	dp_make_frame(frame, dp_mac, 1000, 7);
+	cx_core_receive(&core, frame, 1000);
+	c = dp_cqe(DP_RXCQ, 0);
+	ok(!memcmp(fh.mem + DP_RXPAGES + 15 * 4096, frame, 1000),
+	   "striding: frame placed through the UMR translation");
+	ok((c->op_own >> 4) == MLX5_CQE_RESP_SEND && be16toh(c->wqe_id) == 0 &&
+	   be16toh(c->wqe_counter) == 0 &&
+	   (be32toh(c->byte_cnt) >> 16 & 0x7fff) == 16 &&
+	   (be32toh(c->byte_cnt) & 0xffff) == 1000,
+	   "striding CQE: wqe_id 0, stride 0, 16 strides, 1000 bytes");
+	/* 3 x 9000 bytes: strides 16.. 439; the 4th needs 141 > 73 left. */
+	for (i = 0; i < 4; i++) {
+		dp_make_frame(frame, dp_mac, sizeof(frame), (uint8_t)i);
+		cx_core_receive(&core, frame, sizeof(frame));
+	}
+	c = dp_cqe(DP_RXCQ, 4);
+	ok((c->op_own >> 4) == MLX5_CQE_RESP_SEND && be16toh(c->wqe_id) == 0 &&
+	   (be32toh(c->byte_cnt) & 0x80000000u) &&
+	   (be32toh(c->byte_cnt) >> 16 & 0x7fff) == 73 &&
+	   be16toh(c->wqe_counter) == 439,
+	   "filler CQE retires WQE 0 (73 strides from 439)");
+	c = dp_cqe(DP_RXCQ, 5);
+	ok(be16toh(c->wqe_id) == 1 && be16toh(c->wqe_counter) == 0 &&
+	   (be32toh(c->byte_cnt) >> 16 & 0x7fff) == 141 &&
+	   !memcmp(fh.mem + DP_RXPAGES + 7 * 4096, frame, 4096),
+	   "the frame lands at stride 0 of WQE 1");
+	ok(report_val("cqe.filler") == 1 && report_val("rx.packets") == 5 &&
+	   cx_rq_lookup(&core, rqn)->wqe_cc == 1 &&
+	   cx_rq_lookup(&core, rqn)->ll_cur == 1,
+	   "one filler, five frames, one WQE consumed");
+
+	/* CQ overrun: the RX CQ has 64 entries and ci stays 0. */
+	for (i = 0; i < 70; i++) {
+		dp_make_frame(frame, dp_mac, 64, (uint8_t)i);
+		cx_core_receive(&core, frame, 64);
+	}
+	ok(report_val("cq.overruns") == 1 && report_val("cqe.dropped") >= 6 &&
+	   cx_cq_lookup(&core, cqn)->prod == 64,
+	   "CQ overrun: CQEs dropped, not overwritten; CQ_ERROR once");
+}
+
+static void test_dp_all(void)
+{
+	test_dp_tx();
+	test_dp_rx_cyclic();
+	test_dp_rx_striding();
+}
