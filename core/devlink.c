@@ -21,10 +21,8 @@ static int mlx5_devlink_info_get(struct devlink *devlink,
 	char ver[32];
 	int err;
 
+	/* The PSID names the board; the device reports no serial number. */
 	if (dev->board_id[0]) {
-		err = devlink_info_board_serial_number_put(req, dev->board_id);
-		if (err)
-			return err;
 		err = devlink_info_version_fixed_put(req,
 						     DEVLINK_INFO_VERSION_GENERIC_BOARD_ID,
 						     dev->board_id);

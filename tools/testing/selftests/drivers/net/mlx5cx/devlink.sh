@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 RELOADS=${RELOADS:-20}
 FW_VERSION=16.35.4030
 
-ktap_header 10
+ktap_header 11
 
 load_ours
 bdf=$(cx_functions | head -n 1)
@@ -20,6 +20,9 @@ ktap_check "devlink dev info: driver mlx5_core" \
 	bash -c "devlink dev info $dl | grep -q 'driver mlx5_core'"
 ktap_check "devlink dev info: fw.version $FW_VERSION running" \
 	bash -c "devlink dev info $dl | grep -q 'fw.version $FW_VERSION'"
+
+ktap_check "devlink dev info: board.id from the device (PSID)" \
+	bash -c "devlink dev info $dl | grep -q 'board.id MT_0000000008'"
 
 doorbells() {
 	devlink dev param show "$dl" name num_doorbells |

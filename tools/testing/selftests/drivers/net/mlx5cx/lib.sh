@@ -178,3 +178,26 @@ wait_for() {
 		sleep 0.2
 	done
 }
+
+# The netdev of an emulated function (first one under its PCI device).
+netdev_of() {
+	local d
+
+	for d in /sys/bus/pci/devices/"$1"/net/*; do
+		[ -e "$d" ] && basename "$d" && return 0
+	done
+	return 1
+}
+
+# ethtool_stat DEV NAME [NETNS]: one counter of ethtool -S.
+ethtool_stat() {
+	local ns=${3:+ip netns exec $3}
+
+	$ns ethtool -S "$1" | awk -v k="$2:" '$1 == k { print $2; exit }'
+}
+
+# Kernel log lines at warning level or worse that name mlx5, since MARK.
+mlx5_complaints() {
+	dmesg --level=emerg,alert,crit,err,warn | grep -i mlx5 |
+		grep -v -e 'loading out-of-tree module' -e 'module verification failed'
+}

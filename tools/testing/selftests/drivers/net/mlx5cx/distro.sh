@@ -1,0 +1,190 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Conformance: the distribution's own mlx5_core, written against real
+# hardware, drives the model unmodified. Probe without complaint, two
+# netdevs with carrier, traffic between them (one in a network namespace)
+# with counters that agree with the model's, MTU 9000, a link flap from
+# the QEMU monitor, MPWQE under pktgen bursts, and a clean unload.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+NS=peer
+A_IP=198.18.0.1
+B_IP=198.18.0.2
+PKTGEN_COUNT=${PKTGEN_COUNT:-20000}
+CYCLES=${CYCLES:-10}
+
+ktap_header 19
+
+bdf_a=$(cx_functions | sed -n 1p)
+bdf_b=$(cx_functions | sed -n 2p)
+
+dmesg -C
+modprobe mlx5_core
+ktap_check "distribution mlx5_core binds both functions" all_bound mlx5_core
+if ours_loaded; then
+	ktap_fail "the module is the distribution's (not ours)"
+else
+	ktap_pass "the module is the distribution's (not ours)"
+fi
+complaints=$(mlx5_complaints)
+[ -z "$complaints" ] || echo "$complaints" | sed 's/^/# /'
+ktap_check "probe logs no error or warning" test -z "$complaints"
+
+a=$(netdev_of "$bdf_a")
+b=$(netdev_of "$bdf_b")
+diag "netdevs: $bdf_a=$a $bdf_b=$b"
+ktap_check "two netdevs" test -n "$a" -a -n "$b" -a "$a" != "$b"
+
+carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
+ns_carrier() { [ "$(ip netns exec "$NS" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
+
+# Quiet links: no IPv6 chatter in the counters.
+sysctl -qw "net.ipv6.conf.$a.disable_ipv6=1" "net.ipv6.conf.$b.disable_ipv6=1"
+ip netns add "$NS"
+ip link set "$b" netns "$NS"
+ip addr add "$A_IP/24" dev "$a"
+ip -n "$NS" addr add "$B_IP/24" dev "$b"
+ip link set "$a" up
+ip -n "$NS" link set lo up
+ip -n "$NS" link set "$b" up
+up() { carrier "$a" 1 && ns_carrier "$b" 1; }
+ktap_check "both links up with carrier" wait_for 15 up
+
+ethtool --show-priv-flags "$a" | sed 's/^/# /'
+ktap_check "skb_tx_mpwqe is on by default" \
+	bash -c "ethtool --show-priv-flags $a | grep -Eq 'skb_tx_mpwqe +: on'"
+
+ktap_check "ping A -> B" ping -c 3 -W 2 "$B_IP"
+ktap_check "ping B -> A" ip netns exec "$NS" ping -c 3 -W 2 "$A_IP"
+
+ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
+sleep 0.5
+tcp=$(iperf3 -c "$B_IP" -t 10 -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
+diag "iperf3 TCP 10 s: ${tcp:-0} Mbit/s"
+ktap_check "iperf3 TCP for 10 s moves data" test "${tcp:-0}" -gt 0
+
+ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
+sleep 0.5
+udp=$(iperf3 -c "$B_IP" -u -b 50M -t 5 -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
+diag "iperf3 UDP 5 s at 50 Mbit/s: packets, lost: $udp"
+ktap_check "iperf3 UDP delivers with under 1% loss" \
+	python3 -c "import sys; p,l=map(int,'$udp'.split()); sys.exit(not (p > 0 and l * 100 < p))"
+
+# Counters, after the traffic: A's TX is B's RX, and the model saw both.
+sleep 1
+counters_agree() {
+	local atx brx matx mbrx mdrop
+
+	atx=$(ethtool_stat "$a" tx_packets)
+	brx=$(ethtool_stat "$b" rx_packets "$NS")
+	matx=$(model_get "$bdf_a" tx.packets)
+	mbrx=$(model_get "$bdf_b" rx.packets)
+	mdrop=$(model_sum "$bdf_b" rx.drops)
+	diag "A tx_packets $atx, model A tx $matx; B rx_packets $brx, model B rx $mbrx, drops $mdrop"
+	[ "$atx" = "$matx" ] && [ "$brx" = "$mbrx" ] && [ "$atx" -eq $((brx + mdrop)) ]
+}
+ktap_check "ethtool -S counters agree with each other and with the model" counters_agree
+
+# MTU 9000, end to end, without fragmentation.
+ip link set "$a" mtu 9000
+ip -n "$NS" link set "$b" mtu 9000
+jumbo() {
+	ip netns exec "$NS" python3 - "$B_IP" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], 9000))
+s.settimeout(5)
+data, _ = s.recvfrom(65536)
+sys.exit(0 if len(data) == 8972 else 1)
+PY
+	local rpid=$!
+	sleep 0.5
+	python3 - "$B_IP" <<'PY' || return 1
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+IP_MTU_DISCOVER, IP_PMTUDISC_DO = 10, 2  # <linux/in.h>
+s.setsockopt(socket.IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO)
+s.sendto(b"x" * 8972, (sys.argv[1], 9000))
+PY
+	wait $rpid
+}
+ktap_check "MTU 9000: an 8972-byte datagram crosses unfragmented" jumbo
+
+# Link flap from the QEMU monitor.
+"$VM_QMP" '{"execute": "set_link", "arguments": {"name": "port1", "up": false}}' >/dev/null
+ktap_check "set_link port1 off: carrier down" wait_for 10 ns_carrier "$b" 0
+"$VM_QMP" '{"execute": "set_link", "arguments": {"name": "port1", "up": true}}' >/dev/null
+ktap_check "set_link port1 on: carrier up" wait_for 10 ns_carrier "$b" 1
+
+# pktgen bursts of xmit_more packets: MPWQE sessions on the device.
+pktgen() {
+	local dev=$1 count=$2 burst=$3
+
+	modprobe pktgen
+	echo "rem_device_all" >/proc/net/pktgen/kpktgend_0
+	echo "add_device $dev" >/proc/net/pktgen/kpktgend_0
+	{
+		echo "count $count"
+		echo "pkt_size 64"
+		echo "burst $burst"
+		echo "delay 0"
+		echo "dst $B_IP"
+		echo "dst_mac $(ip -n "$NS" -br link show "$b" | awk '{print $3}')"
+	} | while read -r l; do echo "$l" >"/proc/net/pktgen/$dev"; done
+	echo start >/proc/net/pktgen/pgctrl
+}
+
+mpwqe_burst() {
+	local blks0 pkts0 m0 blks pkts m
+
+	blks0=$(ethtool_stat "$a" tx_mpwqe_blks)
+	pkts0=$(ethtool_stat "$a" tx_mpwqe_pkts)
+	m0=$(model_get "$bdf_a" wqe.ENHANCED_MPSW)
+	pktgen "$a" "$PKTGEN_COUNT" 32
+	blks=$(( $(ethtool_stat "$a" tx_mpwqe_blks) - blks0 ))
+	pkts=$(( $(ethtool_stat "$a" tx_mpwqe_pkts) - pkts0 ))
+	m=$(( $(model_get "$bdf_a" wqe.ENHANCED_MPSW) - ${m0:-0} ))
+	diag "pktgen burst 32: tx_mpwqe_blks +$blks, tx_mpwqe_pkts +$pkts, model ENHANCED_MPSW +$m"
+	[ "$pkts" -ge "$PKTGEN_COUNT" ] && [ "$blks" -gt 0 ] &&
+		[ "$blks" -lt "$pkts" ] && [ "$m" -eq "$blks" ]
+}
+ktap_check "pktgen burst 32: MPWQE sessions, model ENHANCED_MPSW == tx_mpwqe_blks" mpwqe_burst
+
+no_mpwqe() {
+	local s0 t0 m0 s t m n=1024
+
+	ethtool --set-priv-flags "$a" skb_tx_mpwqe off || return 1
+	wait_for 10 carrier "$a" 1
+	s0=$(model_get "$bdf_a" wqe.SEND)
+	m0=$(model_get "$bdf_a" wqe.ENHANCED_MPSW)
+	t0=$(ethtool_stat "$a" tx_packets)
+	pktgen "$a" "$n" 32
+	s=$(( $(model_get "$bdf_a" wqe.SEND) - ${s0:-0} ))
+	m=$(( $(model_get "$bdf_a" wqe.ENHANCED_MPSW) - ${m0:-0} ))
+	t=$(( $(ethtool_stat "$a" tx_packets) - t0 ))
+	diag "skb_tx_mpwqe off: pktgen $n, tx_packets +$t, model SEND +$s, ENHANCED_MPSW +$m"
+	[ "$t" -ge "$n" ] && [ "$s" -eq "$t" ] && [ "$m" -eq 0 ]
+}
+ktap_check "skb_tx_mpwqe off: one SEND WQE per packet" no_mpwqe
+
+ip netns del "$NS"
+modprobe -r mlx5_core
+ktap_check "rmmod: nothing left on the device" all_clean
+
+cycles() {
+	local i
+
+	for i in $(seq "$CYCLES"); do
+		modprobe mlx5_core || return 1
+		all_bound mlx5_core || { diag "cycle $i: not bound"; return 1; }
+		modprobe -r mlx5_core || return 1
+	done
+}
+ktap_check "$CYCLES probe/remove cycles" cycles
+ktap_check "after the cycles: nothing left, no complaint" \
+	bash -c "source $LIB_DIR/lib.sh; all_clean && [ -z \"\$(mlx5_complaints)\" ]"
+
+ktap_finish

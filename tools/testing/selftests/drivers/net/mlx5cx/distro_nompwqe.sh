@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-args: --port-prop mpwqe=off
+#
+# A ConnectX-5 model without enhanced MPWQE (as a ConnectX-4 has none): the
+# distribution mlx5_core leaves skb_tx_mpwqe off and refuses to turn it on,
+# and traffic still flows, one SEND WQE per packet.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+NS=peer
+A_IP=198.18.0.1
+B_IP=198.18.0.2
+
+ktap_header 5
+
+bdf_a=$(cx_functions | sed -n 1p)
+bdf_b=$(cx_functions | sed -n 2p)
+modprobe mlx5_core
+ktap_check "distribution mlx5_core binds both functions" all_bound mlx5_core
+a=$(netdev_of "$bdf_a")
+b=$(netdev_of "$bdf_b")
+
+ethtool --show-priv-flags "$a" | sed 's/^/# /'
+ktap_check "skb_tx_mpwqe is off" \
+	bash -c "ethtool --show-priv-flags $a | grep -Eq 'skb_tx_mpwqe +: off'"
+refused() {
+	local out
+
+	out=$(ethtool --set-priv-flags "$a" skb_tx_mpwqe on 2>&1) && return 1
+	diag "set skb_tx_mpwqe on: $out"
+	ethtool --show-priv-flags "$a" | grep -Eq 'skb_tx_mpwqe +: off'
+}
+ktap_check "turning skb_tx_mpwqe on is refused" refused
+
+sysctl -qw "net.ipv6.conf.$a.disable_ipv6=1" "net.ipv6.conf.$b.disable_ipv6=1"
+ip netns add "$NS"
+ip link set "$b" netns "$NS"
+ip addr add "$A_IP/24" dev "$a"
+ip -n "$NS" addr add "$B_IP/24" dev "$b"
+ip link set "$a" up
+ip -n "$NS" link set "$b" up
+up() {
+	[ "$(cat "/sys/class/net/$a/carrier" 2>/dev/null)" = 1 ] &&
+		[ "$(ip netns exec "$NS" cat "/sys/class/net/$b/carrier" 2>/dev/null)" = 1 ]
+}
+wait_for 15 up
+sends() {
+	local s0 m0 s m
+
+	s0=$(model_get "$bdf_a" wqe.SEND)
+	m0=$(model_get "$bdf_a" wqe.ENHANCED_MPSW)
+	ping -c 20 -i 0.05 -W 2 "$B_IP" >/dev/null || return 1
+	s=$(( $(model_get "$bdf_a" wqe.SEND) - ${s0:-0} ))
+	m=$(( $(model_get "$bdf_a" wqe.ENHANCED_MPSW) - ${m0:-0} ))
+	diag "20 pings: model SEND +$s, ENHANCED_MPSW +$m"
+	[ "$s" -ge 20 ] && [ "$m" -eq 0 ]
+}
+ktap_check "traffic flows, as SEND WQEs only" sends
+
+ip netns del "$NS"
+modprobe -r mlx5_core
+ktap_check "rmmod: nothing left on the device" all_clean
+
+ktap_finish
