@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Data path integration tests, included by test_core.c after test_eth.c:
  * doorbells, SQ -> frames and CQEs, error CQEs and the SQ error state,

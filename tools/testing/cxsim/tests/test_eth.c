@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Ethernet control path tests, included by test_core.c after test_cmd.c:
  * the objects a netdev open creates (PD, TD, mkey, counters, CQ, SQ, RQ,
