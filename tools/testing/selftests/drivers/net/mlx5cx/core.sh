@@ -55,16 +55,8 @@ unload_mlx5
 ktap_check "rmmod unbinds every function" none_bound
 ktap_check "rmmod leaves no object or page on the device" all_clean
 
-cycles() {
-	local i
-
-	for i in $(seq "$CYCLES"); do
-		load_ours || { diag "load $i failed"; return 1; }
-		all_bound mlx5_core || { diag "cycle $i: not bound"; return 1; }
-		rmmod mlx5_core || { diag "unload $i failed"; return 1; }
-	done
-}
-ktap_check "$CYCLES probe/remove cycles" cycles
+ktap_check "$CYCLES probe/remove cycles" \
+	probe_cycles "$CYCLES" "insmod $OUR_KO" "rmmod mlx5_core"
 ktap_check "after $CYCLES cycles: zero objects, zero pages left, no leak report" all_clean
 
 ktap_finish

@@ -15,6 +15,9 @@ as root.
     cxsim.py pages BDF N             page request event (N < 0: reclaim)
     cxsim.py timeout BDF MS          command timeout the init segment states
                                      (read by a driver at probe; 0: 60 s)
+    cxsim.py errcqe BDF SQN          the next WQE run on SQ SQN completes
+                                     with an error CQE (one-shot; 0 disarms)
+    cxsim.py sqs BDF                 the function's SQ numbers in RDY state
     cxsim.py clear BDF               clear faults, delays and the timeout
 
 OPCODE is a number (0x104) or a name (ENABLE_HCA, MLX5_CMD_OP_ENABLE_HCA).
@@ -49,6 +52,8 @@ REG_HEALTH_FREEZE = 0x030
 REG_HEALTH_SYND = 0x034
 REG_PAGE_REQUEST = 0x038
 REG_CMD_TIMEOUT = 0x03C
+REG_LINK_DOWN = 0x040
+REG_ERR_CQE_SQN = 0x044
 REPORT = 0x8000
 SIZE = 0x10000
 
@@ -209,6 +214,7 @@ def clear_faults(bdf):
     p.wr(REG_DELAY_MS, 0)
     p.wr(REG_DELAY_OPCODE, 0)
     p.wr(REG_CMD_TIMEOUT, 0)
+    p.wr(REG_ERR_CQE_SQN, 0)
 
 
 def health_freeze(bdf, on):
@@ -221,6 +227,24 @@ def health_synd(bdf, synd):
 
 def cmd_timeout(bdf, ms):
     port(bdf).wr(REG_CMD_TIMEOUT, ms)
+
+
+def err_cqe(bdf, sqn):
+    """Arm the one-shot error CQE on SQ sqn (0 disarms)."""
+    port(bdf).wr(REG_ERR_CQE_SQN, sqn & 0xFFFFFF)
+
+
+def sqs(bdf, state="RDY"):
+    """SQ numbers of the function in @state, from the report's sq.<n> lines."""
+    out = []
+    for key, val in report(bdf).items():
+        m = re.fullmatch(r"sq\.(\d+)", key)
+        if not m or not isinstance(val, str):
+            continue
+        fields = dict(f.split("=", 1) for f in val.split() if "=" in f)
+        if fields.get("st") == state:
+            out.append(int(m.group(1)))
+    return sorted(out)
 
 
 def page_request(bdf, n):
@@ -259,6 +283,11 @@ def main(argv):
         page_request(bdf, int(args[1], 0))
     elif cmd == "timeout":
         cmd_timeout(bdf, int(args[1], 0))
+    elif cmd == "errcqe":
+        err_cqe(bdf, int(args[1], 0))
+    elif cmd == "sqs":
+        for n in sqs(bdf):
+            print(n)
     elif cmd == "clear":
         clear_faults(bdf)
     else:

@@ -10,9 +10,6 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-NS=peer
-A_IP=198.18.0.1
-B_IP=198.18.0.2
 PKTGEN_COUNT=${PKTGEN_COUNT:-20000}
 CYCLES=${CYCLES:-10}
 
@@ -38,20 +35,7 @@ b=$(netdev_of "$bdf_b")
 diag "netdevs: $bdf_a=$a $bdf_b=$b"
 ktap_check "two netdevs" test -n "$a" -a -n "$b" -a "$a" != "$b"
 
-carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
-ns_carrier() { [ "$(ip netns exec "$NS" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
-
-# Quiet links: no IPv6 chatter in the counters.
-sysctl -qw "net.ipv6.conf.$a.disable_ipv6=1" "net.ipv6.conf.$b.disable_ipv6=1"
-ip netns add "$NS"
-ip link set "$b" netns "$NS"
-ip addr add "$A_IP/24" dev "$a"
-ip -n "$NS" addr add "$B_IP/24" dev "$b"
-ip link set "$a" up
-ip -n "$NS" link set lo up
-ip -n "$NS" link set "$b" up
-up() { carrier "$a" 1 && ns_carrier "$b" 1; }
-ktap_check "both links up with carrier" wait_for 15 up
+ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 
 ethtool --show-priv-flags "$a" | sed 's/^/# /'
 ktap_check "skb_tx_mpwqe is on by default" \
@@ -88,28 +72,39 @@ counters_agree() {
 }
 ktap_check "ethtool -S counters agree with each other and with the model" counters_agree
 
-# MTU 9000, end to end, without fragmentation.
+# MTU 9000, end to end, without fragmentation. The MTU change restarts the
+# channels: the sender repeats until the receiver has its datagram.
 ip link set "$a" mtu 9000
 ip -n "$NS" link set "$b" mtu 9000
 jumbo() {
-	ip netns exec "$NS" python3 - "$B_IP" <<'PY' &
+	local spid rc
+
+	wait_for 10 carrier "$a" 1 && wait_for 10 ns_carrier "$b" 1 || return 1
+	python3 - "$B_IP" <<'PY' &
+import socket, sys, time
+IP_MTU_DISCOVER, IP_PMTUDISC_DO = 10, 2  # <linux/in.h>
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO)
+for _ in range(40):
+    try:
+        s.sendto(b"x" * 8972, (sys.argv[1], 9000))
+    except ConnectionRefusedError:
+        pass  # the receiver is done, or not bound yet
+    time.sleep(0.25)
+PY
+	spid=$!
+	ip netns exec "$NS" python3 - "$B_IP" <<'PY'
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind((sys.argv[1], 9000))
-s.settimeout(5)
+s.settimeout(10)
 data, _ = s.recvfrom(65536)
 sys.exit(0 if len(data) == 8972 else 1)
 PY
-	local rpid=$!
-	sleep 0.5
-	python3 - "$B_IP" <<'PY' || return 1
-import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-IP_MTU_DISCOVER, IP_PMTUDISC_DO = 10, 2  # <linux/in.h>
-s.setsockopt(socket.IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO)
-s.sendto(b"x" * 8972, (sys.argv[1], 9000))
-PY
-	wait $rpid
+	rc=$?
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	return $rc
 }
 ktap_check "MTU 9000: an 8972-byte datagram crosses unfragmented" jumbo
 
@@ -170,20 +165,12 @@ no_mpwqe() {
 }
 ktap_check "skb_tx_mpwqe off: one SEND WQE per packet" no_mpwqe
 
-ip netns del "$NS"
+pair_down
 modprobe -r mlx5_core
 ktap_check "rmmod: nothing left on the device" all_clean
 
-cycles() {
-	local i
-
-	for i in $(seq "$CYCLES"); do
-		modprobe mlx5_core || return 1
-		all_bound mlx5_core || { diag "cycle $i: not bound"; return 1; }
-		modprobe -r mlx5_core || return 1
-	done
-}
-ktap_check "$CYCLES probe/remove cycles" cycles
+ktap_check "$CYCLES probe/remove cycles" \
+	probe_cycles "$CYCLES" "modprobe mlx5_core" "modprobe -r mlx5_core"
 ktap_check "after the cycles: nothing left, no complaint" \
 	bash -c "source $LIB_DIR/lib.sh; all_clean && [ -z \"\$(mlx5_complaints)\" ]"
 

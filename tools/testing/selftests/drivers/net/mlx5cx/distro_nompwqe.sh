@@ -9,10 +9,6 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-NS=peer
-A_IP=198.18.0.1
-B_IP=198.18.0.2
-
 ktap_header 5
 
 bdf_a=$(cx_functions | sed -n 1p)
@@ -34,18 +30,7 @@ refused() {
 }
 ktap_check "turning skb_tx_mpwqe on is refused" refused
 
-sysctl -qw "net.ipv6.conf.$a.disable_ipv6=1" "net.ipv6.conf.$b.disable_ipv6=1"
-ip netns add "$NS"
-ip link set "$b" netns "$NS"
-ip addr add "$A_IP/24" dev "$a"
-ip -n "$NS" addr add "$B_IP/24" dev "$b"
-ip link set "$a" up
-ip -n "$NS" link set "$b" up
-up() {
-	[ "$(cat "/sys/class/net/$a/carrier" 2>/dev/null)" = 1 ] &&
-		[ "$(ip netns exec "$NS" cat "/sys/class/net/$b/carrier" 2>/dev/null)" = 1 ]
-}
-wait_for 15 up
+pair_up "$a" "$b"
 sends() {
 	local s0 m0 s m
 
@@ -59,7 +44,7 @@ sends() {
 }
 ktap_check "traffic flows, as SEND WQEs only" sends
 
-ip netns del "$NS"
+pair_down
 modprobe -r mlx5_core
 ktap_check "rmmod: nothing left on the device" all_clean
 

@@ -201,3 +201,44 @@ mlx5_complaints() {
 	dmesg --level=emerg,alert,crit,err,warn | grep -i mlx5 |
 		grep -v -e 'loading out-of-tree module' -e 'module verification failed'
 }
+
+# The two ports as two hosts: port A's netdev stays here as $A_IP, port B's
+# moves into network namespace $NS as $B_IP; both up, IPv6 off so that no
+# background chatter enters the counters.
+NS=peer
+A_IP=198.18.0.1
+B_IP=198.18.0.2
+
+carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
+ns_carrier() { [ "$(ip netns exec "$NS" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
+
+# pair_up A B: set up the two hosts; succeeds once both have carrier.
+pair_up() {
+	sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1" "net.ipv6.conf.$2.disable_ipv6=1"
+	ip netns add "$NS"
+	ip link set "$2" netns "$NS"
+	ip addr add "$A_IP/24" dev "$1"
+	ip -n "$NS" addr add "$B_IP/24" dev "$2"
+	ip link set "$1" up
+	ip -n "$NS" link set lo up
+	ip -n "$NS" link set "$2" up
+	wait_for 15 bash -c "source $LIB_DIR/lib.sh; carrier $1 1 && ns_carrier $2 1"
+}
+
+pair_down() {
+	ip netns del "$NS" 2>/dev/null
+	return 0
+}
+
+# probe_cycles N LOAD UNLOAD: N rounds of LOAD (a command line), every
+# function bound to mlx5_core, UNLOAD, none bound.
+probe_cycles() {
+	local n=$1 load=$2 unload=$3 i
+
+	for i in $(seq "$n"); do
+		$load || { diag "cycle $i: $load failed"; return 1; }
+		all_bound mlx5_core || { diag "cycle $i: not bound"; return 1; }
+		$unload || { diag "cycle $i: $unload failed"; return 1; }
+		none_bound || { diag "cycle $i: still bound"; return 1; }
+	done
+}

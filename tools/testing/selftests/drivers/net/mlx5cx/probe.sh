@@ -50,17 +50,8 @@ ktap_check "devlink dev info reports fw.version $FW_VERSION" devlink_fw
 unload_mlx5
 ktap_check "rmmod unbinds every function" none_bound
 
-cycles() {
-	local i
-
-	for i in $(seq "$CYCLES"); do
-		load_ours || { diag "load $i failed"; return 1; }
-		all_bound mlx5_core || { diag "cycle $i: not bound"; return 1; }
-		rmmod mlx5_core || { diag "unload $i failed"; return 1; }
-		none_bound || { diag "cycle $i: still bound"; return 1; }
-	done
-}
-ktap_check "$CYCLES load/unload cycles" cycles
+ktap_check "$CYCLES load/unload cycles" \
+	probe_cycles "$CYCLES" "insmod $OUR_KO" "rmmod mlx5_core"
 
 # The distribution driver: proof that the VM carries it and that the model
 # serves it (distro.sh goes further).

@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# TX error CQE and recovery with the distribution's mlx5_core: the model's
+# test port fails the next WQE on the SQ that carries the traffic
+# (ERR_CQE_SQN: an error CQE with LOCAL_PROT_ERR, the SQ in error, what is
+# behind it flushed); the driver logs the error CQE, its devlink health
+# reporter "tx" counts an error and a recovery (reporter_tx.c:
+# mlx5e_tx_reporter_err_cqe_recover), the model sees the SQ go
+# ERR -> RST -> RDY, traffic flows again, and rmmod leaves nothing behind.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+NS=peer
+A_IP=198.18.0.1
+B_IP=198.18.0.2
+# MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, what the model's fault reports.
+SYND=0x4
+
+ktap_header 11
+
+bdf_a=$(cx_functions | sed -n 1p)
+bdf_b=$(cx_functions | sed -n 2p)
+
+dmesg -C
+modprobe mlx5_core
+ktap_check "distribution mlx5_core binds both functions" all_bound mlx5_core
+
+a=$(netdev_of "$bdf_a")
+b=$(netdev_of "$bdf_b")
+diag "netdevs: $bdf_a=$a $bdf_b=$b"
+carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
+ns_carrier() { [ "$(ip netns exec "$NS" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
+sysctl -qw "net.ipv6.conf.$a.disable_ipv6=1" "net.ipv6.conf.$b.disable_ipv6=1"
+ip netns add "$NS"
+ip link set "$b" netns "$NS"
+ip addr add "$A_IP/24" dev "$a"
+ip -n "$NS" addr add "$B_IP/24" dev "$b"
+ip link set "$a" up
+ip -n "$NS" link set lo up
+ip -n "$NS" link set "$b" up
+up() { carrier "$a" 1 && ns_carrier "$b" 1; }
+wait_for 15 up
+ktap_check "ping A -> B before the fault" ping -c 3 -W 2 "$B_IP"
+
+# The tx reporter is a port reporter (devlink_port_health_reporter_create):
+# its handle is pci/BDF/PORT.
+tx_handle() {
+	devlink -j health show | python3 -c '
+import json, sys
+for h, reps in json.load(sys.stdin)["health"].items():
+    if h.startswith("pci/" + sys.argv[1]) and any(r.get("reporter") == "tx" for r in reps):
+        print(h)
+        break' "$bdf_a"
+}
+txh=$(tx_handle)
+diag "tx reporter: ${txh:-none}"
+
+# The driver's TX SQs (txqsq, not the ICOSQs): the tx reporter's diagnose.
+tx_sqns() {
+	devlink -j health diagnose "$txh" reporter tx | python3 -c '
+import json, sys
+def walk(o):
+    if isinstance(o, dict):
+        if "sqn" in o and "txq ix" in o:
+            print(o["sqn"])
+        for v in o.values():
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(json.load(sys.stdin))'
+}
+sqns=$(tx_sqns)
+rdy=$(cxsim sqs "$bdf_a" | tr '\n' ' ')
+diag "TX SQs (devlink diagnose): $(echo $sqns); RDY SQs (model): $rdy"
+in_model() {
+	local s
+
+	[ -n "$sqns" ] || return 1
+	for s in $sqns; do
+		echo " $rdy " | grep -q " $s " || return 1
+	done
+}
+ktap_check "the driver's TX SQs are RDY SQs of the model" in_model
+
+health() {
+	devlink -j health show "$txh" reporter tx | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["health"]
+r = [x for v in r.values() for x in v if x.get("reporter") == "tx"][0]
+print(r.get("error", 0), r.get("recover", 0), r.get("state", "?"))'
+}
+h0=$(health)
+diag "reporter tx before: error recover state = $h0"
+m0=$(model_get "$bdf_a" cmd.MODIFY_SQ)
+
+# Arm each TX SQ in turn and send from every CPU until one takes the fault.
+dmesg_mark errcqe
+hit=
+for s in $sqns; do
+	cxsim errcqe "$bdf_a" "$s"
+	for try in 1 2 3; do
+		for cpu in $(seq 0 $(($(nproc) - 1))); do
+			taskset -c "$cpu" ping -c 1 -W 1 "$B_IP" >/dev/null 2>&1
+		done
+		if [ "$(model_get "$bdf_a" sq.errors_injected)" = 1 ]; then
+			hit=$s
+			break 2
+		fi
+	done
+	cxsim errcqe "$bdf_a" 0
+done
+cxsim errcqe "$bdf_a" 0
+diag "fault taken by SQ ${hit:-none}"
+ktap_check "the model failed one WQE of a TX SQ" test -n "$hit"
+hex=$(printf '0x%x' "${hit:-0}")
+
+logged() {
+	dmesg_since errcqe | grep -Eq "Error cqe on cqn 0x[0-9a-f]+, ci 0x[0-9a-f]+, qn $hex, opcode 0xd, syndrome $SYND, vendor syndrome 0x0" &&
+		dmesg_since errcqe | grep -q "ERR CQE on SQ: $hex"
+}
+wait_for 10 logged
+dmesg_since errcqe | grep -i -e "cqe" -e "recover" -e "SQ" | sed 's/^/# dmesg: /' | head -20
+ktap_check "the driver logs the error CQE (syndrome $SYND) and reports it" logged
+
+recovered() {
+	local e0 r0 e r st
+
+	read -r e0 r0 _ <<<"$h0"
+	read -r e r st <<<"$(health)"
+	[ "$e" -eq $((e0 + 1)) ] && [ "$r" -eq $((r0 + 1)) ] && [ "$st" = healthy ]
+}
+wait_for 15 recovered
+diag "reporter tx after: error recover state = $(health)"
+devlink health show "$txh" reporter tx | sed 's/^/# /'
+ktap_check "devlink health reporter tx: one error, one recovery, healthy" recovered
+
+sq_back() {
+	local line
+
+	line=$(cxsim report "$bdf_a" | awk -v k="sq.$hit" '$1 == k')
+	echo "$line" | grep -q " st=RDY " && echo "$line" | grep -q " errors=1 " &&
+		echo "$line" | grep -q " err_resets=1"
+}
+wait_for 10 sq_back
+cxsim report "$bdf_a" | grep -E "^sq\.($hit |errors|recoveries|doorbells_bad)|^wqe\.flushed|^cqe\.err" | sed 's/^/# model: /'
+m=$(( $(model_get "$bdf_a" cmd.MODIFY_SQ) - ${m0:-0} ))
+diag "model: MODIFY_SQ +$m"
+model_recovered() {
+	[ "$(model_get "$bdf_a" sq.recoveries)" = 1 ] && [ "$m" -eq 2 ] && sq_back
+}
+ktap_check "model: the SQ went ERR -> RST -> RDY (recoveries 1, MODIFY_SQ +2)" \
+	model_recovered
+
+stat_sum() { ethtool -S "$a" | awk -v p="$1" '$1 ~ "^tx[0-9]+_" p ":$" { s += $2 } END { print s + 0 }'; }
+diag "ethtool -S: tx*_cqe_err $(stat_sum cqe_err), tx*_recover $(stat_sum recover)"
+ktap_check "ethtool -S: a TX queue counted the error CQE and the recovery" \
+	test "$(stat_sum cqe_err)" -ge 1 -a "$(stat_sum recover)" -eq 1
+
+after() {
+	local cpu
+
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$cpu" ping -c 3 -W 2 "$B_IP" >/dev/null || return 1
+	done
+}
+ktap_check "traffic flows again (ping from every CPU)" after
+
+ip netns del "$NS"
+modprobe -r mlx5_core
+ktap_check "rmmod: nothing left on the device" all_clean
+
+ktap_finish
