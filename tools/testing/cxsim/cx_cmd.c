@@ -203,7 +203,7 @@ static int cx_cmd_walk(struct cx_core *core, uint64_t ptr, size_t len,
 		if (!ptr || (ptr & (CX_CMD_MBOX_ALIGN - 1)) ||
 		    n >= CX_CMD_MAX_BLOCKS)
 			return bad_ptr;
-		if (cx_dma_read(core, ptr, &blk, sizeof(blk)))
+		if (cx_dma_read_as(core, CX_DMA_CMD, ptr, &blk, sizeof(blk)))
 			return bad_ptr;
 		if (__builtin_bswap32(blk.block_num) != n)
 			return CX_DS_BAD_BLOCK_NUM;
@@ -407,7 +407,8 @@ static void cx_cmd_execute(struct cx_core *core, unsigned int idx)
 	int cmd_eq = cx_eq_find(core, MLX5_EVENT_TYPE_CMD);
 	int ds;
 
-	if (cx_dma_read(core, cx_cmd_entry_addr(core, idx), &ent, sizeof(ent))) {
+	if (cx_dma_read_as(core, CX_DMA_CMD, cx_cmd_entry_addr(core, idx),
+			   &ent, sizeof(ent))) {
 		core->stats.cmd_delivery_errors++;
 		cx_log(core, "cxsim: cannot read command entry %u\n", idx);
 		return;
@@ -428,7 +429,7 @@ static int cx_cmd_should_delay(struct cx_core *core, unsigned int idx)
 
 	if (!f->delay_count || !f->delay_ms)
 		return 0;
-	if (cx_dma_read(core, cx_cmd_entry_addr(core, idx) +
+	if (cx_dma_read_as(core, CX_DMA_CMD, cx_cmd_entry_addr(core, idx) +
 			offsetof(struct mlx5_cmd_layout, in), in, sizeof(in)))
 		return 0;
 	opcode = MLX5_GET(nop_in, in, opcode);
@@ -458,6 +459,7 @@ void cx_cmd_doorbell(struct cx_core *core, uint32_t vector)
 	unsigned int idx;
 
 	core->stats.cmd_doorbells++;
+	cx_pcie_break(core);
 	if (!cx_cmdq_base(core)) {
 		cx_log(core, "cxsim: command doorbell 0x%x without a queue\n",
 		       vector);

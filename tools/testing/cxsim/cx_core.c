@@ -250,6 +250,8 @@ uint64_t cx_core_bar0_read(struct cx_core *core, uint64_t offset,
 	unsigned int i;
 
 	core->stats.bar_reads++;
+	core->stats.pcie.mmio_reads++;
+	core->stats.pcie.mmio_read_bytes += size;
 	if (!cx_access_ok(offset, size)) {
 		core->stats.bad_accesses++;
 		cx_log(core, "cxsim: bad BAR0 read off 0x%llx size %u\n",
@@ -271,6 +273,13 @@ void cx_core_bar0_write(struct cx_core *core, uint64_t offset,
 			uint64_t value, unsigned int size)
 {
 	core->stats.bar_writes++;
+	/* Every write is a posted write TLP host -> device. */
+	core->stats.pcie.mmio_writes++;
+	core->stats.pcie.mmio_bytes += size;
+	if (cx_is_uar(offset)) {
+		core->stats.pcie.mmio_uar_writes++;
+		core->stats.pcie.mmio_uar_bytes += size;
+	}
 	/* Registers take whole dwords; a doorbell may be written as a qword. */
 	if (!cx_access_ok(offset, size) || size < 4 || (offset & 3)) {
 		core->stats.bad_accesses++;

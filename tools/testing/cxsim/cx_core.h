@@ -78,6 +78,13 @@
 #define CX_TP_PAGE_REQUEST	0x038
 #define CX_TP_CMD_TIMEOUT	0x03c
 #define CX_TP_LINK_DOWN		0x040
+/*
+ * ERR_CQE_SQN: one-shot fault.  The next WQE executed on the SQ with this
+ * number completes with an error CQE (LOCAL_PROT_ERR) and the SQ goes to
+ * the error state, as for a malformed WQE (the frame is not sent).  Reads
+ * back the armed SQN; 0 disarms.
+ */
+#define CX_TP_ERR_CQE_SQN	0x044
 #define CX_TP_REPORT		0x8000
 #define CX_TP_REPORT_SIZE	(CX_TESTPORT_SIZE - CX_TP_REPORT)
 #define CX_TP_MAGIC_VALUE	0x4d534358u	/* "XCSM" read as LE bytes */
@@ -198,6 +205,7 @@ struct cx_faults {
 	uint32_t delay_ms;
 	uint32_t delay_count;		/* CX_TP_ALWAYS: every time */
 	uint32_t cmd_timeout_ms;	/* 0: the default, CX_CMD_EXEC_TO_S */
+	uint32_t err_cqe_sqn;		/* 0: none; one-shot TX error CQE */
 };
 
 /* The function's firmware-side state. */
@@ -219,6 +227,43 @@ struct cx_func {
 struct cx_cmdq {
 	uint32_t delayed;		/* bitmap of entries */
 	uint64_t deadline[CX_CMDQ_ENTRIES];
+};
+
+/*
+ * Why the core reads guest memory: PCIe inbound accounting (cx_priv.h).
+ * The data path sets core->dma_purpose around reads it knows the purpose
+ * of; everything else counts as OTHER.
+ */
+enum cx_dma_purpose {
+	CX_DMA_OTHER,
+	CX_DMA_WQE,		/* send/receive WQE (descriptor) fetch */
+	CX_DMA_PAYLOAD,		/* TX data gathered by data segments */
+	CX_DMA_DBR,		/* doorbell records (SQ/RQ pc, CQ ci) */
+	CX_DMA_CMD,		/* command entries and mailboxes */
+	CX_DMA_NPURPOSES,
+};
+
+/* PCIe transaction model (see README "PCIe accounting"). */
+#define CX_PCIE_MRRS		512	/* max read request size */
+#define CX_PCIE_MPS		256	/* max payload size (completions) */
+#define CX_PCIE_BOUNDARY	4096	/* requests never cross it */
+
+struct cx_pcie_rd {
+	uint64_t req;		/* DMA reads (contiguous runs, see cx_priv.h) */
+	uint64_t bytes;
+	uint64_t tlps;		/* read request TLPs (MRRS, 4 KiB) */
+	uint64_t cpl_tlps;	/* completion TLPs (MPS per request TLP) */
+};
+
+struct cx_pcie_stats {
+	struct cx_pcie_rd rd[CX_DMA_NPURPOSES];
+	/* Coalescing: where the last read of each purpose started/ended. */
+	uint64_t last_start[CX_DMA_NPURPOSES];
+	uint64_t last_end[CX_DMA_NPURPOSES];
+	/* Host -> device MMIO to BAR0 (posted writes, non-posted reads). */
+	uint64_t mmio_writes, mmio_bytes;
+	uint64_t mmio_uar_writes, mmio_uar_bytes;	/* UAR doorbells */
+	uint64_t mmio_reads, mmio_read_bytes;
 };
 
 /* What crossed the bus; read by tests and, later, by benchmarks. */
@@ -247,6 +292,7 @@ struct cx_stats {
 	uint64_t resets;
 	uint32_t cmd_count[CX_NR_OPCODES];
 	uint64_t uar_writes[CX_UAR_PAGES];
+	struct cx_pcie_stats pcie;
 };
 
 struct cx_core {
@@ -259,6 +305,7 @@ struct cx_core {
 	struct cx_leak last_leak;
 	struct cx_stats stats;
 	struct cx_dp *dp;		/* data path (cx_dp.h), lazily allocated */
+	enum cx_dma_purpose dma_purpose;	/* of the reads in progress */
 	char report[CX_TP_REPORT_SIZE];
 };
 

@@ -152,7 +152,7 @@ static uint32_t cx_cq_ci(struct cx_core *core, const struct cx_cq *cq)
 {
 	uint8_t b[4];
 
-	if (cx_dma_read(core, cq->dbr_addr, b, 4))
+	if (cx_dma_read_as(core, CX_DMA_DBR, cq->dbr_addr, b, 4))
 		return cq->prod & CX_CI_MASK;
 	return ((uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) &
 	       CX_CI_MASK;
@@ -271,6 +271,16 @@ cx_dp_out(struct cx_dp_out *o, const char *fmt, ...)
 
 #define DKV(o, k, v) cx_dp_out(o, "%s %llu\n", k, (unsigned long long)(v))
 
+static const char *cx_sq_state_name(uint8_t state)
+{
+	switch (state) {
+	case MLX5_SQC_STATE_RST:	return "RST";
+	case MLX5_SQC_STATE_RDY:	return "RDY";
+	case MLX5_SQC_STATE_ERR:	return "ERR";
+	default:			return "?";
+	}
+}
+
 size_t cx_dp_report(struct cx_core *core, char *buf, size_t size)
 {
 	static const struct cx_dp zero;
@@ -288,6 +298,9 @@ size_t cx_dp_report(struct cx_core *core, char *buf, size_t size)
 	DKV(&o, "sq.doorbells", dp->sq_doorbells);
 	DKV(&o, "sq.doorbells_bad", dp->sq_doorbells_bad);
 	DKV(&o, "sq.errors", dp->sq_errors);
+	DKV(&o, "sq.errors_injected", dp->sq_err_injected);
+	DKV(&o, "sq.recoveries", dp->sq_recoveries);
+	DKV(&o, "wqe.flushed", dp->wqe_flushed);
 	DKV(&o, "wqe.SEND", dp->wqe_send);
 	DKV(&o, "wqe.LSO", dp->wqe_lso);
 	DKV(&o, "wqe.ENHANCED_MPSW", dp->wqe_mpw);
@@ -322,10 +335,11 @@ size_t cx_dp_report(struct cx_core *core, char *buf, size_t size)
 		const struct cx_sq *sq = core->func.nic->sq.slot[i];
 
 		if (sq)
-			cx_dp_out(&o, "sq.%u doorbells=%llu wqes=%llu cc=%u state=%u cqn=%u\n",
+			cx_dp_out(&o, "sq.%u doorbells=%llu wqes=%llu cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u\n",
 				  sq->sqn, (unsigned long long)sq->doorbells,
 				  (unsigned long long)sq->wqes, sq->cc,
-				  sq->state, sq->cqn);
+				  sq->state, sq->cqn, cx_sq_state_name(sq->state),
+				  sq->errors, sq->err_resets);
 	}
 	for (i = 0; i < core->func.nic->rq.cap; i++) {
 		const struct cx_rq *rq = core->func.nic->rq.slot[i];

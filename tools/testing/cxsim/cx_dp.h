@@ -29,6 +29,9 @@ struct cx_dp {
 	uint64_t sq_doorbells_bad;	/* no such SQ, or not ready */
 	uint64_t wqe_send, wqe_lso, wqe_mpw, wqe_nop, wqe_umr, wqe_err;
 	uint64_t sq_errors;		/* SQs put in the error state */
+	uint64_t sq_err_injected;	/* of them by the test port */
+	uint64_t sq_recoveries;		/* MODIFY_SQ ERR -> RST */
+	uint64_t wqe_flushed;		/* WR_FLUSH_ERR CQEs (flush_in_error_en) */
 	/* completions */
 	uint64_t cqe_tx, cqe_rx, cqe_err, cqe_filler;
 	uint64_t cqe_dropped;		/* overrun or DMA failure */

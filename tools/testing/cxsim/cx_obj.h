@@ -95,6 +95,8 @@ struct cx_sq {
 	uint32_t cc;		/* WQEBBs consumed */
 	uint64_t doorbells;
 	uint64_t wqes;
+	uint32_t errors;	/* times it went to the error state */
+	uint32_t err_resets;	/* MODIFY_SQ ERR -> RST */
 };
 
 struct cx_rq {

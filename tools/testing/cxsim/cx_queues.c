@@ -15,6 +15,7 @@
 
 #include "cx_kshim.h"
 #include "cx_obj.h"
+#include "cx_dp.h"
 
 #define CX_LOG_MAX_CQ_SZ	22
 #define CX_LOG_MAX_WQ_SZ	16
@@ -378,6 +379,13 @@ uint8_t cx_sq_modify(struct cx_cmd *cmd)
 	if (next == MLX5_SQC_STATE_RST) {
 		sq->pc_seen = 0;
 		sq->cc = 0;
+	}
+	if (cur == MLX5_SQC_STATE_ERR && next == MLX5_SQC_STATE_RST) {
+		struct cx_dp *dp = cx_dp_get(cmd->core);
+
+		sq->err_resets++;
+		if (dp)
+			dp->sq_recoveries++;
 	}
 	sq->state = next;
 	return MLX5_CMD_STAT_OK;

@@ -155,7 +155,7 @@ static uint16_t cx_rq_avail(struct cx_core *core, const struct cx_rq *rq)
 {
 	uint8_t rec[4];
 
-	if (cx_dma_read(core, rq->wq.dbr_addr, rec, 4))
+	if (cx_dma_read_as(core, CX_DMA_DBR, rq->wq.dbr_addr, rec, 4))
 		return 0;
 	return (uint16_t)(be32_at(rec) - rq->wqe_cc);
 }
@@ -187,7 +187,7 @@ static int cx_rq_fetch(struct cx_core *core, struct cx_rq *rq, uint8_t *wqe,
 
 	*len = 1u << rq->wq.log_stride;
 	if (*len > 1024 || cx_rq_wqe_addr(rq, cx_rq_cur(rq), &addr) ||
-	    cx_dma_read(core, addr, wqe, *len))
+	    cx_dma_read_as(core, CX_DMA_WQE, addr, wqe, *len))
 		return -1;
 	core->dp->rx_wqe_bytes += *len;
 	return 0;
@@ -390,6 +390,7 @@ size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len)
 	uint16_t tci = 0;
 	bool stripped = false;
 
+	cx_pcie_break(core);
 	core->stats.rx_frames++;
 	if (!dp) {
 		core->stats.rx_drops++;

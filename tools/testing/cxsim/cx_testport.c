@@ -45,6 +45,56 @@ cx_out(struct cx_out *o, const char *fmt, ...)
 
 #define KV(o, key, val)	cx_out(o, "%s %llu\n", key, (unsigned long long)(val))
 
+static const char * const cx_dma_purpose_names[CX_DMA_NPURPOSES] = {
+	[CX_DMA_OTHER]		= "other",
+	[CX_DMA_WQE]		= "wqe",
+	[CX_DMA_PAYLOAD]	= "payload",
+	[CX_DMA_DBR]		= "dbr",
+	[CX_DMA_CMD]		= "cmd",
+};
+
+/*
+ * What crossed the link host -> device: DMA reads (their completions carry
+ * the data) by purpose, and MMIO.  tools/testing/bench/pcie-estimate turns
+ * these into bytes per packet and link utilisation.
+ */
+static void cx_pcie_report(struct cx_out *o, const struct cx_pcie_stats *ps)
+{
+	struct cx_pcie_rd t = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < CX_DMA_NPURPOSES; i++) {
+		t.req += ps->rd[i].req;
+		t.bytes += ps->rd[i].bytes;
+		t.tlps += ps->rd[i].tlps;
+		t.cpl_tlps += ps->rd[i].cpl_tlps;
+	}
+	KV(o, "pcie.mrrs", CX_PCIE_MRRS);
+	KV(o, "pcie.mps", CX_PCIE_MPS);
+	KV(o, "pcie.rd_req", t.req);
+	KV(o, "pcie.rd_bytes", t.bytes);
+	KV(o, "pcie.rd_tlps", t.tlps);
+	KV(o, "pcie.cpl_tlps", t.cpl_tlps);
+	for (i = 0; i < CX_DMA_NPURPOSES; i++) {
+		const char *n = cx_dma_purpose_names[i];
+
+		cx_out(o, "pcie.%s.rd_req %llu\n", n,
+		       (unsigned long long)ps->rd[i].req);
+		cx_out(o, "pcie.%s.rd_bytes %llu\n", n,
+		       (unsigned long long)ps->rd[i].bytes);
+		cx_out(o, "pcie.%s.rd_tlps %llu\n", n,
+		       (unsigned long long)ps->rd[i].tlps);
+		cx_out(o, "pcie.%s.cpl_tlps %llu\n", n,
+		       (unsigned long long)ps->rd[i].cpl_tlps);
+	}
+	KV(o, "pcie.mmio_writes", ps->mmio_writes);
+	KV(o, "pcie.mmio_bytes", ps->mmio_bytes);
+	KV(o, "pcie.mmio_uar_writes", ps->mmio_uar_writes);
+	KV(o, "pcie.mmio_uar_bytes", ps->mmio_uar_bytes);
+	KV(o, "pcie.mmio_reads", ps->mmio_reads);
+	KV(o, "pcie.mmio_read_bytes", ps->mmio_read_bytes);
+}
+
 size_t cx_core_report(struct cx_core *core, char *buf, size_t size)
 {
 	const struct cx_stats *st = &core->stats;
@@ -126,6 +176,7 @@ size_t cx_core_report(struct cx_core *core, char *buf, size_t size)
 	   f->nic->vport.promisc_mc << 1 | f->nic->vport.promisc_all << 2);
 	KV(&o, "fs.root_ft", f->nic->root_ft);
 	KV(&o, "cmd.bad_refs", f->nic->bad_refs);
+	cx_pcie_report(&o, &st->pcie);
 	KV(&o, "rx.frames", st->rx_frames);
 	KV(&o, "rx.drops", st->rx_drops);
 	o.len += cx_dp_report(core, o.buf + o.len, o.size - o.len);	/* data path */
@@ -150,6 +201,7 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_HEALTH_SYND:		return core->iseg.health_synd;
 	case CX_TP_CMD_TIMEOUT:		return f->cmd_timeout_ms;
 	case CX_TP_LINK_DOWN:		return core->func.nic->port.link_down;
+	case CX_TP_ERR_CQE_SQN:		return f->err_cqe_sqn;
 	default:			return 0;
 	}
 }
@@ -171,6 +223,7 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 	case CX_TP_DELAY_MS:		f->delay_ms = val; break;
 	case CX_TP_DELAY_COUNT:		f->delay_count = val; break;
 	case CX_TP_CMD_TIMEOUT:		f->cmd_timeout_ms = val & 0xfffff; break;
+	case CX_TP_ERR_CQE_SQN:		f->err_cqe_sqn = val & 0xffffff; break;
 	case CX_TP_HEALTH_FREEZE:
 		cx_iseg_health_freeze(core, val != 0);
 		break;

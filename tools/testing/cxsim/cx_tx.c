@@ -17,6 +17,15 @@
  * in the error state: its doorbells are ignored until MODIFY_SQ takes it
  * through RST to RDY.  With the link down, frames are dropped and the
  * WQEs complete as usual.
+ *
+ * An SQ created with flush_in_error_en (the driver's TX SQs) has the WQEs
+ * posted behind the failed one, and those posted while it is in error,
+ * completed with WR_FLUSH_ERR CQEs, one per WQE, as hardware flushes
+ * them; nothing is sent.  The driver's recovery (reporter_tx.c) waits for
+ * exactly that (cc == pc) before it resets the SQ.
+ *
+ * The test port's ERR_CQE_SQN fault fails the next WQE the SQ executes,
+ * whatever it is, with LOCAL_PROT_ERR.
  */
 #include <string.h>
 
@@ -29,13 +38,20 @@
 
 static int cx_tx_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
-	return cx_dma_read(ctx, addr, buf, len);
+	return cx_dma_read_as(ctx, CX_DMA_WQE, addr, buf, len);
 }
 
 static int cx_tx_gather(void *ctx, uint32_t lkey, uint64_t addr, void *buf,
 			size_t len)
 {
-	return cx_mkey_dma(ctx, lkey, addr, buf, len, false);
+	struct cx_core *core = ctx;
+	enum cx_dma_purpose saved = core->dma_purpose;
+	int r;
+
+	core->dma_purpose = CX_DMA_PAYLOAD;
+	r = cx_mkey_dma(ctx, lkey, addr, buf, len, false);
+	core->dma_purpose = saved;
+	return r;
 }
 
 static bool cx_mac_is_mcast(const uint8_t *mac)
@@ -125,25 +141,109 @@ static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_wqe *w)
 	return 0;
 }
 
+static void cx_sq_flush(struct cx_core *core, struct cx_sq *sq,
+			struct cx_cq *cq);
+
+/*
+ * WQE @w failed: error CQE (always), SQ in error.  The failed WQE counts
+ * as consumed when its size is known, and with flush_in_error_en the WQEs
+ * behind it are flushed.
+ */
 static void cx_sq_error(struct cx_core *core, struct cx_sq *sq,
 			struct cx_cq *cq, const struct cx_wqe *w,
-			uint8_t syndrome)
+			uint8_t syndrome, const char *why)
 {
 	struct cx_dp *dp = core->dp;
 	uint8_t img[CX_CQE_SIZE];
 
 	dp->wqe_err++;
 	dp->sq_errors++;
+	sq->errors++;
+	if (!why)
+		why = w->err ? cx_wqe_strerror(w->err) : "bad UMR";
 	cx_log(core, "cxsim: SQ 0x%x: WQE 0x%x opcode 0x%x: %s (syndrome 0x%x); SQ in error\n",
-	       sq->sqn, w->wqe_index, w->opcode,
-	       w->err ? cx_wqe_strerror(w->err) : "bad UMR", syndrome);
+	       sq->sqn, w->wqe_index, w->opcode, why, syndrome);
 	sq->state = MLX5_SQC_STATE_ERR;
-	if (!cq)
+	if (cq) {
+		cx_cqe_tx_err(img, cq->prod, cq->log_size, syndrome, 0,
+			      w->opcode, w->wqe_index, sq->sqn);
+		if (!cx_cq_write(core, cq, img))
+			dp->cqe_err++;
+	}
+	if (w->wqebbs &&
+	    (uint16_t)((uint16_t)sq->pc_seen - (uint16_t)sq->cc) >= w->wqebbs)
+		sq->cc += w->wqebbs;
+	cx_sq_flush(core, sq, cq);
+}
+
+static void cx_sq_ring_init(struct cx_core *core, const struct cx_sq *sq,
+			    struct cx_sq_ring *ring)
+{
+	memset(ring, 0, sizeof(*ring));
+	ring->rd = cx_tx_read;
+	ring->ctx = core;
+	ring->gather = cx_tx_gather;
+	ring->pas = sq->wq.pas.addr;
+	ring->npas = sq->wq.pas.n;
+	ring->log_page_sz = CX_PAGE_SHIFT + sq->wq.pas.log_page_size;
+	ring->page_offset = sq->wq.pas.page_offset;
+	ring->log_wq_sz = sq->wq.log_sz;
+	ring->sqn = sq->sqn;
+	/*
+	 * mlx5e never sets allow_multi_pkt_send_wqe (6.12): the capability
+	 * (enhanced_multi_pkt_send_wqe) is what allows ENHANCED_MPSW.
+	 */
+	ring->mpwqe = core->params.mpwqe;
+}
+
+/*
+ * An SQ in error with flush_in_error_en: complete every WQE from cc to the
+ * doorbell record's pc with a WR_FLUSH_ERR CQE.  Only the control segment
+ * is read (its ds_cnt gives the WQE's size); a WQE whose size cannot be
+ * told (ds_cnt 0, past pc, unreadable) stops the flush there.
+ */
+static void cx_sq_flush(struct cx_core *core, struct cx_sq *sq,
+			struct cx_cq *cq)
+{
+	struct cx_dp *dp = core->dp;
+	uint32_t mask = (1u << sq->wq.log_sz) - 1;
+	uint64_t psz;
+	uint8_t rec[4], ctrl[16], img[CX_CQE_SIZE];
+	uint16_t pc;
+
+	if (!sq->flush_in_error_en || sq->state != MLX5_SQC_STATE_ERR ||
+	    sq->wq.pas.log_page_size > 28)
 		return;
-	cx_cqe_tx_err(img, cq->prod, cq->log_size, syndrome, 0, w->opcode,
-		      w->wqe_index, sq->sqn);
-	if (!cx_cq_write(core, cq, img))
-		dp->cqe_err++;
+	psz = 1ull << (CX_PAGE_SHIFT + sq->wq.pas.log_page_size);
+	if (cx_dma_read_as(core, CX_DMA_DBR, sq->wq.dbr_addr + 4, rec, 4))
+		return;
+	pc = (uint16_t)be32_at(rec);
+	sq->pc_seen = pc;
+	while ((uint16_t)sq->cc != pc) {
+		uint64_t off = (uint64_t)sq->wq.pas.page_offset +
+			       (uint64_t)(sq->cc & mask) * CX_WQEBB;
+		uint16_t left = (uint16_t)(pc - (uint16_t)sq->cc);
+		uint32_t ds, bbs;
+
+		if (!sq->wq.pas.addr || off / psz >= sq->wq.pas.n ||
+		    cx_dma_read_as(core, CX_DMA_WQE,
+				   sq->wq.pas.addr[off / psz] + off % psz,
+				   ctrl, sizeof(ctrl)))
+			break;
+		ds = ctrl[7] & 0x3f;
+		bbs = (ds + 3) / 4;
+		if (!bbs || bbs > left)
+			break;
+		if (cq) {
+			cx_cqe_tx_err(img, cq->prod, cq->log_size,
+				      MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0,
+				      ctrl[3], be16_at(ctrl + 1), sq->sqn);
+			if (!cx_cq_write(core, cq, img))
+				dp->cqe_err++;
+		}
+		dp->wqe_flushed++;
+		sq->cc += bbs;
+	}
 }
 
 void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
@@ -158,25 +258,11 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 
 	if (!dp || sq->state != MLX5_SQC_STATE_RDY)
 		return;
-	if (cx_dma_read(core, sq->wq.dbr_addr + 4, rec, 4))
+	if (cx_dma_read_as(core, CX_DMA_DBR, sq->wq.dbr_addr + 4, rec, 4))
 		return;
 	pc = (uint16_t)be32_at(rec);
 	sq->pc_seen = pc;
-	memset(&ring, 0, sizeof(ring));
-	ring.rd = cx_tx_read;
-	ring.ctx = core;
-	ring.gather = cx_tx_gather;
-	ring.pas = sq->wq.pas.addr;
-	ring.npas = sq->wq.pas.n;
-	ring.log_page_sz = CX_PAGE_SHIFT + sq->wq.pas.log_page_size;
-	ring.page_offset = sq->wq.pas.page_offset;
-	ring.log_wq_sz = sq->wq.log_sz;
-	ring.sqn = sq->sqn;
-	/*
-	 * mlx5e never sets allow_multi_pkt_send_wqe (6.12): the capability
-	 * (enhanced_multi_pkt_send_wqe) is what allows ENHANCED_MPSW.
-	 */
-	ring.mpwqe = core->params.mpwqe;
+	cx_sq_ring_init(core, sq, &ring);
 
 	for (;;) {
 		uint8_t img[CX_CQE_SIZE];
@@ -188,16 +274,28 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 			break;
 		dp->desc_bytes += w.desc_bytes;
 		dp->payload_bytes += w.payload_bytes;
+		if (core->faults.err_cqe_sqn &&
+		    core->faults.err_cqe_sqn == sq->sqn &&
+		    (r >= 0 || (r == CX_WQE_E_OPCODE &&
+				w.opcode == MLX5_OPCODE_UMR && sq->reg_umr))) {
+			/* Test port: one-shot, like a bad lkey/address. */
+			core->faults.err_cqe_sqn = 0;
+			dp->sq_err_injected++;
+			cx_sq_error(core, sq, cq, &w,
+				    MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+				    "injected error CQE");
+			return;
+		}
 		if (r == CX_WQE_E_OPCODE && w.opcode == MLX5_OPCODE_UMR &&
 		    sq->reg_umr) {
 			synd = cx_umr_exec(core, &w);
 			if (synd) {
-				cx_sq_error(core, sq, cq, &w, synd);
+				cx_sq_error(core, sq, cq, &w, synd, NULL);
 				return;
 			}
 			dp->wqe_umr++;
 		} else if (r < 0) {
-			cx_sq_error(core, sq, cq, &w, w.syndrome);
+			cx_sq_error(core, sq, cq, &w, w.syndrome, NULL);
 			return;
 		} else {
 			int n = cx_tx_emit(&w, dp->txbuf, dp->scratch,
@@ -206,7 +304,8 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 			if (n < 0) {
 				dp->tx_lso_err++;
 				cx_sq_error(core, sq, cq, &w,
-					    MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+					    MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+					    NULL);
 				return;
 			}
 			switch (w.opcode) {
@@ -237,7 +336,15 @@ void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 	if (!dp || !core->func.nic)
 		return;
 	dp->sq_doorbells++;
+	cx_pcie_break(core);
 	sq = cx_sq_lookup(core, sqn);
+	if (sq && sq->wq.uar_page == uar_page &&
+	    sq->state == MLX5_SQC_STATE_ERR && sq->flush_in_error_en) {
+		/* Posted while in error: flushed, as hardware does. */
+		sq->doorbells++;
+		cx_sq_flush(core, sq, cx_cq_lookup(core, sq->cqn));
+		return;
+	}
 	if (!sq || sq->wq.uar_page != uar_page ||
 	    sq->state != MLX5_SQC_STATE_RDY) {
 		dp->sq_doorbells_bad++;

@@ -312,6 +312,7 @@ static void test_models(void)
 #include "test_cmd.c"
 #include "test_eth.c"
 #include "test_dp.c"
+#include "test_sqerr.c"
 
 int main(void)
 {
@@ -327,6 +328,7 @@ int main(void)
 	test_cmd_all();
 	test_eth_all();
 	test_dp_all();
+	test_sqerr_all();
 	cx_core_fini(&core);
 	printf("1..%u\n", test_nr);
 	return failures ? 1 : 0;

@@ -44,15 +44,15 @@ up() { carrier "$a" 1 && ns_carrier "$b" 1; }
 wait_for 15 up
 ktap_check "ping A -> B before the fault" ping -c 3 -W 2 "$B_IP"
 
-# The tx reporter is a port reporter (devlink_port_health_reporter_create):
-# its handle is pci/BDF/PORT.
+# The tx reporter is a port reporter (devlink_port_health_reporter_create)
+# on the devlink port of the netdev: auxiliary/mlx5_core.eth.N/PORT.
 tx_handle() {
-	devlink -j health show | python3 -c '
+	devlink -j port show | python3 -c '
 import json, sys
-for h, reps in json.load(sys.stdin)["health"].items():
-    if h.startswith("pci/" + sys.argv[1]) and any(r.get("reporter") == "tx" for r in reps):
+for h, p in json.load(sys.stdin)["port"].items():
+    if p.get("netdev") == sys.argv[1]:
         print(h)
-        break' "$bdf_a"
+        break' "$a"
 }
 txh=$(tx_handle)
 diag "tx reporter: ${txh:-none}"
@@ -167,6 +167,47 @@ after() {
 	done
 }
 ktap_check "traffic flows again (ping from every CPU)" after
+
+# Again under pktgen load: WQEs are queued behind the failed one and keep
+# coming until the driver stops the queue; the SQ (flush_in_error_en)
+# flushes them with WR_FLUSH_ERR CQEs, which the recovery waits for.
+pktgen_bg() {
+	modprobe pktgen
+	echo "rem_device_all" >/proc/net/pktgen/kpktgend_0
+	echo "add_device $a" >/proc/net/pktgen/kpktgend_0
+	{
+		echo "count 0"
+		echo "pkt_size 64"
+		echo "burst 32"
+		echo "delay 0"
+		echo "dst $B_IP"
+		echo "dst_mac $(ip -n "$NS" -br link show "$b" | awk '{print $3}')"
+	} | while read -r l; do echo "$l" >"/proc/net/pktgen/$a"; done
+	echo start >/proc/net/pktgen/pgctrl &
+}
+injected2() { [ "$(model_get "$bdf_a" sq.errors_injected)" = 2 ]; }
+recovered2() { [ "$(health)" = "2 2 healthy" ]; }
+under_load() {
+	local s f0
+
+	f0=$(model_get "$bdf_a" wqe.flushed)
+	pktgen_bg
+	sleep 1
+	for s in $sqns; do
+		cxsim errcqe "$bdf_a" "$s"
+		wait_for 3 injected2 && break
+	done
+	cxsim errcqe "$bdf_a" 0
+	# count 0 runs until stopped.
+	echo stop >/proc/net/pktgen/pgctrl
+	wait
+	wait_for 15 recovered2
+	diag "under load: injected $(model_get "$bdf_a" sq.errors_injected), flushed +$(( $(model_get "$bdf_a" wqe.flushed) - f0 )), reporter tx error recover state = $(health), model recoveries $(model_get "$bdf_a" sq.recoveries)"
+	injected2 && recovered2 &&
+		[ "$(model_get "$bdf_a" wqe.flushed)" -gt "$f0" ] &&
+		[ "$(model_get "$bdf_a" sq.recoveries)" = 2 ] && after
+}
+ktap_check "under pktgen load: WQEs behind it flushed, second recovery, traffic flows" under_load
 
 ip netns del "$NS"
 modprobe -r mlx5_core
