@@ -242,34 +242,7 @@ void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 
 /* ---- report ------------------------------------------------------------- */
 
-struct cx_dp_out {
-	char *buf;
-	size_t size, len;
-};
 
-static void __attribute__((format(printf, 2, 3)))
-cx_dp_out(struct cx_dp_out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->len + 1 >= o->size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= o->size - o->len) {
-		/* Cut: drop the partial line. */
-		o->buf[o->len] = '\0';
-		o->len = o->size - 1;
-		return;
-	}
-	o->len += (size_t)n;
-}
-
-#define DKV(o, k, v) cx_dp_out(o, "%s %llu\n", k, (unsigned long long)(v))
 
 static const char *cx_sq_state_name(uint8_t state)
 {
@@ -285,57 +258,57 @@ size_t cx_dp_report(struct cx_core *core, char *buf, size_t size)
 {
 	static const struct cx_dp zero;
 	const struct cx_dp *dp = core->dp ? core->dp : &zero;
-	struct cx_dp_out o = { buf, size, 0 };
+	struct cx_out o = { buf, size, 0 };
 	uint32_t i;
 
 	if (!size)
 		return 0;
 	buf[0] = '\0';
-	DKV(&o, "dp.desc_bytes", dp->desc_bytes);
-	DKV(&o, "dp.payload_bytes", dp->payload_bytes);
-	DKV(&o, "dp.rx_wqe_bytes", dp->rx_wqe_bytes);
-	DKV(&o, "dp.rx_dma_bytes", dp->rx_dma_bytes);
-	DKV(&o, "sq.doorbells", dp->sq_doorbells);
-	DKV(&o, "sq.doorbells_bad", dp->sq_doorbells_bad);
-	DKV(&o, "sq.errors", dp->sq_errors);
-	DKV(&o, "sq.errors_injected", dp->sq_err_injected);
-	DKV(&o, "sq.recoveries", dp->sq_recoveries);
-	DKV(&o, "wqe.flushed", dp->wqe_flushed);
-	DKV(&o, "wqe.SEND", dp->wqe_send);
-	DKV(&o, "wqe.LSO", dp->wqe_lso);
-	DKV(&o, "wqe.ENHANCED_MPSW", dp->wqe_mpw);
-	DKV(&o, "wqe.NOP", dp->wqe_nop);
-	DKV(&o, "wqe.UMR", dp->wqe_umr);
-	DKV(&o, "wqe.errors", dp->wqe_err);
-	DKV(&o, "cqe.tx", dp->cqe_tx);
-	DKV(&o, "cqe.rx", dp->cqe_rx);
-	DKV(&o, "cqe.filler", dp->cqe_filler);
-	DKV(&o, "cqe.err", dp->cqe_err);
-	DKV(&o, "cqe.dropped", dp->cqe_dropped);
-	DKV(&o, "cq.overruns", dp->cq_overruns);
-	DKV(&o, "cq.doorbells", dp->cq_doorbells);
-	DKV(&o, "cq.arms", dp->cq_arms);
-	DKV(&o, "eqe.comp", dp->eqe_comp);
-	DKV(&o, "tx.packets", dp->tx_packets);
-	DKV(&o, "tx.bytes", dp->tx_bytes);
-	DKV(&o, "tx.drops.link_down", dp->tx_drops_link);
-	DKV(&o, "tx.lso_errors", dp->tx_lso_err);
-	DKV(&o, "rx.packets", dp->rx_packets);
-	DKV(&o, "rx.bytes", dp->rx_bytes);
-	DKV(&o, "rx.multicast", dp->rx_mcast);
-	DKV(&o, "rx.broadcast", dp->rx_bcast);
-	DKV(&o, "rx.drops.no_wqe", dp->rx_drops_no_wqe);
-	DKV(&o, "rx.drops.steering", dp->rx_drops_steering);
-	DKV(&o, "rx.drops.link_down", dp->rx_drops_link);
-	DKV(&o, "rx.drops.too_big", dp->rx_drops_too_big);
-	DKV(&o, "rx.drops.other", dp->rx_drops_other);
+	KV(&o, "dp.desc_bytes", dp->desc_bytes);
+	KV(&o, "dp.payload_bytes", dp->payload_bytes);
+	KV(&o, "dp.rx_wqe_bytes", dp->rx_wqe_bytes);
+	KV(&o, "dp.rx_dma_bytes", dp->rx_dma_bytes);
+	KV(&o, "sq.doorbells", dp->sq_doorbells);
+	KV(&o, "sq.doorbells_bad", dp->sq_doorbells_bad);
+	KV(&o, "sq.errors", dp->sq_errors);
+	KV(&o, "sq.errors_injected", dp->sq_err_injected);
+	KV(&o, "sq.recoveries", dp->sq_recoveries);
+	KV(&o, "wqe.flushed", dp->wqe_flushed);
+	KV(&o, "wqe.SEND", dp->wqe_send);
+	KV(&o, "wqe.LSO", dp->wqe_lso);
+	KV(&o, "wqe.ENHANCED_MPSW", dp->wqe_mpw);
+	KV(&o, "wqe.NOP", dp->wqe_nop);
+	KV(&o, "wqe.UMR", dp->wqe_umr);
+	KV(&o, "wqe.errors", dp->wqe_err);
+	KV(&o, "cqe.tx", dp->cqe_tx);
+	KV(&o, "cqe.rx", dp->cqe_rx);
+	KV(&o, "cqe.filler", dp->cqe_filler);
+	KV(&o, "cqe.err", dp->cqe_err);
+	KV(&o, "cqe.dropped", dp->cqe_dropped);
+	KV(&o, "cq.overruns", dp->cq_overruns);
+	KV(&o, "cq.doorbells", dp->cq_doorbells);
+	KV(&o, "cq.arms", dp->cq_arms);
+	KV(&o, "eqe.comp", dp->eqe_comp);
+	KV(&o, "tx.packets", dp->tx_packets);
+	KV(&o, "tx.bytes", dp->tx_bytes);
+	KV(&o, "tx.drops.link_down", dp->tx_drops_link);
+	KV(&o, "tx.lso_errors", dp->tx_lso_err);
+	KV(&o, "rx.packets", dp->rx_packets);
+	KV(&o, "rx.bytes", dp->rx_bytes);
+	KV(&o, "rx.multicast", dp->rx_mcast);
+	KV(&o, "rx.broadcast", dp->rx_bcast);
+	KV(&o, "rx.drops.no_wqe", dp->rx_drops_no_wqe);
+	KV(&o, "rx.drops.steering", dp->rx_drops_steering);
+	KV(&o, "rx.drops.link_down", dp->rx_drops_link);
+	KV(&o, "rx.drops.too_big", dp->rx_drops_too_big);
+	KV(&o, "rx.drops.other", dp->rx_drops_other);
 	if (!core->func.nic)
 		return o.len;
 	for (i = 0; i < core->func.nic->sq.cap; i++) {
 		const struct cx_sq *sq = core->func.nic->sq.slot[i];
 
 		if (sq)
-			cx_dp_out(&o, "sq.%u doorbells=%llu wqes=%llu cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u\n",
+			cx_out(&o, "sq.%u doorbells=%llu wqes=%llu cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u\n",
 				  sq->sqn, (unsigned long long)sq->doorbells,
 				  (unsigned long long)sq->wqes, sq->cc,
 				  sq->state, sq->cqn, cx_sq_state_name(sq->state),
@@ -345,7 +318,7 @@ size_t cx_dp_report(struct cx_core *core, char *buf, size_t size)
 		const struct cx_rq *rq = core->func.nic->rq.slot[i];
 
 		if (rq)
-			cx_dp_out(&o, "rq.%u type=%u packets=%llu drops=%llu wqe_cc=%u state=%u cqn=%u\n",
+			cx_out(&o, "rq.%u type=%u packets=%llu drops=%llu wqe_cc=%u state=%u cqn=%u\n",
 				  rq->rqn, rq->wq.type,
 				  (unsigned long long)rq->packets,
 				  (unsigned long long)rq->drops, rq->wqe_cc,

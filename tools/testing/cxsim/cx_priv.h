@@ -270,4 +270,16 @@ const char *cx_obj_name(enum cx_obj_type type);
 /* Report and free what the function still holds. */
 void cx_func_release(struct cx_core *core, const char *why);
 
+/* Report text (cx_testport.c), shared by every part that reports. */
+struct cx_out {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+void cx_out(struct cx_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define KV(o, key, val)	cx_out(o, "%s %llu\n", key, (unsigned long long)(val))
+
 #endif /* CX_PRIV_H */

@@ -15,14 +15,8 @@
 #include "cx_obj.h"
 #include "cx_dp.h"
 
-struct cx_out {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
-static void __attribute__((format(printf, 2, 3)))
-cx_out(struct cx_out *o, const char *fmt, ...)
+/* Append one formatted line to a report; a line that does not fit is cut. */
+void cx_out(struct cx_out *o, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -42,8 +36,6 @@ cx_out(struct cx_out *o, const char *fmt, ...)
 	}
 	o->len += n;
 }
-
-#define KV(o, key, val)	cx_out(o, "%s %llu\n", key, (unsigned long long)(val))
 
 static const char * const cx_dma_purpose_names[CX_DMA_NPURPOSES] = {
 	[CX_DMA_OTHER]		= "other",
