@@ -20,20 +20,10 @@ a=$(netdev_of "$bdf_a")
 b=$(netdev_of "$bdf_b")
 pair_up "$a" "$b" || { echo "links did not come up" >&2; exit 1; }
 ping -c 2 -W 2 "$B_IP" >/dev/null
-modprobe pktgen
+PEER_DEV=$b
 
 pktgen_run() {
-	echo "rem_device_all" >/proc/net/pktgen/kpktgend_0
-	echo "add_device $a" >/proc/net/pktgen/kpktgend_0
-	{
-		echo "count $N"
-		echo "pkt_size 64"
-		echo "burst 32"
-		echo "delay 0"
-		echo "dst $B_IP"
-		echo "dst_mac $(ip -n "$NS" -br link show "$b" | awk '{print $3}')"
-	} | while read -r l; do echo "$l" >"/proc/net/pktgen/$a"; done
-	echo start >/proc/net/pktgen/pgctrl
+	pktgen_setup "$a" "$N" 32 && pktgen_start
 }
 
 for mode in on off; do

@@ -32,6 +32,7 @@ ktap_check "probe logs no error or warning" test -z "$complaints"
 
 a=$(netdev_of "$bdf_a")
 b=$(netdev_of "$bdf_b")
+PEER_DEV=$b
 diag "netdevs: $bdf_a=$a $bdf_b=$b"
 ktap_check "two netdevs" test -n "$a" -a -n "$b" -a "$a" != "$b"
 
@@ -116,20 +117,7 @@ ktap_check "set_link port1 on: carrier up" wait_for 10 ns_carrier "$b" 1
 
 # pktgen bursts of xmit_more packets: MPWQE sessions on the device.
 pktgen() {
-	local dev=$1 count=$2 burst=$3
-
-	modprobe pktgen
-	echo "rem_device_all" >/proc/net/pktgen/kpktgend_0
-	echo "add_device $dev" >/proc/net/pktgen/kpktgend_0
-	{
-		echo "count $count"
-		echo "pkt_size 64"
-		echo "burst $burst"
-		echo "delay 0"
-		echo "dst $B_IP"
-		echo "dst_mac $(ip -n "$NS" -br link show "$b" | awk '{print $3}')"
-	} | while read -r l; do echo "$l" >"/proc/net/pktgen/$dev"; done
-	echo start >/proc/net/pktgen/pgctrl
+	pktgen_setup "$@" && pktgen_start
 }
 
 mpwqe_burst() {

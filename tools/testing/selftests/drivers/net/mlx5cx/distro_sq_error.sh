@@ -29,6 +29,7 @@ ktap_check "distribution mlx5_core binds both functions" all_bound mlx5_core
 
 a=$(netdev_of "$bdf_a")
 b=$(netdev_of "$bdf_b")
+PEER_DEV=$b
 diag "netdevs: $bdf_a=$a $bdf_b=$b"
 carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
 ns_carrier() { [ "$(ip netns exec "$NS" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
@@ -172,18 +173,7 @@ ktap_check "traffic flows again (ping from every CPU)" after
 # coming until the driver stops the queue; the SQ (flush_in_error_en)
 # flushes them with WR_FLUSH_ERR CQEs, which the recovery waits for.
 pktgen_bg() {
-	modprobe pktgen
-	echo "rem_device_all" >/proc/net/pktgen/kpktgend_0
-	echo "add_device $a" >/proc/net/pktgen/kpktgend_0
-	{
-		echo "count 0"
-		echo "pkt_size 64"
-		echo "burst 32"
-		echo "delay 0"
-		echo "dst $B_IP"
-		echo "dst_mac $(ip -n "$NS" -br link show "$b" | awk '{print $3}')"
-	} | while read -r l; do echo "$l" >"/proc/net/pktgen/$a"; done
-	echo start >/proc/net/pktgen/pgctrl &
+	pktgen_setup "$a" 0 32 && pktgen_start &
 }
 injected2() { [ "$(model_get "$bdf_a" sq.errors_injected)" = 2 ]; }
 recovered2() { [ "$(health)" = "2 2 healthy" ]; }

@@ -242,3 +242,23 @@ probe_cycles() {
 		none_bound || { diag "cycle $i: still bound"; return 1; }
 	done
 }
+
+# pktgen_setup DEV COUNT BURST: pktgen on DEV towards the peer host ($B_IP
+# in $NS, netdev PEER_DEV), 64-byte packets in bursts of BURST xmit_more
+# packets, COUNT packets (0: until stopped). Start with pktgen_start.
+pktgen_setup() {
+	local dev=$1 count=$2 burst=$3 mac
+
+	mac=$(ip -n "$NS" -br link show "$PEER_DEV" | awk '{print $3}')
+	modprobe pktgen
+	echo "rem_device_all" >/proc/net/pktgen/kpktgend_0
+	echo "add_device $dev" >/proc/net/pktgen/kpktgend_0
+	printf '%s\n' "count $count" "pkt_size 64" "burst $burst" "delay 0" \
+		"dst $B_IP" "dst_mac $mac" |
+		while read -r l; do echo "$l" >"/proc/net/pktgen/$dev"; done
+}
+
+# pktgen_start: run the configured device; returns when COUNT are sent.
+pktgen_start() {
+	echo start >/proc/net/pktgen/pgctrl
+}
