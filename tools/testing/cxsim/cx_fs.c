@@ -224,13 +224,28 @@ static uint8_t cx_fs_check_type(struct cx_cmd *cmd, uint32_t type,
 	return MLX5_CMD_STAT_OK;
 }
 
-static struct cx_ft *cx_fs_table(struct cx_cmd *cmd, uint32_t id, uint8_t *st)
+/* The table a command names, after the common checks; NULL sets @st. */
+static struct cx_ft *cx_fs_table(struct cx_cmd *cmd, uint32_t type,
+				 uint32_t other_vport, uint32_t id, uint8_t *st)
 {
-	struct cx_ft *ft = cx_ft_lookup(cmd->core, id);
+	struct cx_ft *ft;
 
+	*st = cx_fs_check_type(cmd, type, other_vport);
+	if (*st)
+		return NULL;
+	ft = cx_ft_lookup(cmd->core, id);
 	*st = ft ? MLX5_CMD_STAT_OK : CX_BAD_RES(cmd, "flow table 0x%x", id);
 	return ft;
 }
+
+/* The same, from the fields every flow steering input @ifc carries. */
+#define cx_fs_check_in(cmd, ifc)					\
+	cx_fs_check_type(cmd, MLX5_GET(ifc, (cmd)->in, table_type),	\
+			 MLX5_GET(ifc, (cmd)->in, other_vport))
+#define cx_fs_table_in(cmd, ifc, st)					\
+	cx_fs_table(cmd, MLX5_GET(ifc, (cmd)->in, table_type),		\
+		    MLX5_GET(ifc, (cmd)->in, other_vport),		\
+		    MLX5_GET(ifc, (cmd)->in, table_id), st)
 
 static uint8_t cx_ft_miss(struct cx_cmd *cmd, const void *ftc,
 			  struct cx_ft *ft)
@@ -266,10 +281,7 @@ uint8_t cx_ft_create(struct cx_cmd *cmd)
 	uint32_t id;
 	uint8_t st;
 
-	st = cx_fs_check_type(cmd, MLX5_GET(create_flow_table_in, cmd->in,
-					    table_type),
-			      MLX5_GET(create_flow_table_in, cmd->in,
-				       other_vport));
+	st = cx_fs_check_in(cmd, create_flow_table_in);
 	if (st)
 		return st;
 	if (MLX5_GET(flow_table_context, ftc, reformat_en) ||
@@ -313,13 +325,7 @@ uint8_t cx_ft_destroy(struct cx_cmd *cmd)
 	struct cx_ft *ft;
 	uint8_t st;
 
-	st = cx_fs_check_type(cmd, MLX5_GET(destroy_flow_table_in, cmd->in,
-					    table_type),
-			      MLX5_GET(destroy_flow_table_in, cmd->in,
-				       other_vport));
-	if (st)
-		return st;
-	ft = cx_fs_table(cmd, id, &st);
+	ft = cx_fs_table_in(cmd, destroy_flow_table_in, &st);
 	if (!ft)
 		return st;
 	if (ft->ngroups || ft->ftes)
@@ -334,7 +340,6 @@ uint8_t cx_ft_destroy(struct cx_cmd *cmd)
 
 uint8_t cx_ft_modify(struct cx_cmd *cmd)
 {
-	uint32_t id = MLX5_GET(modify_flow_table_in, cmd->in, table_id);
 	uint32_t sel = MLX5_GET(modify_flow_table_in, cmd->in,
 				modify_field_select);
 	const void *ftc = MLX5_ADDR_OF(modify_flow_table_in, cmd->in,
@@ -342,13 +347,7 @@ uint8_t cx_ft_modify(struct cx_cmd *cmd)
 	struct cx_ft *ft;
 	uint8_t st;
 
-	st = cx_fs_check_type(cmd, MLX5_GET(modify_flow_table_in, cmd->in,
-					    table_type),
-			      MLX5_GET(modify_flow_table_in, cmd->in,
-				       other_vport));
-	if (st)
-		return st;
-	ft = cx_fs_table(cmd, id, &st);
+	ft = cx_fs_table_in(cmd, modify_flow_table_in, &st);
 	if (!ft)
 		return st;
 	if (sel & ~MLX5_MODIFY_FLOW_TABLE_MISS_TABLE_ID)
@@ -364,10 +363,7 @@ uint8_t cx_ft_set_root(struct cx_cmd *cmd)
 	uint32_t id = MLX5_GET(set_flow_table_root_in, cmd->in, table_id);
 	uint8_t st;
 
-	st = cx_fs_check_type(cmd, MLX5_GET(set_flow_table_root_in, cmd->in,
-					    table_type),
-			      MLX5_GET(set_flow_table_root_in, cmd->in,
-				       other_vport));
+	st = cx_fs_check_in(cmd, set_flow_table_root_in);
 	if (st)
 		return st;
 	if (MLX5_GET(set_flow_table_root_in, cmd->in, underlay_qpn) ||
@@ -380,7 +376,7 @@ uint8_t cx_ft_set_root(struct cx_cmd *cmd)
 		core->func.nic->root_ft = 0;
 		return MLX5_CMD_STAT_OK;
 	}
-	if (!cx_fs_table(cmd, id, &st))
+	if (!cx_fs_table_in(cmd, set_flow_table_root_in, &st))
 		return st;
 	core->func.nic->root_ft = id;
 	return MLX5_CMD_STAT_OK;
@@ -405,13 +401,7 @@ uint8_t cx_fg_create(struct cx_cmd *cmd)
 	uint32_t i, id;
 	uint8_t st;
 
-	st = cx_fs_check_type(cmd, MLX5_GET(create_flow_group_in, cmd->in,
-					    table_type),
-			      MLX5_GET(create_flow_group_in, cmd->in,
-				       other_vport));
-	if (st)
-		return st;
-	ft = cx_fs_table(cmd, tid, &st);
+	ft = cx_fs_table_in(cmd, create_flow_group_in, &st);
 	if (!ft)
 		return st;
 	if (MLX5_GET(create_flow_group_in, cmd->in, group_type) ||
@@ -458,13 +448,7 @@ uint8_t cx_fg_destroy(struct cx_cmd *cmd)
 	struct cx_ft *ft;
 	uint8_t st;
 
-	st = cx_fs_check_type(cmd, MLX5_GET(destroy_flow_group_in, cmd->in,
-					    table_type),
-			      MLX5_GET(destroy_flow_group_in, cmd->in,
-				       other_vport));
-	if (st)
-		return st;
-	ft = cx_fs_table(cmd, tid, &st);
+	ft = cx_fs_table_in(cmd, destroy_flow_group_in, &st);
 	if (!ft)
 		return st;
 	if (!fg || fg->ft != tid)
@@ -581,11 +565,7 @@ uint8_t cx_fte_set(struct cx_cmd *cmd)
 	struct cx_ft *ft;
 	uint8_t st;
 
-	st = cx_fs_check_type(cmd, MLX5_GET(set_fte_in, cmd->in, table_type),
-			      MLX5_GET(set_fte_in, cmd->in, other_vport));
-	if (st)
-		return st;
-	ft = cx_fs_table(cmd, tid, &st);
+	ft = cx_fs_table_in(cmd, set_fte_in, &st);
 	if (!ft)
 		return st;
 	if (cmd->op_mod != CX_FTE_OPMOD_SET && cmd->op_mod != CX_FTE_OPMOD_MODIFY)
@@ -636,11 +616,7 @@ uint8_t cx_fte_delete(struct cx_cmd *cmd)
 	struct cx_ft *ft;
 	uint8_t st;
 
-	st = cx_fs_check_type(cmd, MLX5_GET(delete_fte_in, cmd->in, table_type),
-			      MLX5_GET(delete_fte_in, cmd->in, other_vport));
-	if (st)
-		return st;
-	ft = cx_fs_table(cmd, tid, &st);
+	ft = cx_fs_table_in(cmd, delete_fte_in, &st);
 	if (!ft)
 		return st;
 	pp = cx_fte_slot(ft, index);
