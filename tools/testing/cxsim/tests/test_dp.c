@@ -120,6 +120,21 @@ static struct mlx5_cqe64 *dp_cqe(uint64_t cqbuf, uint32_t i)
 	return (struct mlx5_cqe64 *)(fh.mem + cqbuf + i * 64);
 }
 
+/* WQE 0 of a fresh SQ: a SEND of one 100-byte frame, CQE requested, rung. */
+static uint8_t *dp_post_send(struct eth_env *e, uint32_t sqn)
+{
+	uint8_t *w;
+
+	dp_make_frame(fh.mem + DP_BUF, (const uint8_t *)"\x02\x11\x22\x33\x44\x66",
+		      100, 1);
+	w = dp_wqebb(0);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 0, sqn, 3, true);
+	dp_dseg(w + 32, 100, e->mkey, DP_BUF);
+	dp_sq_ring(e->uar, 1, w);
+	return w;
+}
+
 static void test_dp_tx(void)
 {
 	struct eth_env e;
@@ -153,13 +168,7 @@ static void test_dp_tx(void)
 	eqe0 = report_val("eqe.comp");
 
 	/* WQE 0: SEND of 100 bytes, CQE requested. */
-	dp_make_frame(fh.mem + DP_BUF, (const uint8_t *)"\x02\x11\x22\x33\x44\x66",
-		      100, 1);
-	w = dp_wqebb(0);
-	memset(w, 0, 64);
-	dp_ctrl(w, MLX5_OPCODE_SEND, 0, sqn, 3, true);
-	dp_dseg(w + 32, 100, e.mkey, DP_BUF);
-	dp_sq_ring(e.uar, 1, w);
+	w = dp_post_send(&e, sqn);
 	c = dp_cqe(DP_TXCQ, 0);
 	ok(dp_nframes == 1 && dp_frame_len[0] == 100 &&
 	   !memcmp(dp_frames[0], fh.mem + DP_BUF, 100),

@@ -188,13 +188,7 @@ static void test_pcie_accounting(void)
 	cpl = report_val("pcie.payload.cpl_tlps");
 
 	/* One SEND of 100 bytes, then an MPWQE of 3 x 600 over 2 WQEBBs. */
-	dp_make_frame(fh.mem + DP_BUF, (const uint8_t *)"\x02\x11\x22\x33\x44\x66",
-		      100, 1);
-	w = dp_wqebb(0);
-	memset(w, 0, 64);
-	dp_ctrl(w, MLX5_OPCODE_SEND, 0, sqn, 3, true);
-	dp_dseg(w + 32, 100, e.mkey, DP_BUF);
-	dp_sq_ring(e.uar, 1, w);
+	w = dp_post_send(&e, sqn);
 	ok(pcie_delta("pcie.wqe.rd_req", wq_req) == 1 &&
 	   pcie_delta("pcie.wqe.rd_bytes", wq_b) == 64 &&
 	   pcie_delta("pcie.payload.rd_req", pl_req) == 1 &&
