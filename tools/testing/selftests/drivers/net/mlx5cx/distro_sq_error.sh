@@ -12,9 +12,6 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-NS=peer
-A_IP=198.18.0.1
-B_IP=198.18.0.2
 # MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, what the model's fault reports.
 SYND=0x4
 
@@ -31,18 +28,8 @@ a=$(netdev_of "$bdf_a")
 b=$(netdev_of "$bdf_b")
 PEER_DEV=$b
 diag "netdevs: $bdf_a=$a $bdf_b=$b"
-carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
-ns_carrier() { [ "$(ip netns exec "$NS" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
-sysctl -qw "net.ipv6.conf.$a.disable_ipv6=1" "net.ipv6.conf.$b.disable_ipv6=1"
-ip netns add "$NS"
-ip link set "$b" netns "$NS"
-ip addr add "$A_IP/24" dev "$a"
-ip -n "$NS" addr add "$B_IP/24" dev "$b"
-ip link set "$a" up
-ip -n "$NS" link set lo up
-ip -n "$NS" link set "$b" up
+pair_up "$a" "$b"
 up() { carrier "$a" 1 && ns_carrier "$b" 1; }
-wait_for 15 up
 ktap_check "ping A -> B before the fault" ping -c 3 -W 2 "$B_IP"
 
 # The tx reporter is a port reporter (devlink_port_health_reporter_create)
@@ -75,7 +62,7 @@ walk(json.load(sys.stdin))'
 }
 sqns=$(tx_sqns)
 rdy=$(cxsim sqs "$bdf_a" | tr '\n' ' ')
-diag "TX SQs (devlink diagnose): $(echo $sqns); RDY SQs (model): $rdy"
+diag "TX SQs (devlink diagnose): ${sqns//$'\n'/ }; RDY SQs (model): $rdy"
 in_model() {
 	local s
 
@@ -102,7 +89,7 @@ dmesg_mark errcqe
 hit=
 for s in $sqns; do
 	cxsim errcqe "$bdf_a" "$s"
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		for cpu in $(seq 0 $(($(nproc) - 1))); do
 			taskset -c "$cpu" ping -c 1 -W 1 "$B_IP" >/dev/null 2>&1
 		done
@@ -187,7 +174,7 @@ under_load() {
 	ethtool --set-priv-flags "$a" skb_tx_mpwqe off || return 1
 	wait_for 15 up || return 1
 	sqns=$(tx_sqns)
-	diag "skb_tx_mpwqe off: TX SQs now $(echo $sqns)"
+	diag "skb_tx_mpwqe off: TX SQs now ${sqns//$'\n'/ }"
 	f0=$(model_get "$bdf_a" wqe.flushed)
 	pktgen_bg
 	sleep 1
@@ -207,7 +194,7 @@ under_load() {
 }
 ktap_check "under pktgen load: WQEs behind it flushed, second recovery, traffic flows" under_load
 
-ip netns del "$NS"
+pair_down
 modprobe -r mlx5_core
 ktap_check "rmmod: nothing left on the device" all_clean
 
