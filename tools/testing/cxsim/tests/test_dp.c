@@ -115,6 +115,24 @@ static void dp_dseg(uint8_t *d, uint32_t len, uint32_t lkey, uint64_t addr)
 
 static const uint8_t dp_mac[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 
+/*
+ * A TX path as the driver sets one up: the port up, frames captured, a
+ * zeroed CQ at DP_TXCQ and an SQ on it moved to RDY.
+ */
+static bool dp_tx_setup(struct eth_env *e, uint32_t *cqn, uint32_t *sqn)
+{
+	bool good = eth_setup(e, dp_mac);
+
+	core.host.send_frame = dp_capture;
+	dp_nframes = 0;
+	dp_link_up();
+	memset(fh.mem + DP_TXCQ, 0, 64 * 64);
+	good &= create_cq(e, DP_TXCQ, 6, e->comp_eq, cqn) == 0;
+	good &= create_sq(e, *cqn, e->tis, sqn) == 0;
+	good &= modify_q(true, *sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
+	return good;
+}
+
 static struct mlx5_cqe64 *dp_cqe(uint64_t cqbuf, uint32_t i)
 {
 	return (struct mlx5_cqe64 *)(fh.mem + cqbuf + i * 64);
@@ -145,13 +163,7 @@ static void test_dp_tx(void)
 	bool good;
 	long eqe0;
 
-	good = eth_setup(&e, dp_mac);
-	core.host.send_frame = dp_capture;
-	dp_nframes = 0;
-	dp_link_up();
-	good &= create_cq(&e, DP_TXCQ, 6, e.comp_eq, &cqn) == 0;
-	good &= create_sq(&e, cqn, e.tis, &sqn) == 0;
-	good &= modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
+	good = dp_tx_setup(&e, &cqn, &sqn);
 	ok(good && core.func.nic->port.oper_up, "TX: CQ, SQ ready, link up");
 
 	/* Arm the CQ: ci 0, REQ_NOT. */

@@ -48,14 +48,7 @@ static void test_sq_err_cqe(void)
 	char line[256];
 	bool good;
 
-	good = eth_setup(&e, dp_mac);
-	core.host.send_frame = dp_capture;
-	dp_nframes = 0;
-	dp_link_up();
-	memset(fh.mem + DP_TXCQ, 0, 64 * 64);
-	good &= create_cq(&e, DP_TXCQ, 6, e.comp_eq, &cqn) == 0;
-	good &= create_sq(&e, cqn, e.tis, &sqn) == 0;
-	good &= modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
+	good = dp_tx_setup(&e, &cqn, &sqn);
 	sq = cx_sq_lookup(&core, sqn);
 	/* As the driver creates its TX SQs (mlx5e_create_sq). */
 	sq->flush_in_error_en = true;
@@ -165,13 +158,7 @@ static void test_pcie_accounting(void)
 	   cx_pcie_tlps(3584, 1024, 512) == 2,
 	   "TLPs: ceil over MRRS within 4 KiB-aligned chunks");
 
-	good = eth_setup(&e, dp_mac);
-	core.host.send_frame = dp_capture;
-	dp_nframes = 0;
-	dp_link_up();
-	good &= create_cq(&e, DP_TXCQ, 6, e.comp_eq, &cqn) == 0;
-	good &= create_sq(&e, cqn, e.tis, &sqn) == 0;
-	good &= modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
+	good = dp_tx_setup(&e, &cqn, &sqn);
 	ok(good && report_val("pcie.cmd.rd_req") > 0 &&
 	   report_val("pcie.cmd.rd_bytes") >= 64 * report_val("cmd.total") &&
 	   report_val("pcie.mmio_writes") > 0,
