@@ -416,7 +416,9 @@ uint8_t cx_mkey_create(struct cx_cmd *cmd)
 
 	mk = calloc(1, sizeof(*mk));
 	n = octw * 2;
-	if (!mk || (n && !(mk->mtt = calloc(n, sizeof(*mk->mtt))))) {
+	if (mk && n)
+		mk->mtt = calloc(n, sizeof(*mk->mtt));
+	if (!mk || (n && !mk->mtt)) {
 		cx_mkey_free_obj(mk);
 		cmd->syndrome = CX_SYND_NO_RES;
 		return MLX5_CMD_STAT_NO_RES_ERR;

@@ -275,8 +275,10 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		rx->wqe_counter = cx_rq_is_ll(rq) ? cx_rq_cur(rq) :
 			(uint16_t)rq->wqe_cc;
 		if (cx_rx_scatter(core, rq, wqe, wqe_len, frame, len)) {
-			/* Too long for the WQE, or a bad address: dropped,
-			 * the WQE stays for the next frame. */
+			/*
+			 * Too long for the WQE, or a bad address: dropped,
+			 * the WQE stays for the next frame.
+			 */
 			dp->rx_drops_too_big++;
 			rq->drops++;
 			return -1;
