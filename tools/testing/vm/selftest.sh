@@ -76,13 +76,32 @@ guest_script qmp "$(dirname "$RUN")/qmp '{\"execute\": \"query-status\"}' &&
 ! $(dirname "$RUN")/qmp '{\"execute\": \"no-such-command\"}'"
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..12"
 check "exit 0 gives 0" 0 60 'exit=0' "$TMP/exit0.sh"
 check "exit 7 gives 7" 7 60 'exit=7' "$TMP/exit7.sh"
 check "WARN in dmesg fails a passing script" 123 60 'dmesg.txt:[0-9]+:.*WARNING: CPU: 0 PID: 1 at selftest' \
 	"$TMP/warn.sh"
 check "--allow-dmesg whitelists it" 0 60 'exit=0' --allow-dmesg 'at selftest$' "$TMP/warn.sh"
 check "kernel crash fails fast" 123 60 'serial.log:[0-9]+:.*Kernel panic' --timeout 300 "$TMP/crash.sh"
+check "a crash while booting boots again, then the script runs" 0 90 \
+	'boot 1: the guest kernel crashed before the script started.*booting again' \
+	--append vm.boot_crash=once "$TMP/exit0.sh"
+check "a crash on every boot fails after --boot-retries 2" 123 120 \
+	'boot 2: the guest kernel crashed before the script started' \
+	--boot-retries 2 --append vm.boot_crash=always "$TMP/exit0.sh"
+# Three boots, two retried: each retried boot's console kept, the last one
+# is serial.log and carries the verdict's splat.
+N=$((N + 1))
+d=$TMP/case$((N - 1))
+if grep -q 'Kernel panic' "$d/serial-boot1.log" "$d/serial-boot2.log" 2>/dev/null &&
+	[ ! -e "$d/serial-boot3.log" ] && grep -q 'Kernel panic' "$d/serial.log" &&
+	! grep -q 'boot 3:' "$TMP/case$((N - 1)).log"; then
+	echo "ok $N - three boots: serial-boot1.log, serial-boot2.log and serial.log each hold a panic"
+else
+	FAILED=$((FAILED + 1))
+	echo "not ok $N - three boots: the consoles of the crashed boots are not as expected"
+	find "$d" -maxdepth 1 | sed 's/^/# /'
+fi
 check "args with spaces and quotes arrive intact" 0 60 'ARGS-INTACT' \
 	"$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
 check "a process left running does not hold the VM" 3 60 'started' "$TMP/daemon.sh"
