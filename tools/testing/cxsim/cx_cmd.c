@@ -387,6 +387,7 @@ static int cx_cmd_deliver(struct cx_core *core, struct mlx5_cmd_layout *ent)
 	cmd.outlen = outlen;
 	cmd.opcode = MLX5_GET(nop_in, inbuf, opcode);
 	cmd.op_mod = MLX5_GET(nop_in, inbuf, op_mod);
+	cmd.name = cx_cmd_name(cmd.opcode);
 	cx_cmd_run(core, &cmd);
 
 	memcpy(ent->out, outbuf, CX_CMD_INLINE);

@@ -74,38 +74,6 @@ bool cx_dp_link_up(struct cx_core *core)
 
 /* ---- guest memory through mkeys ---------------------------------------- */
 
-/* One translated piece: the guest address of @va and bytes left in it. */
-static int cx_mkey_xlate(const struct cx_mkey *mk, uint64_t va,
-			 uint64_t *pa, uint64_t *room)
-{
-	uint64_t off = va - mk->start, idx, psz;
-
-	if (va < mk->start)
-		return -1;
-	switch (mk->access_mode) {
-	case MLX5_MKC_ACCESS_MODE_MTT:
-		psz = 1ull << mk->log_page_size;
-		idx = off >> mk->log_page_size;
-		if (idx >= mk->nmtt)
-			return -1;
-		/* ptag: address | MLX5_EN_RD | MLX5_EN_WR in bits 1:0. */
-		*pa = (mk->mtt[idx] & ~7ull) + (off & (psz - 1));
-		*room = psz - (off & (psz - 1));
-		return 0;
-	case MLX5_MKC_ACCESS_MODE_KSM:
-		/* struct mlx5_ksm: be32 reserved, be32 key, be64 va. */
-		psz = 1ull << mk->log_page_size;
-		idx = off >> mk->log_page_size;
-		if (2 * idx + 1 >= mk->nmtt)
-			return -1;
-		*pa = mk->mtt[2 * idx + 1] + (off & (psz - 1));
-		*room = psz - (off & (psz - 1));
-		return 0;
-	default:
-		return -1;
-	}
-}
-
 int cx_mkey_dma(struct cx_core *core, uint32_t lkey, uint64_t addr,
 		void *buf, size_t len, bool write)
 {
@@ -120,7 +88,8 @@ int cx_mkey_dma(struct cx_core *core, uint32_t lkey, uint64_t addr,
 		size_t n;
 		int r;
 
-		if (cx_mkey_xlate(mk, addr, &pa, &room))
+		if (cx_mtt_xlate(mk->access_mode, mk->mtt, mk->nmtt, mk->start,
+				 mk->log_page_size, addr, &pa, &room))
 			return -1;
 		n = len < room ? len : (size_t)room;
 		r = write ? cx_dma_write(core, pa, p, n) :

@@ -4,6 +4,9 @@
 #define CX_PRIV_H
 
 #include "cx_core.h"
+#include "cx_bytes.h"
+#include "cx_out.h"
+#include "cx_tab.h"
 
 #define CX_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define CX_PAGE_SHIFT		12
@@ -129,6 +132,7 @@ struct cx_cmd {
 	uint16_t opcode;
 	uint16_t op_mod;
 	uint32_t syndrome;
+	const char *name;	/* of the opcode, NULL if the model has none */
 };
 
 typedef uint8_t (*cx_cmd_handler)(struct cx_cmd *cmd);
@@ -141,13 +145,6 @@ typedef uint8_t (*cx_cmd_handler)(struct cx_cmd *cmd);
 #define CX_SYND_OUTLEN		0x0c5a0005u
 #define CX_SYND_NO_RES		0x0c5a0006u
 
-/* Generic accessors for big-endian bit fields of a layout. */
-void cx_bits_set(void *buf, unsigned int bit_off, unsigned int bit_sz,
-		 uint32_t val);
-uint32_t cx_bits_get(const void *buf, unsigned int bit_off,
-		     unsigned int bit_sz);
-uint64_t cx_get_be64(const void *p);
-void cx_put_be64(void *p, uint64_t v);
 
 /* Init segment (cx_iseg.c); @off is dword aligned and inside it. */
 int cx_iseg_contains(uint64_t off);
@@ -263,23 +260,7 @@ void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 void cx_eq_release_all(struct cx_core *core);
 int cx_page_request(struct cx_core *core, int32_t npages);
 
-/* Object registry and leak accounting (cx_core.c). */
-void cx_obj_get(struct cx_core *core, enum cx_obj_type type);
-void cx_obj_put(struct cx_core *core, enum cx_obj_type type);
-const char *cx_obj_name(enum cx_obj_type type);
-/* Report and free what the function still holds. */
+/* Report and free what the function still holds (cx_core.c). */
 void cx_func_release(struct cx_core *core, const char *why);
-
-/* Report text (cx_testport.c), shared by every part that reports. */
-struct cx_out {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
-void cx_out(struct cx_out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-#define KV(o, key, val)	cx_out(o, "%s %llu\n", key, (unsigned long long)(val))
 
 #endif /* CX_PRIV_H */

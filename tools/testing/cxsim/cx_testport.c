@@ -15,28 +15,6 @@
 #include "cx_obj.h"
 #include "cx_dp.h"
 
-/* Append one formatted line to a report; a line that does not fit is cut. */
-void cx_out(struct cx_out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->len + 1 >= o->size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	/* Truncated: drop the partial line. */
-	if ((size_t)n >= o->size - o->len) {
-		o->buf[o->len] = '\0';
-		o->size = o->len + 1;
-		return;
-	}
-	o->len += n;
-}
-
 static const char * const cx_dma_purpose_names[CX_DMA_NPURPOSES] = {
 	[CX_DMA_OTHER]		= "other",
 	[CX_DMA_WQE]		= "wqe",
