@@ -199,7 +199,7 @@ int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *k)
 
 /* ---- flow tables ------------------------------------------------------- */
 
-void cx_ft_free_obj(struct cx_core *core, struct cx_ft *ft)
+static void cx_ft_free_obj(struct cx_core *core, struct cx_ft *ft)
 {
 	struct cx_fte *e, *n;
 
@@ -692,4 +692,17 @@ uint8_t cx_fc_query(struct cx_cmd *cmd)
 			fc->packets = fc->octets = 0;
 	}
 	return MLX5_CMD_STAT_OK;
+}
+
+static void cx_free_ft(struct cx_core *c, void *o)
+{
+	cx_ft_free_obj(c, o);
+}
+
+void cx_fs_release_all(struct cx_core *core)
+{
+	cx_tab_clear(core, &core->func.nic->ft, cx_free_ft);	/* and their FTEs */
+	cx_tab_clear(core, &core->func.nic->fg, NULL);
+	cx_tab_clear(core, &core->func.nic->fc, NULL);
+	core->func.nic->root_ft = 0;
 }

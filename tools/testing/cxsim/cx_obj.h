@@ -330,10 +330,22 @@ int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *key);
 void cx_port_update(struct cx_core *core);
 void cx_port_set_link(struct cx_core *core, bool up);
 
-/* Life cycle of the whole store (cx_misc.c). */
+/* The vport and port as a function finds them (cx_vport.c). */
+void cx_vport_reset(struct cx_core *core);
+
+/* Life cycle of the whole store (cx_nic.c). */
 int cx_nic_init(struct cx_core *core);
 void cx_nic_release_all(struct cx_core *core);
 void cx_nic_fini(struct cx_core *core);
+
+/* Each owner frees what the function left behind of its objects. */
+void cx_fs_release_all(struct cx_core *core);		/* cx_fs.c */
+void cx_tir_release_all(struct cx_core *core);		/* cx_tir.c */
+void cx_queues_release_all(struct cx_core *core);	/* cx_queues.c */
+void cx_cq_release_all(struct cx_core *core);		/* cx_cq.c */
+void cx_mkey_release_all(struct cx_core *core);	/* cx_mkey.c */
+void cx_qcnt_release_all(struct cx_core *core);	/* cx_qcnt.c */
+void cx_pd_release_all(struct cx_core *core);		/* cx_pd.c */
 
 /* A handler refuses a command (cx_bad.c): logs, sets a syndrome. */
 uint8_t cx_bad(struct cx_cmd *cmd, uint8_t status, const char *fmt, ...)
@@ -346,11 +358,5 @@ uint8_t cx_bad(struct cx_cmd *cmd, uint8_t status, const char *fmt, ...)
 	cx_bad(cmd, MLX5_CMD_STAT_BAD_RES_STATE_ERR, __VA_ARGS__)
 bool cx_pd_exists(struct cx_core *core, uint32_t pd);
 bool cx_td_exists(struct cx_core *core, uint32_t td);
-void cx_cq_free_obj(struct cx_cq *cq);
-void cx_sq_free_obj(struct cx_sq *sq);
-void cx_rq_free_obj(struct cx_rq *rq);
-void cx_rqt_free_obj(struct cx_rqt *rqt);
-void cx_ft_free_obj(struct cx_core *core, struct cx_ft *ft);
-void cx_mkey_free_obj(struct cx_mkey *mk);
 
 #endif /* CX_OBJ_H */

@@ -31,7 +31,7 @@
 
 /* ---- CQ ---------------------------------------------------------------- */
 
-void cx_cq_free_obj(struct cx_cq *cq)
+static void cx_cq_free_obj(struct cx_cq *cq)
 {
 	if (!cq)
 		return;
@@ -283,7 +283,7 @@ static bool cx_qstate_ok(uint8_t from, uint8_t to)
 
 /* ---- SQ ---------------------------------------------------------------- */
 
-void cx_sq_free_obj(struct cx_sq *sq)
+static void cx_sq_free_obj(struct cx_sq *sq)
 {
 	if (!sq)
 		return;
@@ -451,7 +451,7 @@ uint8_t cx_sq_query(struct cx_cmd *cmd)
 
 /* ---- RQ ---------------------------------------------------------------- */
 
-void cx_rq_free_obj(struct cx_rq *rq)
+static void cx_rq_free_obj(struct cx_rq *rq)
 {
 	if (!rq)
 		return;
@@ -587,4 +587,33 @@ uint8_t cx_rq_query(struct cx_cmd *cmd)
 	cx_wq_fill(MLX5_ADDR_OF(rqc, rqc, wq), &rq->wq);
 	MLX5_SET(wq, MLX5_ADDR_OF(rqc, rqc, wq), hw_counter, rq->wqe_cc);
 	return MLX5_CMD_STAT_OK;
+}
+
+static void cx_free_cq(struct cx_core *c, void *o)
+{
+	(void)c;
+	cx_cq_free_obj(o);
+}
+
+static void cx_free_sq(struct cx_core *c, void *o)
+{
+	(void)c;
+	cx_sq_free_obj(o);
+}
+
+static void cx_free_rq(struct cx_core *c, void *o)
+{
+	(void)c;
+	cx_rq_free_obj(o);
+}
+
+void cx_queues_release_all(struct cx_core *core)
+{
+	cx_tab_clear(core, &core->func.nic->sq, cx_free_sq);
+	cx_tab_clear(core, &core->func.nic->rq, cx_free_rq);
+}
+
+void cx_cq_release_all(struct cx_core *core)
+{
+	cx_tab_clear(core, &core->func.nic->cq, cx_free_cq);
 }

@@ -327,3 +327,33 @@ uint8_t cx_vport_query_counter(struct cx_cmd *cmd)
 		memset(c, 0, sizeof(*c));
 	return MLX5_CMD_STAT_OK;
 }
+
+/* The vport and the port as a function finds them (no objects, link off). */
+void cx_vport_reset(struct cx_core *core)
+{
+	struct cx_nic *nic = core->func.nic;
+	struct cx_vport *v = &nic->vport;
+	void *uc = v->uc, *mc = v->mc, *vlan = v->vlan;
+	uint64_t guid = 0;
+	int i;
+
+	memset(v, 0, sizeof(*v));
+	v->uc = uc;
+	v->mc = mc;
+	v->vlan = vlan;
+	memcpy(v->perm_mac, core->params.mac, 6);
+	v->mtu = 1500 + 14 + 4 + 4;	/* what the port starts with */
+	v->admin_state = MLX5_VPORT_ADMIN_STATE_AUTO;
+	/* EUI-64 from the MAC, as firmware derives it. */
+	for (i = 0; i < 3; i++)
+		guid = guid << 8 | v->perm_mac[i];
+	guid = guid << 16 | 0xfffe;
+	for (i = 3; i < 6; i++)
+		guid = guid << 8 | v->perm_mac[i];
+	v->node_guid = v->port_guid = v->system_image_guid = guid;
+
+	memset(&nic->port, 0, sizeof(nic->port));
+	nic->port.admin_mtu = nic->port.oper_mtu = v->mtu;
+	nic->port.ee_event = 1;
+	memset(&nic->vcnt, 0, sizeof(nic->vcnt));
+}
