@@ -5,16 +5,31 @@
  * BAR0 registers are big-endian dwords.  An access of any size and
  * alignment is split into bytes of those dwords, so a guest cannot make
  * the model read or write outside what it decodes.  Pages 1.. of the
- * decoded area are UAR pages: writes to them are doorbells (cx_uar.c).
+ * decoded area are UAR pages: writes to allocated ones are doorbells,
+ * routed here to the queue they name:
+ *	0x020	CQ doorbell, 64-bit: be32 (sn << 28 | cmd | ci), be32 cqn
+ *	0x040	EQ: be32 (eqn << 24) | consumer index, and arm
+ *	0x048	EQ: the same without arming
+ *	0x800	SQ doorbell, 64-bit (the first 8 bytes of the ctrl segment);
+ *	0x900	the same (the second blue-flame buffer)
+ * Every write to a page is counted, per page.
  *
- * Also here: the registry of objects a function owns on the device, and
- * the leak report when it goes away.
+ * This file is the top of the core: it calls down into the rest, and
+ * nothing below calls it.
  */
-#include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
+#include "cx_kshim.h"
 #include "cx_obj.h"
 #include "cx_dp.h"
+
+#define CX_ISEG_CMD_DBELL	offsetof(struct mlx5_init_seg, cmd_dbell)
+#define CX_UAR_CQ		0x020
+#define CX_UAR_EQ_ARM		0x040
+#define CX_UAR_EQ_UPDATE	0x048
+#define CX_UAR_SQ		0x800
+#define CX_UAR_SQ_ALT		0x900
 
 struct cx_model_info {
 	const char *name;
@@ -62,42 +77,6 @@ void cx_core_default_params(struct cx_params *params)
 	params->mpwqe = true;
 }
 
-/*
- * The function goes away (DISABLE_HCA, reset, FLR): record what it still
- * holds, say so once on the host when that is not nothing, and free it.
- */
-void cx_func_release(struct cx_core *core, const char *why)
-{
-	struct cx_leak *leak = &core->last_leak;
-	uint32_t total = 0;
-	unsigned int t;
-
-	memset(leak, 0, sizeof(*leak));
-	for (t = 0; t < CX_OBJ_NTYPES; t++) {
-		leak->objects[t] = core->func.alive[t];
-		total += leak->objects[t];
-	}
-	leak->pages = core->func.npages;
-	if (total || leak->pages) {
-		core->stats.leak_reports++;
-		char list[512];
-		size_t n = 0;
-
-		list[0] = '\0';
-		for (t = 0; t < CX_OBJ_NTYPES && n < sizeof(list); t++)
-			if (leak->objects[t])
-				n += snprintf(list + n, sizeof(list) - n, " %s %u",
-					      cx_obj_name(t), leak->objects[t]);
-		cx_log(core, "cxsim: %s with %u objects (%s ) and %u pages still held\n",
-		       why, total, list, leak->pages);
-	}
-	cx_nic_release_all(core);
-	cx_eq_release_all(core);
-	cx_uar_release_all(core);
-	cx_pages_release_all(core);
-	memset(core->func.alive, 0, sizeof(core->func.alive));
-}
-
 void cx_core_init(struct cx_core *core, const struct cx_host *host,
 		  const struct cx_params *params)
 {
@@ -142,8 +121,38 @@ static uint32_t cx_read32(struct cx_core *core, uint64_t off)
 
 static void cx_write32(struct cx_core *core, uint64_t off, uint32_t val)
 {
-	if (cx_iseg_contains(off))
+	if (off == CX_ISEG_CMD_DBELL)
+		cx_cmd_doorbell(core, val);	/* cx_cmd.c */
+	else if (cx_iseg_contains(off))
 		cx_iseg_write32(core, off, val);
+}
+
+static void cx_uar_write(struct cx_core *core, uint64_t offset, uint64_t value,
+		  unsigned int size)
+{
+	uint32_t page = offset >> CX_PAGE_SHIFT;
+	uint32_t off = offset & (CX_PAGE_SIZE - 1);
+
+	if (!cx_uar_allocated(core, page)) {
+		core->stats.uar_bad_writes++;
+		cx_log(core, "cxsim: write to UAR page %u, not allocated\n",
+		       page);
+		return;
+	}
+	core->stats.uar_writes[page]++;
+	if (size == 8 && (off == CX_UAR_CQ || off == CX_UAR_SQ ||
+			  off == CX_UAR_SQ_ALT)) {
+		if (off == CX_UAR_CQ)
+			cx_cq_doorbell(core, page, value);
+		else
+			cx_sq_doorbell(core, page, value);
+		return;
+	}
+	if (size != 4)
+		return;
+	if (off == CX_UAR_EQ_ARM || off == CX_UAR_EQ_UPDATE)
+		cx_eq_doorbell(core, page, __builtin_bswap32((uint32_t)value),
+			       off == CX_UAR_EQ_ARM);
 }
 
 static int cx_is_uar(uint64_t offset)
@@ -217,4 +226,10 @@ void cx_core_bar0_write(struct cx_core *core, uint64_t offset,
 size_t cx_core_receive(struct cx_core *core, const void *buf, size_t len)
 {
 	return cx_rx_frame(core, buf, len);	/* data path: cx_rx.c */
+}
+
+void cx_core_set_link(struct cx_core *core, bool up)
+{
+	if (core->func.nic)
+		cx_port_set_link(core, up);	/* cx_vport.c */
 }

@@ -156,6 +156,37 @@ uint8_t cx_query_special_contexts(struct cx_cmd *cmd)
 	return MLX5_CMD_STAT_OK;
 }
 
+/* ---- guest memory through mkeys ---------------------------------------- */
+
+int cx_mkey_dma(struct cx_core *core, uint32_t lkey, uint64_t addr,
+		void *buf, size_t len, bool write)
+{
+	struct cx_mkey *mk = core->func.nic ? cx_mkey_lookup(core, lkey) : NULL;
+	uint8_t *p = buf;
+
+	if (!mk || mk->access_mode == MLX5_MKC_ACCESS_MODE_PA)
+		return write ? cx_dma_write(core, addr, buf, len) :
+			       cx_dma_read(core, addr, buf, len);
+	while (len) {
+		uint64_t pa, room;
+		size_t n;
+		int r;
+
+		if (cx_mtt_xlate(mk->access_mode, mk->mtt, mk->nmtt, mk->start,
+				 mk->log_page_size, addr, &pa, &room))
+			return -1;
+		n = len < room ? len : (size_t)room;
+		r = write ? cx_dma_write(core, pa, p, n) :
+			    cx_dma_read(core, pa, p, n);
+		if (r)
+			return -1;
+		p += n;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
 static void cx_free_mkey(struct cx_core *c, void *o)
 {
 	(void)c;
