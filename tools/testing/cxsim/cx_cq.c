@@ -192,13 +192,8 @@ uint8_t cx_cq_modify(struct cx_cmd *cmd)
 static int cx_cq_addr(const struct cx_cq *cq, uint32_t idx, uint64_t *addr)
 {
 	uint64_t slot = 64ull << cq->cqe_sz;
-	uint64_t off = cq->pas.page_offset + idx * slot + (cq->cqe_sz ? 64 : 0);
-	uint64_t psz = (uint64_t)CX_PAGE_SIZE << cq->pas.log_page_size;
 
-	if (!cq->pas.addr || off / psz >= cq->pas.n)
-		return -1;
-	*addr = cq->pas.addr[off / psz] + off % psz;
-	return 0;
+	return cx_pas_addr(&cq->pas, idx * slot + (cq->cqe_sz ? 64 : 0), addr);
 }
 
 static uint32_t cx_cq_ci(struct cx_core *core, const struct cx_cq *cq)
@@ -207,8 +202,7 @@ static uint32_t cx_cq_ci(struct cx_core *core, const struct cx_cq *cq)
 
 	if (cx_dma_read_as(core, CX_DMA_DBR, cq->dbr_addr, b, 4))
 		return cq->prod & CX_CI_MASK;
-	return ((uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) &
-	       CX_CI_MASK;
+	return cx_get_be32(b) & CX_CI_MASK;
 }
 
 static void cx_cq_event(struct cx_core *core, struct cx_cq *cq)

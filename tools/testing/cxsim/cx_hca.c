@@ -413,8 +413,7 @@ uint8_t cx_hca_access_reg(struct cx_cmd *cmd)
 				     cmd->outlen - hdr_out);
 	}
 	if (cmd->op_mod == 0 && cmd->inlen >= hdr_in + 4)	/* write */
-		core->func.host_endianness = (uint32_t)data_in[0] << 24 |
-			data_in[1] << 16 | data_in[2] << 8 | data_in[3];
+		core->func.host_endianness = cx_get_be32(data_in);
 	if (cmd->outlen >= hdr_out + 4) {
 		data_out[0] = core->func.host_endianness >> 24;
 		data_out[1] = core->func.host_endianness >> 16;

@@ -120,9 +120,9 @@ uint8_t cx_vport_modify_state(struct cx_cmd *cmd)
 static void cx_mac_put(void *layout, const uint8_t *mac)
 {
 	MLX5_SET(mac_address_layout, layout, mac_addr_47_32,
-		 mac[0] << 8 | mac[1]);
+		 cx_get_be16(mac));
 	MLX5_SET(mac_address_layout, layout, mac_addr_31_0,
-		 (uint32_t)mac[2] << 24 | mac[3] << 16 | mac[4] << 8 | mac[5]);
+		 cx_get_be32(mac + 2));
 }
 
 static void cx_mac_get(const void *layout, uint8_t *mac)
