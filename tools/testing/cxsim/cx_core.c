@@ -18,6 +18,7 @@
  * nothing below calls it.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cx_kshim.h"
@@ -104,6 +105,9 @@ void cx_core_fini(struct cx_core *core)
 	cx_nic_fini(core);
 	cx_eq_release_all(core);
 	cx_dp_fini(core);
+	free(core->report);
+	core->report = NULL;
+	core->report_len = 0;
 }
 
 void cx_core_timer(struct cx_core *core)

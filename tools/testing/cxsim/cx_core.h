@@ -85,8 +85,17 @@
  * back the armed SQN; 0 disarms.
  */
 #define CX_TP_ERR_CQE_SQN	0x044
+/*
+ * The report is as long as it needs (up to CX_TP_REPORT_MAX); the window
+ * at CX_TP_REPORT shows one page of it.  REPORT_LEN (read-only): bytes of
+ * the last snapshot, without the NUL.  REPORT_PAGE: which
+ * CX_TP_REPORT_SIZE-byte page the window shows; 0 after each snapshot.
+ */
+#define CX_TP_REPORT_LEN	0x080
+#define CX_TP_REPORT_PAGE	0x084
 #define CX_TP_REPORT		0x8000
 #define CX_TP_REPORT_SIZE	(CX_TESTPORT_SIZE - CX_TP_REPORT)
+#define CX_TP_REPORT_MAX	(16u << 20)
 #define CX_TP_MAGIC_VALUE	0x4d534358u	/* "XCSM" read as LE bytes */
 #define CX_TP_VERSION_VALUE	1
 #define CX_TP_ALWAYS		0xffffffffu
@@ -306,7 +315,10 @@ struct cx_core {
 	struct cx_stats stats;
 	struct cx_dp *dp;		/* data path (cx_dp.h), lazily allocated */
 	enum cx_dma_purpose dma_purpose;	/* of the reads in progress */
-	char report[CX_TP_REPORT_SIZE];
+	/* The last snapshot of the report (test port), NUL-terminated. */
+	char *report;
+	size_t report_len;
+	uint32_t report_page;
 };
 
 /* PCI device id of a model. */
@@ -346,11 +358,14 @@ void cx_core_testport_write(struct cx_core *core, uint64_t offset,
 
 /*
  * Write the report ("key value" lines) into @buf of @size bytes,
- * NUL-terminated; returns its length without the NUL.
+ * NUL-terminated; returns its length without the NUL.  The last line is
+ * "report.truncated N": N lines did not fit (0: complete).
  */
 size_t cx_core_report(struct cx_core *core, char *buf, size_t size);
+/* A fresh snapshot of the whole report, as the test port shows it. */
+const char *cx_core_report_text(struct cx_core *core, size_t *len);
 
-/* Release what the core allocated (the EQs' page lists). */
+/* Release what the core allocated (page lists, objects, the report). */
 void cx_core_fini(struct cx_core *core);
 
 #endif /* CX_CORE_H */

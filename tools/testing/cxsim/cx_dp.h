@@ -64,8 +64,9 @@ struct cx_dp {
 /* The data path state of @core, allocated on first use; NULL on ENOMEM. */
 struct cx_dp *cx_dp_get(struct cx_core *core);
 void cx_dp_fini(struct cx_core *core);
-/* Append the data path's report lines; returns bytes written. */
-size_t cx_dp_report(struct cx_core *core, char *buf, size_t size);
+/* Append the data path's report lines. */
+struct cx_out;
+void cx_dp_report(struct cx_core *core, struct cx_out *o);
 
 /* UAR doorbells (routed by cx_core.c). */
 void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value);

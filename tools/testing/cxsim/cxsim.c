@@ -212,8 +212,8 @@ static const MemoryRegionOps cxsim_testport_ops = {
 static void cxsim_exit_notify(Notifier *n, void *data)
 {
 	CxsimState *s = container_of(n, CxsimState, exit_notifier);
-	char *buf = g_malloc(CX_TP_REPORT_SIZE);
-	size_t len = cx_core_report(&s->core, buf, CX_TP_REPORT_SIZE);
+	size_t len;
+	const char *buf = cx_core_report_text(&s->core, &len);
 	GError *err = NULL;
 
 	if (!g_file_set_contents(s->report, buf, len, &err)) {
@@ -221,7 +221,6 @@ static void cxsim_exit_notify(Notifier *n, void *data)
 			     err->message);
 		g_error_free(err);
 	}
-	g_free(buf);
 }
 
 static ssize_t cxsim_receive(NetClientState *nc, const uint8_t *buf,

@@ -313,6 +313,7 @@ static void test_models(void)
 #include "test_eth.c"
 #include "test_dp.c"
 #include "test_sqerr.c"
+#include "test_report.c"
 
 int main(void)
 {
@@ -329,6 +330,7 @@ int main(void)
 	test_eth_all();
 	test_dp_all();
 	test_sqerr_all();
+	test_report_all();
 	cx_core_fini(&core);
 	printf("1..%u\n", test_nr);
 	return failures ? 1 : 0;
