@@ -107,6 +107,12 @@ struct cx_host {
 	int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
 			 size_t len);
 	void (*msix_notify)(void *opaque, unsigned int vector);
+	/*
+	 * Would a message on @vector wait (vector or function masked, or
+	 * MSI-X off) rather than be delivered now?  Only counted; may be
+	 * NULL (never).
+	 */
+	bool (*msix_masked)(void *opaque, unsigned int vector);
 	/* Transmit one frame on physical port @port (1-based). */
 	void (*send_frame)(void *opaque, unsigned int port, const void *buf,
 			   size_t len);
@@ -293,7 +299,10 @@ struct cx_stats {
 	uint64_t eqe_dropped;		/* no EQ subscribed, or DMA failed */
 	uint64_t eq_overruns;
 	uint64_t eq_doorbells;
-	uint64_t msix_sent;
+	uint64_t msix_sent;		/* delivered at once */
+	uint64_t msix_masked;		/* found masked (left pending) */
+	uint64_t msix_vec_sent[CX_MSIX_VECTORS];
+	uint64_t msix_vec_masked[CX_MSIX_VECTORS];
 	uint64_t uar_bad_writes;	/* writes to pages not allocated */
 	uint64_t teardowns;
 	uint64_t enables;

@@ -97,9 +97,23 @@ static inline int cx_dma_write(struct cx_core *core, uint64_t addr,
 	return core->host.dma_write(core->host.opaque, addr, buf, len);
 }
 
+/* Signal @vector, counted as delivered or as masked, per vector. */
 static inline void cx_msix(struct cx_core *core, unsigned int vector)
 {
-	core->stats.msix_sent++;
+	struct cx_stats *st = &core->stats;
+	bool masked = core->host.msix_masked &&
+		      core->host.msix_masked(core->host.opaque, vector);
+
+	if (masked)
+		st->msix_masked++;
+	else
+		st->msix_sent++;
+	if (vector < CX_MSIX_VECTORS) {
+		if (masked)
+			st->msix_vec_masked[vector]++;
+		else
+			st->msix_vec_sent[vector]++;
+	}
 	core->host.msix_notify(core->host.opaque, vector);
 }
 

@@ -113,6 +113,12 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "eq.overruns", st->eq_overruns);
 	KV(o, "eq.doorbells", st->eq_doorbells);
 	KV(o, "msix.sent", st->msix_sent);
+	KV(o, "msix.masked", st->msix_masked);
+	for (i = 0; i < CX_MSIX_VECTORS; i++)
+		if (st->msix_vec_sent[i] || st->msix_vec_masked[i])
+			cx_out(o, "msix.%u sent=%llu masked=%llu\n", i,
+			       (unsigned long long)st->msix_vec_sent[i],
+			       (unsigned long long)st->msix_vec_masked[i]);
 	for (i = 0; i < CX_MAX_EQS; i++) {
 		const struct cx_eq *eq = &f->eq[i];
 

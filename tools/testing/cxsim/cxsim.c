@@ -98,6 +98,14 @@ static void cxsim_msix_notify(void *opaque, unsigned int vector)
 		msix_notify(pd, vector);
 }
 
+static bool cxsim_msix_masked(void *opaque, unsigned int vector)
+{
+	PCIDevice *pd = PCI_DEVICE(opaque);
+
+	return vector >= CX_MSIX_VECTORS || !msix_enabled(pd) ||
+	       msix_is_masked(pd, vector);
+}
+
 static void cxsim_send_frame(void *opaque, unsigned int port, const void *buf,
 			     size_t len)
 {
@@ -282,6 +290,7 @@ static void cxsim_init_core(CxsimState *s, enum cx_model model)
 		.dma_read = cxsim_dma_read,
 		.dma_write = cxsim_dma_write,
 		.msix_notify = cxsim_msix_notify,
+		.msix_masked = cxsim_msix_masked,
 		.send_frame = cxsim_send_frame,
 		.now_ns = cxsim_now_ns,
 		.timer_mod = cxsim_timer_mod,
