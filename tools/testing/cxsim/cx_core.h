@@ -258,6 +258,20 @@ enum cx_dma_purpose {
 	CX_DMA_NPURPOSES,
 };
 
+/*
+ * Why the core writes guest memory: PCIe outbound accounting.  Writers set
+ * core->dma_wpurpose around writes (cx_dma_write_as()); others count as
+ * OTHER.
+ */
+enum cx_dma_wpurpose {
+	CX_DMAW_OTHER,
+	CX_DMAW_CQE,		/* completion queue entries */
+	CX_DMAW_EQE,		/* event queue entries */
+	CX_DMAW_RX,		/* received frame data */
+	CX_DMAW_CMD,		/* command outputs, mailboxes, ownership */
+	CX_DMAW_NPURPOSES,
+};
+
 /* PCIe transaction model (see README "PCIe accounting"). */
 #define CX_PCIE_MRRS		512	/* max read request size */
 #define CX_PCIE_MPS		256	/* max payload size (completions) */
@@ -270,8 +284,16 @@ struct cx_pcie_rd {
 	uint64_t cpl_tlps;	/* completion TLPs (MPS per request TLP) */
 };
 
+/* Device -> host writes: posted, split at 4 KiB then at MPS. */
+struct cx_pcie_wr {
+	uint64_t req;		/* DMA writes */
+	uint64_t bytes;
+	uint64_t tlps;		/* posted write TLPs */
+};
+
 struct cx_pcie_stats {
 	struct cx_pcie_rd rd[CX_DMA_NPURPOSES];
+	struct cx_pcie_wr wr[CX_DMAW_NPURPOSES];
 	/* Coalescing: where the last read of each purpose started/ended. */
 	uint64_t last_start[CX_DMA_NPURPOSES];
 	uint64_t last_end[CX_DMA_NPURPOSES];
@@ -324,6 +346,7 @@ struct cx_core {
 	struct cx_stats stats;
 	struct cx_dp *dp;		/* data path (cx_dp.h), lazily allocated */
 	enum cx_dma_purpose dma_purpose;	/* of the reads in progress */
+	enum cx_dma_wpurpose dma_wpurpose;	/* of the writes in progress */
 	/* The last snapshot of the report (test port), NUL-terminated. */
 	char *report;
 	size_t report_len;

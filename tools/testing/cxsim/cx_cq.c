@@ -247,9 +247,7 @@ int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img)
 	}
 	cq->overrun = false;
 	if (cx_cq_addr(cq, cx_cqe_index(cq->prod, cq->log_size), &addr) ||
-	    cx_dma_write(core, addr, img, CX_CQE_SIZE - 1) ||
-	    cx_dma_write(core, addr + CX_CQE_SIZE - 1,
-			 (const uint8_t *)img + CX_CQE_SIZE - 1, 1)) {
+	    cx_dma_write_entry(core, CX_DMAW_CQE, addr, img, CX_CQE_SIZE)) {
 		dp->cqe_dropped++;
 		return -1;
 	}

@@ -91,10 +91,64 @@ static inline int cx_dma_read_as(struct cx_core *core, enum cx_dma_purpose p,
 	return r;
 }
 
+/* Count a write of @len bytes as one DMA write request. */
+static inline void cx_pcie_count_write(struct cx_core *core,
+				       enum cx_dma_wpurpose p, uint64_t addr,
+				       size_t len)
+{
+	struct cx_pcie_wr *wr = &core->stats.pcie.wr[p];
+
+	if (!len)
+		return;
+	wr->req++;
+	wr->bytes += len;
+	wr->tlps += cx_pcie_tlps(addr, len, CX_PCIE_MPS);
+}
+
+/* A write of the purpose in progress (core->dma_wpurpose). */
 static inline int cx_dma_write(struct cx_core *core, uint64_t addr,
 			       const void *buf, size_t len)
 {
+	enum cx_dma_wpurpose p = core->dma_wpurpose;
+
+	if ((unsigned int)p >= CX_DMAW_NPURPOSES)
+		p = CX_DMAW_OTHER;
+	cx_pcie_count_write(core, p, addr, len);
 	return core->host.dma_write(core->host.opaque, addr, buf, len);
+}
+
+/* A write of a known purpose. */
+static inline int cx_dma_write_as(struct cx_core *core,
+				  enum cx_dma_wpurpose p, uint64_t addr,
+				  const void *buf, size_t len)
+{
+	enum cx_dma_wpurpose saved = core->dma_wpurpose;
+	int r;
+
+	core->dma_wpurpose = p;
+	r = cx_dma_write(core, addr, buf, len);
+	core->dma_wpurpose = saved;
+	return r;
+}
+
+/*
+ * A queue entry of @len bytes whose last byte holds the owner bit: the
+ * body first, then that byte, so software never sees a valid owner bit
+ * on a partial entry.  One write request on the link.
+ */
+static inline int cx_dma_write_entry(struct cx_core *core,
+				     enum cx_dma_wpurpose p, uint64_t addr,
+				     const void *img, size_t len)
+{
+	const uint8_t *b = img;
+
+	if ((unsigned int)p >= CX_DMAW_NPURPOSES)
+		p = CX_DMAW_OTHER;
+	cx_pcie_count_write(core, p, addr, len);
+	if (core->host.dma_write(core->host.opaque, addr, b, len - 1))
+		return -1;
+	return core->host.dma_write(core->host.opaque, addr + len - 1,
+				    b + len - 1, 1);
 }
 
 /* Signal @vector, counted as delivered or as masked, per vector. */

@@ -45,6 +45,19 @@ struct cx_rx_ctx {
 };
 
 /* Steering: 0 with ctx->tir set, or -1 (drop). */
+/* Frame data into the guest through @lkey, counted as RX data. */
+static int cx_rx_write(struct cx_core *core, uint32_t lkey, uint64_t addr,
+		       void *buf, size_t len)
+{
+	enum cx_dma_wpurpose saved = core->dma_wpurpose;
+	int r;
+
+	core->dma_wpurpose = CX_DMAW_RX;
+	r = cx_mkey_dma(core, lkey, addr, buf, len, true);
+	core->dma_wpurpose = saved;
+	return r;
+}
+
 static int cx_rx_steer(struct cx_core *core, struct cx_rx_ctx *x)
 {
 	struct cx_nic *nic = core->func.nic;
@@ -226,8 +239,7 @@ static int cx_rx_scatter(struct cx_core *core, struct cx_rq *rq,
 		if (lkey == CX_TERMINATE_LKEY || !bc)
 			break;
 		n = len - done < bc ? len - done : bc;
-		if (cx_mkey_dma(core, lkey, addr, (void *)(frame + done), n,
-				true))
+		if (cx_rx_write(core, lkey, addr, (void *)(frame + done), n))
 			return -1;
 		done += n;
 	}
@@ -319,8 +331,8 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 			continue;
 		}
 		case CX_MPWRQ_PLACED:
-			if (cx_mkey_dma(core, lkey, addr + p.offset,
-					(void *)frame, len, true)) {
+			if (cx_rx_write(core, lkey, addr + p.offset,
+					(void *)frame, len)) {
 				dp->rx_drops_other++;
 				rq->drops++;
 				return -1;

@@ -24,14 +24,24 @@ static const char * const cx_dma_purpose_names[CX_DMA_NPURPOSES] = {
 	[CX_DMA_CMD]		= "cmd",
 };
 
+static const char * const cx_dma_wpurpose_names[CX_DMAW_NPURPOSES] = {
+	[CX_DMAW_OTHER]		= "other",
+	[CX_DMAW_CQE]		= "cqe",
+	[CX_DMAW_EQE]		= "eqe",
+	[CX_DMAW_RX]		= "rx",
+	[CX_DMAW_CMD]		= "cmd",
+};
+
 /*
  * What crossed the link host -> device: DMA reads (their completions carry
- * the data) by purpose, and MMIO.  tools/testing/bench/pcie-estimate turns
- * these into bytes per packet and link utilisation.
+ * the data) by purpose, and MMIO; device -> host: DMA writes by purpose.
+ * tools/testing/bench/pcie-estimate turns these into bytes per packet and
+ * link utilisation.
  */
 static void cx_pcie_report(struct cx_out *o, const struct cx_pcie_stats *ps)
 {
 	struct cx_pcie_rd t = { 0 };
+	struct cx_pcie_wr w = { 0 };
 	unsigned int i;
 
 	for (i = 0; i < CX_DMA_NPURPOSES; i++) {
@@ -57,6 +67,24 @@ static void cx_pcie_report(struct cx_out *o, const struct cx_pcie_stats *ps)
 		       (unsigned long long)ps->rd[i].tlps);
 		cx_out(o, "pcie.%s.cpl_tlps %llu\n", n,
 		       (unsigned long long)ps->rd[i].cpl_tlps);
+	}
+	for (i = 0; i < CX_DMAW_NPURPOSES; i++) {
+		w.req += ps->wr[i].req;
+		w.bytes += ps->wr[i].bytes;
+		w.tlps += ps->wr[i].tlps;
+	}
+	KV(o, "pcie.wr_req", w.req);
+	KV(o, "pcie.wr_bytes", w.bytes);
+	KV(o, "pcie.wr_tlps", w.tlps);
+	for (i = 0; i < CX_DMAW_NPURPOSES; i++) {
+		const char *n = cx_dma_wpurpose_names[i];
+
+		cx_out(o, "pcie.%s.wr_req %llu\n", n,
+		       (unsigned long long)ps->wr[i].req);
+		cx_out(o, "pcie.%s.wr_bytes %llu\n", n,
+		       (unsigned long long)ps->wr[i].bytes);
+		cx_out(o, "pcie.%s.wr_tlps %llu\n", n,
+		       (unsigned long long)ps->wr[i].tlps);
 	}
 	KV(o, "pcie.mmio_writes", ps->mmio_writes);
 	KV(o, "pcie.mmio_bytes", ps->mmio_bytes);
