@@ -131,8 +131,8 @@ static void cx_write32(struct cx_core *core, uint64_t off, uint32_t val)
 		cx_iseg_write32(core, off, val);
 }
 
-static void cx_uar_write(struct cx_core *core, uint64_t offset, uint64_t value,
-		  unsigned int size)
+static void cx_uar_write(struct cx_core *core, uint64_t offset,
+			 uint64_t value, unsigned int size)
 {
 	uint32_t page = offset >> CX_PAGE_SHIFT;
 	uint32_t off = offset & (CX_PAGE_SIZE - 1);
