@@ -84,7 +84,7 @@ uint8_t cx_uar_dealloc(struct cx_cmd *cmd);
 uint8_t cx_eq_create(struct cx_cmd *cmd);
 uint8_t cx_eq_destroy(struct cx_cmd *cmd);
 uint8_t cx_eq_query(struct cx_cmd *cmd);
-/* cx_misc.c */
+/* cx_pd.c, cx_mkey.c, cx_qcnt.c */
 uint8_t cx_pd_alloc(struct cx_cmd *cmd);
 uint8_t cx_pd_dealloc(struct cx_cmd *cmd);
 uint8_t cx_td_alloc(struct cx_cmd *cmd);
@@ -96,7 +96,7 @@ uint8_t cx_qcnt_alloc(struct cx_cmd *cmd);
 uint8_t cx_qcnt_dealloc(struct cx_cmd *cmd);
 uint8_t cx_qcnt_query(struct cx_cmd *cmd);
 uint8_t cx_query_special_contexts(struct cx_cmd *cmd);
-/* cx_queues.c */
+/* cx_cq.c, cx_queues.c */
 uint8_t cx_cq_create(struct cx_cmd *cmd);
 uint8_t cx_cq_destroy(struct cx_cmd *cmd);
 uint8_t cx_cq_query(struct cx_cmd *cmd);
@@ -163,6 +163,7 @@ int cx_eq_event(struct cx_core *core, unsigned int event_type, void *eqe);
 void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 		    bool arm);
 void cx_eq_release_all(struct cx_core *core);
+/* A PAGE_REQUEST event for @npages (cx_pages.c); 0, or -1 if no EQ. */
 int cx_page_request(struct cx_core *core, int32_t npages);
 
 /* Report and free what the function still holds (cx_hca.c). */
