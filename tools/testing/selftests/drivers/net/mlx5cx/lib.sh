@@ -172,6 +172,8 @@ netdev_stat() {
 udp_tap_add() {
 	local ns=${1:+ip netns exec $1}
 
+	# The guest does not autoload modules: name them.
+	modprobe -a sch_ingress cls_u32 act_gact || return 1
 	$ns tc qdisc add dev "$2" clsact 2>/dev/null
 	$ns tc filter add dev "$2" "$3" protocol ip prio 1 u32 \
 		match ip protocol 17 0xff action ok
