@@ -229,7 +229,7 @@ static int cx_cmd_scatter(struct cx_core *core, const struct cx_msg *msg,
 	for (i = 0; i < msg->nblocks && len; i++) {
 		size_t chunk = len < CX_CMD_BLOCK_DATA ? len : CX_CMD_BLOCK_DATA;
 
-		if (cx_dma_write(core, msg->blocks[i] +
+		if (cx_dma_write_as(core, CX_DMAW_CMD, msg->blocks[i] +
 				 offsetof(struct mlx5_cmd_prot_block, data),
 				 data, chunk))
 			return CX_DS_BAD_OUT_PTR;
@@ -319,13 +319,13 @@ static void cx_cmd_complete(struct cx_core *core, unsigned int idx, int ds,
 	if (ds != CX_DS_OK) {
 		core->stats.cmd_errors++;
 		core->stats.cmd_delivery_errors++;
-	} else if (cx_dma_write(core, addr + offsetof(struct mlx5_cmd_layout, out),
+	} else if (cx_dma_write_as(core, CX_DMAW_CMD, addr + offsetof(struct mlx5_cmd_layout, out),
 				ent->out, sizeof(ent->out))) {
 		core->stats.cmd_delivery_errors++;
 		return;
 	}
 	/* Ownership back to software, after the output. */
-	if (cx_dma_write(core, addr + offsetof(struct mlx5_cmd_layout,
+	if (cx_dma_write_as(core, CX_DMAW_CMD, addr + offsetof(struct mlx5_cmd_layout,
 					       status_own), &own, 1)) {
 		core->stats.cmd_delivery_errors++;
 		return;
@@ -387,6 +387,7 @@ static int cx_cmd_deliver(struct cx_core *core, struct mlx5_cmd_layout *ent)
 	cmd.outlen = outlen;
 	cmd.opcode = MLX5_GET(nop_in, inbuf, opcode);
 	cmd.op_mod = MLX5_GET(nop_in, inbuf, op_mod);
+	cmd.name = cx_cmd_name(cmd.opcode);
 	cx_cmd_run(core, &cmd);
 
 	memcpy(ent->out, outbuf, CX_CMD_INLINE);

@@ -5,16 +5,32 @@
  * BAR0 registers are big-endian dwords.  An access of any size and
  * alignment is split into bytes of those dwords, so a guest cannot make
  * the model read or write outside what it decodes.  Pages 1.. of the
- * decoded area are UAR pages: writes to them are doorbells (cx_uar.c).
+ * decoded area are UAR pages: writes to allocated ones are doorbells,
+ * routed here to the queue they name:
+ *	0x020	CQ doorbell, 64-bit: be32 (sn << 28 | cmd | ci), be32 cqn
+ *	0x040	EQ: be32 (eqn << 24) | consumer index, and arm
+ *	0x048	EQ: the same without arming
+ *	0x800	SQ doorbell, 64-bit (the first 8 bytes of the ctrl segment);
+ *	0x900	the same (the second blue-flame buffer)
+ * Every write to a page is counted, per page.
  *
- * Also here: the registry of objects a function owns on the device, and
- * the leak report when it goes away.
+ * This file is the top of the core: it calls down into the rest, and
+ * nothing below calls it.
  */
-#include <stdio.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cx_kshim.h"
 #include "cx_obj.h"
 #include "cx_dp.h"
+
+#define CX_ISEG_CMD_DBELL	offsetof(struct mlx5_init_seg, cmd_dbell)
+#define CX_UAR_CQ		0x020
+#define CX_UAR_EQ_ARM		0x040
+#define CX_UAR_EQ_UPDATE	0x048
+#define CX_UAR_SQ		0x800
+#define CX_UAR_SQ_ALT		0x900
 
 struct cx_model_info {
 	const char *name;
@@ -62,125 +78,6 @@ void cx_core_default_params(struct cx_params *params)
 	params->mpwqe = true;
 }
 
-void cx_bits_set(void *buf, unsigned int bit_off, unsigned int bit_sz,
-		 uint32_t val)
-{
-	uint8_t *p = (uint8_t *)buf + (bit_off / 32) * 4;
-	unsigned int shift = 32 - bit_off % 32 - bit_sz;
-	uint32_t mask = bit_sz >= 32 ? ~0u : ((1u << bit_sz) - 1) << shift;
-	uint32_t dw = (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-
-	dw = (dw & ~mask) | ((val << shift) & mask);
-	p[0] = dw >> 24;
-	p[1] = dw >> 16;
-	p[2] = dw >> 8;
-	p[3] = dw;
-}
-
-uint32_t cx_bits_get(const void *buf, unsigned int bit_off,
-		     unsigned int bit_sz)
-{
-	const uint8_t *p = (const uint8_t *)buf + (bit_off / 32) * 4;
-	unsigned int shift = 32 - bit_off % 32 - bit_sz;
-	uint32_t dw = (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-
-	dw >>= shift;
-	return bit_sz >= 32 ? dw : dw & ((1u << bit_sz) - 1);
-}
-
-uint64_t cx_get_be64(const void *p)
-{
-	const uint8_t *b = p;
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | b[i];
-	return v;
-}
-
-void cx_put_be64(void *p, uint64_t v)
-{
-	uint8_t *b = p;
-	int i;
-
-	for (i = 7; i >= 0; i--) {
-		b[i] = v;
-		v >>= 8;
-	}
-}
-
-static const char * const cx_obj_names[CX_OBJ_NTYPES] = {
-	[CX_OBJ_EQ]	= "eq",
-	[CX_OBJ_UAR]	= "uar",
-	[CX_OBJ_PD]	= "pd",
-	[CX_OBJ_TD]	= "td",
-	[CX_OBJ_MKEY]	= "mkey",
-	[CX_OBJ_QCNT]	= "q_counter",
-	[CX_OBJ_CQ]	= "cq",
-	[CX_OBJ_SQ]	= "sq",
-	[CX_OBJ_RQ]	= "rq",
-	[CX_OBJ_TIS]	= "tis",
-	[CX_OBJ_TIR]	= "tir",
-	[CX_OBJ_RQT]	= "rqt",
-	[CX_OBJ_FT]	= "ft",
-	[CX_OBJ_FG]	= "fg",
-	[CX_OBJ_FTE]	= "fte",
-	[CX_OBJ_FC]	= "flow_counter",
-};
-
-const char *cx_obj_name(enum cx_obj_type type)
-{
-	return (unsigned int)type < CX_OBJ_NTYPES ? cx_obj_names[type] : "?";
-}
-
-void cx_obj_get(struct cx_core *core, enum cx_obj_type type)
-{
-	core->func.alive[type]++;
-}
-
-void cx_obj_put(struct cx_core *core, enum cx_obj_type type)
-{
-	if (core->func.alive[type])
-		core->func.alive[type]--;
-}
-
-/*
- * The function goes away (DISABLE_HCA, reset, FLR): record what it still
- * holds, say so once on the host when that is not nothing, and free it.
- */
-void cx_func_release(struct cx_core *core, const char *why)
-{
-	struct cx_leak *leak = &core->last_leak;
-	uint32_t total = 0;
-	unsigned int t;
-
-	memset(leak, 0, sizeof(*leak));
-	for (t = 0; t < CX_OBJ_NTYPES; t++) {
-		leak->objects[t] = core->func.alive[t];
-		total += leak->objects[t];
-	}
-	leak->pages = core->func.npages;
-	if (total || leak->pages) {
-		core->stats.leak_reports++;
-		char list[512];
-		size_t n = 0;
-
-		list[0] = '\0';
-		for (t = 0; t < CX_OBJ_NTYPES && n < sizeof(list); t++)
-			if (leak->objects[t])
-				n += snprintf(list + n, sizeof(list) - n, " %s %u",
-					      cx_obj_name(t), leak->objects[t]);
-		cx_log(core, "cxsim: %s with %u objects (%s ) and %u pages still held\n",
-		       why, total, list, leak->pages);
-	}
-	cx_nic_release_all(core);
-	cx_eq_release_all(core);
-	cx_uar_release_all(core);
-	cx_pages_release_all(core);
-	memset(core->func.alive, 0, sizeof(core->func.alive));
-}
-
 void cx_core_init(struct cx_core *core, const struct cx_host *host,
 		  const struct cx_params *params)
 {
@@ -208,6 +105,9 @@ void cx_core_fini(struct cx_core *core)
 	cx_nic_fini(core);
 	cx_eq_release_all(core);
 	cx_dp_fini(core);
+	free(core->report);
+	core->report = NULL;
+	core->report_len = 0;
 }
 
 void cx_core_timer(struct cx_core *core)
@@ -225,8 +125,38 @@ static uint32_t cx_read32(struct cx_core *core, uint64_t off)
 
 static void cx_write32(struct cx_core *core, uint64_t off, uint32_t val)
 {
-	if (cx_iseg_contains(off))
+	if (off == CX_ISEG_CMD_DBELL)
+		cx_cmd_doorbell(core, val);	/* cx_cmd.c */
+	else if (cx_iseg_contains(off))
 		cx_iseg_write32(core, off, val);
+}
+
+static void cx_uar_write(struct cx_core *core, uint64_t offset,
+			 uint64_t value, unsigned int size)
+{
+	uint32_t page = offset >> CX_PAGE_SHIFT;
+	uint32_t off = offset & (CX_PAGE_SIZE - 1);
+
+	if (!cx_uar_allocated(core, page)) {
+		core->stats.uar_bad_writes++;
+		cx_log(core, "cxsim: write to UAR page %u, not allocated\n",
+		       page);
+		return;
+	}
+	core->stats.uar_writes[page]++;
+	if (size == 8 && (off == CX_UAR_CQ || off == CX_UAR_SQ ||
+			  off == CX_UAR_SQ_ALT)) {
+		if (off == CX_UAR_CQ)
+			cx_cq_doorbell(core, page, value);
+		else
+			cx_sq_doorbell(core, page, value);
+		return;
+	}
+	if (size != 4)
+		return;
+	if (off == CX_UAR_EQ_ARM || off == CX_UAR_EQ_UPDATE)
+		cx_eq_doorbell(core, page, __builtin_bswap32((uint32_t)value),
+			       off == CX_UAR_EQ_ARM);
 }
 
 static int cx_is_uar(uint64_t offset)
@@ -300,4 +230,10 @@ void cx_core_bar0_write(struct cx_core *core, uint64_t offset,
 size_t cx_core_receive(struct cx_core *core, const void *buf, size_t len)
 {
 	return cx_rx_frame(core, buf, len);	/* data path: cx_rx.c */
+}
+
+void cx_core_set_link(struct cx_core *core, bool up)
+{
+	if (core->func.nic)
+		cx_port_set_link(core, up);	/* cx_vport.c */
 }

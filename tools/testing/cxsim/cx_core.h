@@ -85,8 +85,17 @@
  * back the armed SQN; 0 disarms.
  */
 #define CX_TP_ERR_CQE_SQN	0x044
+/*
+ * The report is as long as it needs (up to CX_TP_REPORT_MAX); the window
+ * at CX_TP_REPORT shows one page of it.  REPORT_LEN (read-only): bytes of
+ * the last snapshot, without the NUL.  REPORT_PAGE: which
+ * CX_TP_REPORT_SIZE-byte page the window shows; 0 after each snapshot.
+ */
+#define CX_TP_REPORT_LEN	0x080
+#define CX_TP_REPORT_PAGE	0x084
 #define CX_TP_REPORT		0x8000
 #define CX_TP_REPORT_SIZE	(CX_TESTPORT_SIZE - CX_TP_REPORT)
+#define CX_TP_REPORT_MAX	(16u << 20)
 #define CX_TP_MAGIC_VALUE	0x4d534358u	/* "XCSM" read as LE bytes */
 #define CX_TP_VERSION_VALUE	1
 #define CX_TP_ALWAYS		0xffffffffu
@@ -98,6 +107,12 @@ struct cx_host {
 	int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
 			 size_t len);
 	void (*msix_notify)(void *opaque, unsigned int vector);
+	/*
+	 * Would a message on @vector wait (vector or function masked, or
+	 * MSI-X off) rather than be delivered now?  Only counted; may be
+	 * NULL (never).
+	 */
+	bool (*msix_masked)(void *opaque, unsigned int vector);
 	/* Transmit one frame on physical port @port (1-based). */
 	void (*send_frame)(void *opaque, unsigned int port, const void *buf,
 			   size_t len);
@@ -243,6 +258,20 @@ enum cx_dma_purpose {
 	CX_DMA_NPURPOSES,
 };
 
+/*
+ * Why the core writes guest memory: PCIe outbound accounting.  Writers set
+ * core->dma_wpurpose around writes (cx_dma_write_as()); others count as
+ * OTHER.
+ */
+enum cx_dma_wpurpose {
+	CX_DMAW_OTHER,
+	CX_DMAW_CQE,		/* completion queue entries */
+	CX_DMAW_EQE,		/* event queue entries */
+	CX_DMAW_RX,		/* received frame data */
+	CX_DMAW_CMD,		/* command outputs, mailboxes, ownership */
+	CX_DMAW_NPURPOSES,
+};
+
 /* PCIe transaction model (see README "PCIe accounting"). */
 #define CX_PCIE_MRRS		512	/* max read request size */
 #define CX_PCIE_MPS		256	/* max payload size (completions) */
@@ -255,8 +284,16 @@ struct cx_pcie_rd {
 	uint64_t cpl_tlps;	/* completion TLPs (MPS per request TLP) */
 };
 
+/* Device -> host writes: posted, split at 4 KiB then at MPS. */
+struct cx_pcie_wr {
+	uint64_t req;		/* DMA writes */
+	uint64_t bytes;
+	uint64_t tlps;		/* posted write TLPs */
+};
+
 struct cx_pcie_stats {
 	struct cx_pcie_rd rd[CX_DMA_NPURPOSES];
+	struct cx_pcie_wr wr[CX_DMAW_NPURPOSES];
 	/* Coalescing: where the last read of each purpose started/ended. */
 	uint64_t last_start[CX_DMA_NPURPOSES];
 	uint64_t last_end[CX_DMA_NPURPOSES];
@@ -284,7 +321,10 @@ struct cx_stats {
 	uint64_t eqe_dropped;		/* no EQ subscribed, or DMA failed */
 	uint64_t eq_overruns;
 	uint64_t eq_doorbells;
-	uint64_t msix_sent;
+	uint64_t msix_sent;		/* delivered at once */
+	uint64_t msix_masked;		/* found masked (left pending) */
+	uint64_t msix_vec_sent[CX_MSIX_VECTORS];
+	uint64_t msix_vec_masked[CX_MSIX_VECTORS];
 	uint64_t uar_bad_writes;	/* writes to pages not allocated */
 	uint64_t teardowns;
 	uint64_t enables;
@@ -306,7 +346,11 @@ struct cx_core {
 	struct cx_stats stats;
 	struct cx_dp *dp;		/* data path (cx_dp.h), lazily allocated */
 	enum cx_dma_purpose dma_purpose;	/* of the reads in progress */
-	char report[CX_TP_REPORT_SIZE];
+	enum cx_dma_wpurpose dma_wpurpose;	/* of the writes in progress */
+	/* The last snapshot of the report (test port), NUL-terminated. */
+	char *report;
+	size_t report_len;
+	uint32_t report_page;
 };
 
 /* PCI device id of a model. */
@@ -346,11 +390,14 @@ void cx_core_testport_write(struct cx_core *core, uint64_t offset,
 
 /*
  * Write the report ("key value" lines) into @buf of @size bytes,
- * NUL-terminated; returns its length without the NUL.
+ * NUL-terminated; returns its length without the NUL.  The last line is
+ * "report.truncated N": N lines did not fit (0: complete).
  */
 size_t cx_core_report(struct cx_core *core, char *buf, size_t size);
+/* A fresh snapshot of the whole report, as the test port shows it. */
+const char *cx_core_report_text(struct cx_core *core, size_t *len);
 
-/* Release what the core allocated (the EQs' page lists). */
+/* Release what the core allocated (page lists, objects, the report). */
 void cx_core_fini(struct cx_core *core);
 
 #endif /* CX_CORE_H */

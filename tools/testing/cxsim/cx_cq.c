@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cxsim data path: completion queues, mkey translation, and the data
- * path's counters.
+ * cxsim: completion queues.  CREATE/MODIFY/QUERY/DESTROY_CQ decode the
+ * context into struct cx_cq (cx_obj.h); the data path writes CQEs here.
  *
  * A CQE for producer counter pi goes to index pi & (nent - 1), in slots
  * of 64 << cqe_sz bytes; with 128-byte CQEs the 64-byte image is in the
@@ -27,125 +27,173 @@
 #include "cx_datapath.h"
 #include "cx_dp.h"
 
+#define CX_LOG_MAX_CQ_SZ	22
+/* cq.h MLX5_CQ_MODIFY_* (modify_field_select of MODIFY_CQ). */
+#define CX_CQ_MODIFY_PERIOD	(1u << 0)
+#define CX_CQ_MODIFY_COUNT	(1u << 1)
+#define CX_CQ_MODIFY_OVERRUN	(1u << 2)
+#define CX_CQ_MODIFY_PERIOD_MODE (1u << 4)
+
 #define CX_CI_MASK		0xffffffu
 #define CX_CQ_ERR_OVERRUN	1	/* cq_err syndrome: CQ overrun */
 
-struct cx_dp *cx_dp_get(struct cx_core *core)
+/* ---- CQ ---------------------------------------------------------------- */
+
+static void cx_cq_free_obj(struct cx_cq *cq)
 {
-	struct cx_dp *dp = core->dp;
-
-	if (dp)
-		return dp;
-	dp = calloc(1, sizeof(*dp));
-	if (!dp)
-		return NULL;
-	dp->txbuf = malloc(CX_DP_TXBUF);
-	dp->scratch = malloc(CX_DP_SCRATCH);
-	dp->rxbuf = malloc(CX_DP_RXBUF);
-	if (!dp->txbuf || !dp->scratch || !dp->rxbuf) {
-		free(dp->txbuf);
-		free(dp->scratch);
-		free(dp->rxbuf);
-		free(dp);
-		return NULL;
-	}
-	core->dp = dp;
-	return dp;
-}
-
-void cx_dp_fini(struct cx_core *core)
-{
-	struct cx_dp *dp = core->dp;
-
-	if (!dp)
+	if (!cq)
 		return;
-	free(dp->txbuf);
-	free(dp->scratch);
-	free(dp->rxbuf);
-	free(dp);
-	core->dp = NULL;
+	cx_pas_free(&cq->pas);
+	free(cq);
 }
 
-bool cx_dp_link_up(struct cx_core *core)
+static bool cx_eq_valid(struct cx_core *core, uint32_t eqn)
 {
-	return core->func.state == CX_HCA_INITIALISED && core->func.nic &&
-	       core->func.nic->port.oper_up;
+	return eqn < CX_MAX_EQS && core->func.eq[eqn].valid;
 }
 
-/* ---- guest memory through mkeys ---------------------------------------- */
-
-/* One translated piece: the guest address of @va and bytes left in it. */
-static int cx_mkey_xlate(const struct cx_mkey *mk, uint64_t va,
-			 uint64_t *pa, uint64_t *room)
+uint8_t cx_cq_create(struct cx_cmd *cmd)
 {
-	uint64_t off = va - mk->start, idx, psz;
+	struct cx_core *core = cmd->core;
+	const void *cqc = MLX5_ADDR_OF(create_cq_in, cmd->in, cq_context);
+	uint32_t log_size = MLX5_GET(cqc, cqc, log_cq_size);
+	uint32_t cqe_sz = MLX5_GET(cqc, cqc, cqe_sz);
+	uint32_t eqn = MLX5_GET(cqc, cqc, c_eqn_or_apu_element);
+	uint32_t uar = MLX5_GET(cqc, cqc, uar_page);
+	uint32_t lps = MLX5_GET(cqc, cqc, log_page_size);
+	struct cx_cq *cq;
+	uint32_t id;
 
-	if (va < mk->start)
-		return -1;
-	switch (mk->access_mode) {
-	case MLX5_MKC_ACCESS_MODE_MTT:
-		psz = 1ull << mk->log_page_size;
-		idx = off >> mk->log_page_size;
-		if (idx >= mk->nmtt)
-			return -1;
-		/* ptag: address | MLX5_EN_RD | MLX5_EN_WR in bits 1:0. */
-		*pa = (mk->mtt[idx] & ~7ull) + (off & (psz - 1));
-		*room = psz - (off & (psz - 1));
-		return 0;
-	case MLX5_MKC_ACCESS_MODE_KSM:
-		/* struct mlx5_ksm: be32 reserved, be32 key, be64 va. */
-		psz = 1ull << mk->log_page_size;
-		idx = off >> mk->log_page_size;
-		if (2 * idx + 1 >= mk->nmtt)
-			return -1;
-		*pa = mk->mtt[2 * idx + 1] + (off & (psz - 1));
-		*room = psz - (off & (psz - 1));
-		return 0;
-	default:
-		return -1;
+	if (MLX5_GET(create_cq_in, cmd->in, cq_umem_valid) ||
+	    MLX5_GET(cqc, cqc, dbr_umem_valid) || MLX5_GET(cqc, cqc, apu_cq))
+		return CX_BAD_PARAM(cmd, "umem/APU CQs not supported");
+	if (log_size > CX_LOG_MAX_CQ_SZ)
+		return CX_BAD_PARAM(cmd, "log_cq_size %u", log_size);
+	if (cqe_sz > 1)
+		return CX_BAD_PARAM(cmd, "cqe_sz %u", cqe_sz);
+	if (MLX5_GET(cqc, cqc, cqe_comp_en))
+		return CX_BAD_PARAM(cmd, "CQE compression not announced");
+	if (MLX5_GET(cqc, cqc, cq_period_mode) > 1)
+		return CX_BAD_PARAM(cmd, "cq_period_mode %u",
+				    MLX5_GET(cqc, cqc, cq_period_mode));
+	if (!cx_eq_valid(core, eqn))
+		return CX_BAD_RES(cmd, "EQ %u", eqn);
+	if (!cx_uar_allocated(core, uar))
+		return CX_BAD_RES(cmd, "UAR %u", uar);
+
+	cq = calloc(1, sizeof(*cq));
+	if (!cq) {
+		cmd->syndrome = CX_SYND_NO_RES;
+		return MLX5_CMD_STAT_NO_RES_ERR;
 	}
-}
-
-int cx_mkey_dma(struct cx_core *core, uint32_t lkey, uint64_t addr,
-		void *buf, size_t len, bool write)
-{
-	struct cx_mkey *mk = core->func.nic ? cx_mkey_lookup(core, lkey) : NULL;
-	uint8_t *p = buf;
-
-	if (!mk || mk->access_mode == MLX5_MKC_ACCESS_MODE_PA)
-		return write ? cx_dma_write(core, addr, buf, len) :
-			       cx_dma_read(core, addr, buf, len);
-	while (len) {
-		uint64_t pa, room;
-		size_t n;
-		int r;
-
-		if (cx_mkey_xlate(mk, addr, &pa, &room))
-			return -1;
-		n = len < room ? len : (size_t)room;
-		r = write ? cx_dma_write(core, pa, p, n) :
-			    cx_dma_read(core, pa, p, n);
-		if (r)
-			return -1;
-		p += n;
-		addr += n;
-		len -= n;
+	if (cx_pas_parse(&cq->pas, cmd->in, cmd->inlen,
+			 MLX5_BYTE_OFF(create_cq_in, pas),
+			 (uint64_t)(64u << cqe_sz) << log_size, lps,
+			 MLX5_GET(cqc, cqc, page_offset) * 64)) {
+		free(cq);
+		return CX_BAD_PARAM(cmd, "pas: too few or unaligned pages");
 	}
-	return 0;
+	cq->log_size = log_size;
+	cq->cqe_sz = cqe_sz;
+	cq->uar_page = uar;
+	cq->eqn = eqn;
+	cq->period = MLX5_GET(cqc, cqc, cq_period);
+	cq->max_count = MLX5_GET(cqc, cqc, cq_max_count);
+	cq->period_mode = MLX5_GET(cqc, cqc, cq_period_mode);
+	cq->oi = MLX5_GET(cqc, cqc, oi);
+	cq->cc = MLX5_GET(cqc, cqc, cc);
+	cq->dbr_addr = MLX5_GET64(cqc, cqc, dbr_addr);
+	if (cx_tab_add(core, &core->func.nic->cq, cq, &id)) {
+		cx_cq_free_obj(cq);
+		cmd->syndrome = CX_SYND_NO_RES;
+		return MLX5_CMD_STAT_LIM_ERR;
+	}
+	cq->cqn = id;
+	MLX5_SET(create_cq_out, cmd->out, cqn, id);
+	return MLX5_CMD_STAT_OK;
 }
 
-/* ---- CQs ---------------------------------------------------------------- */
+uint8_t cx_cq_destroy(struct cx_cmd *cmd)
+{
+	uint32_t cqn = MLX5_GET(destroy_cq_in, cmd->in, cqn);
+	struct cx_cq *cq = cx_cq_lookup(cmd->core, cqn);
+
+	if (!cq)
+		return CX_BAD_RES(cmd, "CQ 0x%x", cqn);
+	if (cq->refs)
+		return CX_BAD_STATE(cmd, "CQ 0x%x still has %u queues", cqn,
+				    cq->refs);
+	cx_tab_del(cmd->core, &cmd->core->func.nic->cq, cqn);
+	cx_cq_free_obj(cq);
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t cx_cq_query(struct cx_cmd *cmd)
+{
+	uint32_t cqn = MLX5_GET(query_cq_in, cmd->in, cqn);
+	struct cx_cq *cq = cx_cq_lookup(cmd->core, cqn);
+	void *cqc = MLX5_ADDR_OF(query_cq_out, cmd->out, cq_context);
+
+	if (!cq)
+		return CX_BAD_RES(cmd, "CQ 0x%x", cqn);
+	MLX5_SET(cqc, cqc, log_cq_size, cq->log_size);
+	MLX5_SET(cqc, cqc, cqe_sz, cq->cqe_sz);
+	MLX5_SET(cqc, cqc, uar_page, cq->uar_page);
+	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, cq->eqn);
+	MLX5_SET(cqc, cqc, cq_period, cq->period);
+	MLX5_SET(cqc, cqc, cq_max_count, cq->max_count);
+	MLX5_SET(cqc, cqc, cq_period_mode, cq->period_mode);
+	MLX5_SET(cqc, cqc, oi, cq->oi);
+	MLX5_SET(cqc, cqc, cc, cq->cc);
+	MLX5_SET(cqc, cqc, log_page_size, cq->pas.log_page_size);
+	MLX5_SET(cqc, cqc, producer_counter, cq->prod & 0xffffff);
+	MLX5_SET(cqc, cqc, st, cq->armed ? 0x6 : 0xa);	/* armed / fired */
+	MLX5_SET64(cqc, cqc, dbr_addr, cq->dbr_addr);
+	return MLX5_CMD_STAT_OK;
+}
+
+enum {
+	CX_CQ_OPMOD_MODIFY = 0,
+	CX_CQ_OPMOD_RESIZE = 1,
+};
+
+uint8_t cx_cq_modify(struct cx_cmd *cmd)
+{
+	uint32_t cqn = MLX5_GET(modify_cq_in, cmd->in, cqn);
+	struct cx_cq *cq = cx_cq_lookup(cmd->core, cqn);
+	const void *cqc = MLX5_ADDR_OF(modify_cq_in, cmd->in, cq_context);
+	uint32_t sel = MLX5_GET(modify_cq_in, cmd->in,
+				modify_field_select_resize_field_select.
+				modify_field_select.modify_field_select);
+
+	if (!cq)
+		return CX_BAD_RES(cmd, "CQ 0x%x", cqn);
+	/* Resizing is an RDMA feature the Ethernet driver does not use. */
+	if (cmd->op_mod != CX_CQ_OPMOD_MODIFY)
+		return CX_BAD_PARAM(cmd, "op_mod %u (resize) not supported",
+				    cmd->op_mod);
+	if (sel & CX_CQ_MODIFY_PERIOD_MODE &&
+	    MLX5_GET(cqc, cqc, cq_period_mode) > 1)
+		return CX_BAD_PARAM(cmd, "cq_period_mode %u",
+				    MLX5_GET(cqc, cqc, cq_period_mode));
+	if (sel & CX_CQ_MODIFY_PERIOD)
+		cq->period = MLX5_GET(cqc, cqc, cq_period);
+	if (sel & CX_CQ_MODIFY_COUNT)
+		cq->max_count = MLX5_GET(cqc, cqc, cq_max_count);
+	if (sel & CX_CQ_MODIFY_OVERRUN)
+		cq->oi = MLX5_GET(cqc, cqc, oi);
+	if (sel & CX_CQ_MODIFY_PERIOD_MODE)
+		cq->period_mode = MLX5_GET(cqc, cqc, cq_period_mode);
+	return MLX5_CMD_STAT_OK;
+}
+
+/* ---- CQEs --------------------------------------------------------------- */
 
 static int cx_cq_addr(const struct cx_cq *cq, uint32_t idx, uint64_t *addr)
 {
 	uint64_t slot = 64ull << cq->cqe_sz;
-	uint64_t off = cq->pas.page_offset + idx * slot + (cq->cqe_sz ? 64 : 0);
-	uint64_t psz = (uint64_t)CX_PAGE_SIZE << cq->pas.log_page_size;
 
-	if (!cq->pas.addr || off / psz >= cq->pas.n)
-		return -1;
-	*addr = cq->pas.addr[off / psz] + off % psz;
-	return 0;
+	return cx_pas_addr(&cq->pas, idx * slot + (cq->cqe_sz ? 64 : 0), addr);
 }
 
 static uint32_t cx_cq_ci(struct cx_core *core, const struct cx_cq *cq)
@@ -154,8 +202,7 @@ static uint32_t cx_cq_ci(struct cx_core *core, const struct cx_cq *cq)
 
 	if (cx_dma_read_as(core, CX_DMA_DBR, cq->dbr_addr, b, 4))
 		return cq->prod & CX_CI_MASK;
-	return ((uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) &
-	       CX_CI_MASK;
+	return cx_get_be32(b) & CX_CI_MASK;
 }
 
 static void cx_cq_event(struct cx_core *core, struct cx_cq *cq)
@@ -200,9 +247,7 @@ int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img)
 	}
 	cq->overrun = false;
 	if (cx_cq_addr(cq, cx_cqe_index(cq->prod, cq->log_size), &addr) ||
-	    cx_dma_write(core, addr, img, CX_CQE_SIZE - 1) ||
-	    cx_dma_write(core, addr + CX_CQE_SIZE - 1,
-			 (const uint8_t *)img + CX_CQE_SIZE - 1, 1)) {
+	    cx_dma_write_entry(core, CX_DMAW_CQE, addr, img, CX_CQE_SIZE)) {
 		dp->cqe_dropped++;
 		return -1;
 	}
@@ -240,97 +285,13 @@ void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 		cx_cq_event(core, cq);
 }
 
-/* ---- report ------------------------------------------------------------- */
-
-
-
-static const char *cx_sq_state_name(uint8_t state)
+static void cx_free_cq(struct cx_core *c, void *o)
 {
-	switch (state) {
-	case MLX5_SQC_STATE_RST:	return "RST";
-	case MLX5_SQC_STATE_RDY:	return "RDY";
-	case MLX5_SQC_STATE_ERR:	return "ERR";
-	default:			return "?";
-	}
+	(void)c;
+	cx_cq_free_obj(o);
 }
 
-size_t cx_dp_report(struct cx_core *core, char *buf, size_t size)
+void cx_cq_release_all(struct cx_core *core)
 {
-	static const struct cx_dp zero;
-	const struct cx_dp *dp = core->dp ? core->dp : &zero;
-	struct cx_out o = { buf, size, 0 };
-	uint32_t i;
-
-	if (!size)
-		return 0;
-	buf[0] = '\0';
-	KV(&o, "dp.desc_bytes", dp->desc_bytes);
-	KV(&o, "dp.payload_bytes", dp->payload_bytes);
-	KV(&o, "dp.rx_wqe_bytes", dp->rx_wqe_bytes);
-	KV(&o, "dp.rx_dma_bytes", dp->rx_dma_bytes);
-	KV(&o, "sq.doorbells", dp->sq_doorbells);
-	KV(&o, "sq.doorbells_bad", dp->sq_doorbells_bad);
-	KV(&o, "sq.errors", dp->sq_errors);
-	KV(&o, "sq.errors_injected", dp->sq_err_injected);
-	KV(&o, "sq.recoveries", dp->sq_recoveries);
-	KV(&o, "wqe.flushed", dp->wqe_flushed);
-	KV(&o, "wqe.SEND", dp->wqe_send);
-	KV(&o, "wqe.LSO", dp->wqe_lso);
-	KV(&o, "wqe.ENHANCED_MPSW", dp->wqe_mpw);
-	KV(&o, "wqe.NOP", dp->wqe_nop);
-	KV(&o, "wqe.UMR", dp->wqe_umr);
-	KV(&o, "wqe.errors", dp->wqe_err);
-	KV(&o, "cqe.tx", dp->cqe_tx);
-	KV(&o, "cqe.rx", dp->cqe_rx);
-	KV(&o, "cqe.filler", dp->cqe_filler);
-	KV(&o, "cqe.err", dp->cqe_err);
-	KV(&o, "cqe.dropped", dp->cqe_dropped);
-	KV(&o, "cq.overruns", dp->cq_overruns);
-	KV(&o, "cq.doorbells", dp->cq_doorbells);
-	KV(&o, "cq.arms", dp->cq_arms);
-	KV(&o, "eqe.comp", dp->eqe_comp);
-	KV(&o, "tx.packets", dp->tx_packets);
-	KV(&o, "tx.bytes", dp->tx_bytes);
-	KV(&o, "tx.drops.link_down", dp->tx_drops_link);
-	KV(&o, "tx.lso_errors", dp->tx_lso_err);
-	KV(&o, "rx.packets", dp->rx_packets);
-	KV(&o, "rx.bytes", dp->rx_bytes);
-	KV(&o, "rx.multicast", dp->rx_mcast);
-	KV(&o, "rx.broadcast", dp->rx_bcast);
-	KV(&o, "rx.drops.no_wqe", dp->rx_drops_no_wqe);
-	KV(&o, "rx.drops.steering", dp->rx_drops_steering);
-	KV(&o, "rx.drops.link_down", dp->rx_drops_link);
-	KV(&o, "rx.drops.too_big", dp->rx_drops_too_big);
-	KV(&o, "rx.drops.other", dp->rx_drops_other);
-	if (!core->func.nic)
-		return o.len;
-	for (i = 0; i < core->func.nic->sq.cap; i++) {
-		const struct cx_sq *sq = core->func.nic->sq.slot[i];
-
-		if (sq)
-			cx_out(&o, "sq.%u doorbells=%llu wqes=%llu cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u\n",
-				  sq->sqn, (unsigned long long)sq->doorbells,
-				  (unsigned long long)sq->wqes, sq->cc,
-				  sq->state, sq->cqn, cx_sq_state_name(sq->state),
-				  sq->errors, sq->err_resets);
-	}
-	for (i = 0; i < core->func.nic->rq.cap; i++) {
-		const struct cx_rq *rq = core->func.nic->rq.slot[i];
-
-		if (rq)
-			cx_out(&o, "rq.%u type=%u packets=%llu drops=%llu wqe_cc=%u state=%u cqn=%u\n",
-				  rq->rqn, rq->wq.type,
-				  (unsigned long long)rq->packets,
-				  (unsigned long long)rq->drops, rq->wqe_cc,
-				  rq->state, rq->cqn);
-	}
-	return o.len;
-}
-
-/* ---- link --------------------------------------------------------------- */
-
-void cx_core_set_link(struct cx_core *core, bool up)
-{
-	if (core->func.nic)
-		cx_port_set_link(core, up);
+	cx_tab_clear(core, &core->func.nic->cq, cx_free_cq);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cx_kshim_dp.h"
+#include "cx_bytes.h"
 #include "cx_datapath.h"
 
 uint32_t cx_csum_add(uint32_t sum, const void *buf, size_t len)
@@ -15,7 +16,7 @@ uint32_t cx_csum_add(uint32_t sum, const void *buf, size_t len)
 	uint64_t s = sum;
 
 	while (len >= 2) {
-		s += (uint32_t)(p[0] << 8 | p[1]);
+		s += cx_get_be16(p);
 		p += 2;
 		len -= 2;
 	}
@@ -51,19 +52,13 @@ uint32_t cx_csum_pseudo(const uint8_t *frame, const struct cx_pkt *pkt,
 	return s;
 }
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
-
 /* Fill the IPv4 header checksum. */
 static void csum_ipv4_hdr(uint8_t *frame, const struct cx_pkt *pkt)
 {
 	uint8_t *ip = frame + pkt->l3_off;
 
-	put16(ip + 10, 0);
-	put16(ip + 10, (uint16_t)~cx_csum_fold(cx_csum_add(0, ip,
+	cx_put_be16(ip + 10, 0);
+	cx_put_be16(ip + 10, (uint16_t)~cx_csum_fold(cx_csum_add(0, ip,
 							  pkt->l3_hlen)));
 }
 
@@ -82,12 +77,12 @@ static int csum_l4(uint8_t *frame, const struct cx_pkt *pkt)
 		return -1;
 	if (pkt->frag)
 		return -1;
-	put16(frame + pkt->l4_off + coff, 0);
+	cx_put_be16(frame + pkt->l4_off + coff, 0);
 	c = ~cx_csum_fold(cx_csum_add(cx_csum_pseudo(frame, pkt, l4_len),
 				      frame + pkt->l4_off, l4_len));
 	if (pkt->l4 == CX_L4_UDP && c == 0)
 		c = 0xffff;
-	put16(frame + pkt->l4_off + coff, c);
+	cx_put_be16(frame + pkt->l4_off + coff, c);
 	return 0;
 }
 
@@ -168,7 +163,7 @@ bool cx_rx_vlan_strip(uint8_t *frame, size_t *len, uint16_t *tci)
 	if (*len < CX_ETH_HLEN + CX_VLAN_HLEN || frame[12] != 0x81 ||
 	    frame[13] != 0x00)
 		return false;
-	*tci = (uint16_t)(frame[14] << 8 | frame[15]);
+	*tci = cx_get_be16(frame + 14);
 	memmove(frame + 12, frame + 16, *len - 16);
 	*len -= CX_VLAN_HLEN;
 	return true;

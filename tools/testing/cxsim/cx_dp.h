@@ -3,9 +3,10 @@
  * cxsim data path integration: doorbells, send queues, completion queues
  * and the receive path on the objects of cx_obj.h.
  *
+ *   cx_dp.c  the data path's counters, the link check, the report lines
  *   cx_cq.c  CQE writing (owner bits, 128-byte CQEs, overrun), CQ arming
- *            (UAR 0x20), completion and CQ error EQEs, mkey translation,
- *            the data path's counters and report
+ *            (UAR 0x20), completion and CQ error EQEs
+ *   cx_mkey.c guest memory through an mkey
  *   cx_tx.c  SQ doorbells (UAR 0x800/0x900): WQEs from the SQ's cc to the
  *            doorbell record's pc, frames out, CQEs, error state; UMR
  *            WQEs on an ICOSQ (reg_umr) update an mkey's translations
@@ -63,10 +64,11 @@ struct cx_dp {
 /* The data path state of @core, allocated on first use; NULL on ENOMEM. */
 struct cx_dp *cx_dp_get(struct cx_core *core);
 void cx_dp_fini(struct cx_core *core);
-/* Append the data path's report lines; returns bytes written. */
-size_t cx_dp_report(struct cx_core *core, char *buf, size_t size);
+/* Append the data path's report lines. */
+struct cx_out;
+void cx_dp_report(struct cx_core *core, struct cx_out *o);
 
-/* UAR doorbells (cx_uar.c hooks). */
+/* UAR doorbells (routed by cx_core.c). */
 void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value);
 void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value);
 

@@ -92,9 +92,7 @@ int cx_eq_post(struct cx_core *core, int eqn, void *eqe_buf)
 	addr = eq->pas[off / page_size] + off % page_size;
 	eqe->owner = (eq->prod >> eq->log_nent) & 1;
 	/* Body first, then the byte holding the owner bit. */
-	if (cx_dma_write(core, addr, eqe, CX_EQE_SIZE - 1) ||
-	    cx_dma_write(core, addr + CX_EQE_SIZE - 1,
-			 (uint8_t *)eqe + CX_EQE_SIZE - 1, 1)) {
+	if (cx_dma_write_entry(core, CX_DMAW_EQE, addr, eqe, CX_EQE_SIZE)) {
 		core->stats.eqe_dropped++;
 		return -1;
 	}

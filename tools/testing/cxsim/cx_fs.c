@@ -116,11 +116,6 @@ struct cx_fte *cx_fs_match(struct cx_core *core, struct cx_ft *ft,
 	return NULL;
 }
 
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *k)
 {
 	const uint8_t *p = frame;
@@ -134,9 +129,9 @@ int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *k)
 		return -1;
 	memcpy(k->dmac, p, 6);
 	memcpy(k->smac, p + 6, 6);
-	et = be16(p + 12);
+	et = cx_get_be16(p + 12);
 	if ((et == 0x8100 || et == 0x88a8) && len >= off + 4) {
-		uint16_t tci = be16(p + off);
+		uint16_t tci = cx_get_be16(p + off);
 
 		if (et == 0x8100)
 			k->cvlan_tag = 1;
@@ -145,11 +140,11 @@ int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *k)
 		k->first_prio = tci >> 13;
 		k->first_cfi = tci >> 12 & 1;
 		k->first_vid = tci & 0xfff;
-		et = be16(p + off + 2);
+		et = cx_get_be16(p + off + 2);
 		off += 4;
 		/* A second tag: skip it, as the first one names the VLAN. */
 		if ((et == 0x8100 || et == 0x88a8) && len >= off + 4) {
-			et = be16(p + off + 2);
+			et = cx_get_be16(p + off + 2);
 			off += 4;
 		}
 	}
@@ -157,7 +152,7 @@ int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *k)
 	if (et == 0x0800 && len >= off + 20) {
 		const uint8_t *ip = p + off;
 		size_t ihl = (ip[0] & 0xf) * 4u;
-		uint16_t fo = be16(ip + 6);
+		uint16_t fo = cx_get_be16(ip + 6);
 
 		k->ip_version = 4;
 		k->ip_dscp = ip[1] >> 2;
@@ -173,7 +168,7 @@ int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *k)
 		const uint8_t *ip = p + off;
 
 		k->ip_version = 6;
-		k->ip_dscp = (uint8_t)((be16(ip) >> 6) & 0x3f);
+		k->ip_dscp = (uint8_t)((cx_get_be16(ip) >> 6) & 0x3f);
 		k->ip_ecn = (ip[1] >> 4) & 3;
 		k->ttl = ip[7];
 		proto = ip[6];
@@ -187,19 +182,19 @@ int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *k)
 	if (!first_frag)
 		return 0;
 	if (proto == 6 && len >= off + 14) {
-		k->tcp_sport = be16(p + off);
-		k->tcp_dport = be16(p + off + 2);
-		k->tcp_flags = be16(p + off + 12) & 0x1ff;
+		k->tcp_sport = cx_get_be16(p + off);
+		k->tcp_dport = cx_get_be16(p + off + 2);
+		k->tcp_flags = cx_get_be16(p + off + 12) & 0x1ff;
 	} else if (proto == 17 && len >= off + 4) {
-		k->udp_sport = be16(p + off);
-		k->udp_dport = be16(p + off + 2);
+		k->udp_sport = cx_get_be16(p + off);
+		k->udp_dport = cx_get_be16(p + off + 2);
 	}
 	return 0;
 }
 
 /* ---- flow tables ------------------------------------------------------- */
 
-void cx_ft_free_obj(struct cx_core *core, struct cx_ft *ft)
+static void cx_ft_free_obj(struct cx_core *core, struct cx_ft *ft)
 {
 	struct cx_fte *e, *n;
 
@@ -692,4 +687,17 @@ uint8_t cx_fc_query(struct cx_cmd *cmd)
 			fc->packets = fc->octets = 0;
 	}
 	return MLX5_CMD_STAT_OK;
+}
+
+static void cx_free_ft(struct cx_core *c, void *o)
+{
+	cx_ft_free_obj(c, o);
+}
+
+void cx_fs_release_all(struct cx_core *core)
+{
+	cx_tab_clear(core, &core->func.nic->ft, cx_free_ft);	/* and their FTEs */
+	cx_tab_clear(core, &core->func.nic->fg, NULL);
+	cx_tab_clear(core, &core->func.nic->fc, NULL);
+	core->func.nic->root_ft = 0;
 }

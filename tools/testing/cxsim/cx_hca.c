@@ -8,6 +8,7 @@
  * ISSI, capabilities (one table), QUERY_ADAPTER, and the one access
  * register a driver writes before INIT_HCA (host endianness).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cx_kshim.h"
@@ -190,6 +191,42 @@ static const struct cx_settable cx_settable[] = {
 	SETF(event_on_vhca_state_allocated, 1),
 	SETF(event_on_vhca_state_invalid, 1),
 };
+
+/*
+ * The function goes away (DISABLE_HCA, reset, FLR): record what it still
+ * holds, say so once on the host when that is not nothing, and free it.
+ */
+void cx_func_release(struct cx_core *core, const char *why)
+{
+	struct cx_leak *leak = &core->last_leak;
+	uint32_t total = 0;
+	unsigned int t;
+
+	memset(leak, 0, sizeof(*leak));
+	for (t = 0; t < CX_OBJ_NTYPES; t++) {
+		leak->objects[t] = core->func.alive[t];
+		total += leak->objects[t];
+	}
+	leak->pages = core->func.npages;
+	if (total || leak->pages) {
+		core->stats.leak_reports++;
+		char list[512];
+		size_t n = 0;
+
+		list[0] = '\0';
+		for (t = 0; t < CX_OBJ_NTYPES && n < sizeof(list); t++)
+			if (leak->objects[t])
+				n += snprintf(list + n, sizeof(list) - n, " %s %u",
+					      cx_obj_name(t), leak->objects[t]);
+		cx_log(core, "cxsim: %s with %u objects (%s ) and %u pages still held\n",
+		       why, total, list, leak->pages);
+	}
+	cx_nic_release_all(core);
+	cx_eq_release_all(core);
+	cx_uar_release_all(core);
+	cx_pages_release_all(core);
+	memset(core->func.alive, 0, sizeof(core->func.alive));
+}
 
 void cx_hca_reset(struct cx_core *core)
 {
@@ -376,8 +413,7 @@ uint8_t cx_hca_access_reg(struct cx_cmd *cmd)
 				     cmd->outlen - hdr_out);
 	}
 	if (cmd->op_mod == 0 && cmd->inlen >= hdr_in + 4)	/* write */
-		core->func.host_endianness = (uint32_t)data_in[0] << 24 |
-			data_in[1] << 16 | data_in[2] << 8 | data_in[3];
+		core->func.host_endianness = cx_get_be32(data_in);
 	if (cmd->outlen >= hdr_out + 4) {
 		data_out[0] = core->func.host_endianness >> 24;
 		data_out[1] = core->func.host_endianness >> 16;

@@ -140,9 +140,6 @@ void cx_iseg_write32(struct cx_core *core, uint64_t off, uint32_t val)
 	case ISEG_OFF(cmdq_addr_l_sz):
 		cx_iseg_write_cmdq_addr_l_sz(core, val);
 		break;
-	case ISEG_OFF(cmd_dbell):
-		cx_cmd_doorbell(core, val);
-		break;
 	default:
 		/* Read-only or reserved: ignored, as on hardware. */
 		break;

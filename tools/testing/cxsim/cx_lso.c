@@ -7,28 +7,12 @@
 #include <string.h>
 
 #include "cx_kshim_dp.h"
+#include "cx_bytes.h"
 #include "cx_datapath.h"
 
 #define TCP_FIN	0x01
 #define TCP_PSH	0x08
 #define TCP_CWR	0x80
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v & 0xffff);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-}
 
 /* Parse the headers of @sp with its IP length fields forced to "all". */
 static int lso_parse(const uint8_t *sp, size_t len, struct cx_pkt *pkt)
@@ -40,9 +24,9 @@ static int lso_parse(const uint8_t *sp, size_t len, struct cx_pkt *pkt)
 	if (cx_pkt_parse(hdr, n, pkt))
 		return CX_LSO_E_PARSE;
 	if (pkt->ethertype == 0x0800 && pkt->l3_off + 4u <= n)
-		put16(hdr + pkt->l3_off + 2, 0xffff);
+		cx_put_be16(hdr + pkt->l3_off + 2, 0xffff);
 	else if (pkt->ethertype == 0x86dd && pkt->l3_off + 6u <= n)
-		put16(hdr + pkt->l3_off + 4, 0xffff);
+		cx_put_be16(hdr + pkt->l3_off + 4, 0xffff);
 	else
 		return CX_LSO_E_PARSE;
 	cx_pkt_parse(hdr, n, pkt);
@@ -88,9 +72,9 @@ int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
 	if (nsegs > CX_LSO_MAX_SEGS)
 		return CX_LSO_E_SEGS;
 	if (pkt.l3 == CX_L3_IPV4)
-		ipid = (uint16_t)(sp[pkt.l3_off + 4] << 8 | sp[pkt.l3_off + 5]);
+		ipid = cx_get_be16(sp + pkt.l3_off + 4);
 	if (pkt.l4 == CX_L4_TCP) {
-		seq = get32(sp + pkt.l4_off + 4);
+		seq = cx_get_be32(sp + pkt.l4_off + 4);
 		flags = sp[pkt.l4_off + 13];
 	}
 	for (i = 0, off = hlen; i < nsegs; i++, off += n) {
@@ -103,22 +87,22 @@ int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
 		ip = scratch + pkt.l3_off;
 		l4 = scratch + pkt.l4_off;
 		if (pkt.l3 == CX_L3_IPV4) {
-			put16(ip + 2, (uint16_t)(flen - pkt.l3_off));
-			put16(ip + 4, (uint16_t)(ipid + i));
+			cx_put_be16(ip + 2, (uint16_t)(flen - pkt.l3_off));
+			cx_put_be16(ip + 4, (uint16_t)(ipid + i));
 		} else {
-			put16(ip + 4, (uint16_t)(flen - pkt.l3_off - 40));
+			cx_put_be16(ip + 4, (uint16_t)(flen - pkt.l3_off - 40));
 		}
 		if (pkt.l4 == CX_L4_TCP) {
 			uint8_t f = flags;
 
-			put32(l4 + 4, seq + (uint32_t)(i * mss));
+			cx_put_be32(l4 + 4, seq + (uint32_t)(i * mss));
 			if (i + 1 < nsegs)
 				f &= (uint8_t)~(TCP_FIN | TCP_PSH);
 			if (i)
 				f &= (uint8_t)~TCP_CWR;
 			l4[13] = f;
 		} else {
-			put16(l4 + 4, (uint16_t)(flen - pkt.l4_off));
+			cx_put_be16(l4 + 4, (uint16_t)(flen - pkt.l4_off));
 		}
 		/* parse the segment as sent and fill its checksums */
 		if (flen < CX_ETH_ZLEN) {

@@ -12,24 +12,8 @@
 #define CX_OBJ_H
 
 #include "cx_priv.h"
+#include "cx_pas.h"
 
-/* A table of objects of one type, numbered base .. base + max - 1. */
-struct cx_tab {
-	void **slot;
-	uint32_t cap;		/* slots allocated */
-	uint32_t base;		/* number of slot 0 */
-	uint32_t max;		/* most objects at once */
-	uint32_t next;		/* next slot to try, so numbers are not reused at once */
-	enum cx_obj_type type;
-};
-
-/* A list of guest pages backing a queue (the pas of its command). */
-struct cx_pas {
-	uint64_t *addr;
-	uint32_t n;
-	uint8_t log_page_size;	/* pages of 4 KiB << log_page_size */
-	uint32_t page_offset;	/* in 64-byte units (CQ) or as the context says */
-};
 
 struct cx_cq {
 	uint32_t cqn;
@@ -309,9 +293,6 @@ struct cx_nic {
 	uint64_t bad_refs;	/* commands refused for a bad reference */
 };
 
-/* Tables. */
-void *cx_tab_get(const struct cx_tab *t, uint32_t id);
-
 /* Lookups for the data path; NULL when the number names nothing. */
 static inline struct cx_cq *cx_cq_lookup(struct cx_core *c, uint32_t n)
 { return cx_tab_get(&c->func.nic->cq, n); }
@@ -349,19 +330,24 @@ int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *key);
 void cx_port_update(struct cx_core *core);
 void cx_port_set_link(struct cx_core *core, bool up);
 
-/* Life cycle of the whole store (cx_misc.c). */
+/* The vport and port as a function finds them (cx_vport.c). */
+void cx_vport_reset(struct cx_core *core);
+
+/* Life cycle of the whole store (cx_nic.c). */
 int cx_nic_init(struct cx_core *core);
 void cx_nic_release_all(struct cx_core *core);
 void cx_nic_fini(struct cx_core *core);
 
-/* Helpers shared by the files that parse commands. */
-int cx_tab_add(struct cx_core *core, struct cx_tab *t, void *obj,
-	       uint32_t *id);
-void *cx_tab_del(struct cx_core *core, struct cx_tab *t, uint32_t id);
-int cx_pas_parse(struct cx_pas *pas, const void *in, size_t inlen,
-		 size_t pas_off, uint64_t bytes, uint8_t log_page_size,
-		 uint32_t page_offset_bytes);
-void cx_pas_free(struct cx_pas *pas);
+/* Each owner frees what the function left behind of its objects. */
+void cx_fs_release_all(struct cx_core *core);		/* cx_fs.c */
+void cx_tir_release_all(struct cx_core *core);		/* cx_tir.c */
+void cx_queues_release_all(struct cx_core *core);	/* cx_queues.c */
+void cx_cq_release_all(struct cx_core *core);		/* cx_cq.c */
+void cx_mkey_release_all(struct cx_core *core);	/* cx_mkey.c */
+void cx_qcnt_release_all(struct cx_core *core);	/* cx_qcnt.c */
+void cx_pd_release_all(struct cx_core *core);		/* cx_pd.c */
+
+/* A handler refuses a command (cx_bad.c): logs, sets a syndrome. */
 uint8_t cx_bad(struct cx_cmd *cmd, uint8_t status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define CX_BAD_PARAM(cmd, ...) \
@@ -372,11 +358,5 @@ uint8_t cx_bad(struct cx_cmd *cmd, uint8_t status, const char *fmt, ...)
 	cx_bad(cmd, MLX5_CMD_STAT_BAD_RES_STATE_ERR, __VA_ARGS__)
 bool cx_pd_exists(struct cx_core *core, uint32_t pd);
 bool cx_td_exists(struct cx_core *core, uint32_t td);
-void cx_cq_free_obj(struct cx_cq *cq);
-void cx_sq_free_obj(struct cx_sq *sq);
-void cx_rq_free_obj(struct cx_rq *rq);
-void cx_rqt_free_obj(struct cx_rqt *rqt);
-void cx_ft_free_obj(struct cx_core *core, struct cx_ft *ft);
-void cx_mkey_free_obj(struct cx_mkey *mk);
 
 #endif /* CX_OBJ_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cxsim: completion, send and receive queues (CREATE/MODIFY/QUERY/DESTROY
- * CQ, SQ, RQ).  The contexts are decoded into struct cx_cq/cx_sq/cx_rq
- * (cx_obj.h) for the data path; the state machine of SQs and RQs is
+ * cxsim: send and receive queues (CREATE/MODIFY/QUERY/DESTROY SQ, RQ).
+ * The contexts are decoded into struct cx_sq/cx_rq (cx_obj.h) for the
+ * data path (cx_tx.c, cx_rx.c); the state machine of SQs and RQs is
  *
  *	RST -> RDY -> ERR -> RST,  RDY -> RST,  RDY -> RDY (modify)
  *
@@ -17,167 +17,11 @@
 #include "cx_obj.h"
 #include "cx_dp.h"
 
-#define CX_LOG_MAX_CQ_SZ	22
 #define CX_LOG_MAX_WQ_SZ	16
 #define CX_SEND_WQE_BB_LOG	6
 /* modify_sq_in.modify_bitmask (driver's MLX5_MODIFY_SQ_BITMASK_*). */
-/* cq.h MLX5_CQ_MODIFY_* (modify_field_select of MODIFY_CQ). */
-#define CX_CQ_MODIFY_PERIOD	(1u << 0)
-#define CX_CQ_MODIFY_COUNT	(1u << 1)
-#define CX_CQ_MODIFY_OVERRUN	(1u << 2)
-#define CX_CQ_MODIFY_PERIOD_MODE (1u << 4)
 #define CX_MODIFY_SQ_RL		(1ull << 0)
 #define CX_MODIFY_SQ_QOS_GROUP	(1ull << 2)
-
-/* ---- CQ ---------------------------------------------------------------- */
-
-void cx_cq_free_obj(struct cx_cq *cq)
-{
-	if (!cq)
-		return;
-	cx_pas_free(&cq->pas);
-	free(cq);
-}
-
-static bool cx_eq_valid(struct cx_core *core, uint32_t eqn)
-{
-	return eqn < CX_MAX_EQS && core->func.eq[eqn].valid;
-}
-
-uint8_t cx_cq_create(struct cx_cmd *cmd)
-{
-	struct cx_core *core = cmd->core;
-	const void *cqc = MLX5_ADDR_OF(create_cq_in, cmd->in, cq_context);
-	uint32_t log_size = MLX5_GET(cqc, cqc, log_cq_size);
-	uint32_t cqe_sz = MLX5_GET(cqc, cqc, cqe_sz);
-	uint32_t eqn = MLX5_GET(cqc, cqc, c_eqn_or_apu_element);
-	uint32_t uar = MLX5_GET(cqc, cqc, uar_page);
-	uint32_t lps = MLX5_GET(cqc, cqc, log_page_size);
-	struct cx_cq *cq;
-	uint32_t id;
-
-	if (MLX5_GET(create_cq_in, cmd->in, cq_umem_valid) ||
-	    MLX5_GET(cqc, cqc, dbr_umem_valid) || MLX5_GET(cqc, cqc, apu_cq))
-		return CX_BAD_PARAM(cmd, "umem/APU CQs not supported");
-	if (log_size > CX_LOG_MAX_CQ_SZ)
-		return CX_BAD_PARAM(cmd, "log_cq_size %u", log_size);
-	if (cqe_sz > 1)
-		return CX_BAD_PARAM(cmd, "cqe_sz %u", cqe_sz);
-	if (MLX5_GET(cqc, cqc, cqe_comp_en))
-		return CX_BAD_PARAM(cmd, "CQE compression not announced");
-	if (MLX5_GET(cqc, cqc, cq_period_mode) > 1)
-		return CX_BAD_PARAM(cmd, "cq_period_mode %u",
-				    MLX5_GET(cqc, cqc, cq_period_mode));
-	if (!cx_eq_valid(core, eqn))
-		return CX_BAD_RES(cmd, "EQ %u", eqn);
-	if (!cx_uar_allocated(core, uar))
-		return CX_BAD_RES(cmd, "UAR %u", uar);
-
-	cq = calloc(1, sizeof(*cq));
-	if (!cq) {
-		cmd->syndrome = CX_SYND_NO_RES;
-		return MLX5_CMD_STAT_NO_RES_ERR;
-	}
-	if (cx_pas_parse(&cq->pas, cmd->in, cmd->inlen,
-			 MLX5_BYTE_OFF(create_cq_in, pas),
-			 (uint64_t)(64u << cqe_sz) << log_size, lps,
-			 MLX5_GET(cqc, cqc, page_offset) * 64)) {
-		free(cq);
-		return CX_BAD_PARAM(cmd, "pas: too few or unaligned pages");
-	}
-	cq->log_size = log_size;
-	cq->cqe_sz = cqe_sz;
-	cq->uar_page = uar;
-	cq->eqn = eqn;
-	cq->period = MLX5_GET(cqc, cqc, cq_period);
-	cq->max_count = MLX5_GET(cqc, cqc, cq_max_count);
-	cq->period_mode = MLX5_GET(cqc, cqc, cq_period_mode);
-	cq->oi = MLX5_GET(cqc, cqc, oi);
-	cq->cc = MLX5_GET(cqc, cqc, cc);
-	cq->dbr_addr = MLX5_GET64(cqc, cqc, dbr_addr);
-	if (cx_tab_add(core, &core->func.nic->cq, cq, &id)) {
-		cx_cq_free_obj(cq);
-		cmd->syndrome = CX_SYND_NO_RES;
-		return MLX5_CMD_STAT_LIM_ERR;
-	}
-	cq->cqn = id;
-	MLX5_SET(create_cq_out, cmd->out, cqn, id);
-	return MLX5_CMD_STAT_OK;
-}
-
-uint8_t cx_cq_destroy(struct cx_cmd *cmd)
-{
-	uint32_t cqn = MLX5_GET(destroy_cq_in, cmd->in, cqn);
-	struct cx_cq *cq = cx_cq_lookup(cmd->core, cqn);
-
-	if (!cq)
-		return CX_BAD_RES(cmd, "CQ 0x%x", cqn);
-	if (cq->refs)
-		return CX_BAD_STATE(cmd, "CQ 0x%x still has %u queues", cqn,
-				    cq->refs);
-	cx_tab_del(cmd->core, &cmd->core->func.nic->cq, cqn);
-	cx_cq_free_obj(cq);
-	return MLX5_CMD_STAT_OK;
-}
-
-uint8_t cx_cq_query(struct cx_cmd *cmd)
-{
-	uint32_t cqn = MLX5_GET(query_cq_in, cmd->in, cqn);
-	struct cx_cq *cq = cx_cq_lookup(cmd->core, cqn);
-	void *cqc = MLX5_ADDR_OF(query_cq_out, cmd->out, cq_context);
-
-	if (!cq)
-		return CX_BAD_RES(cmd, "CQ 0x%x", cqn);
-	MLX5_SET(cqc, cqc, log_cq_size, cq->log_size);
-	MLX5_SET(cqc, cqc, cqe_sz, cq->cqe_sz);
-	MLX5_SET(cqc, cqc, uar_page, cq->uar_page);
-	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, cq->eqn);
-	MLX5_SET(cqc, cqc, cq_period, cq->period);
-	MLX5_SET(cqc, cqc, cq_max_count, cq->max_count);
-	MLX5_SET(cqc, cqc, cq_period_mode, cq->period_mode);
-	MLX5_SET(cqc, cqc, oi, cq->oi);
-	MLX5_SET(cqc, cqc, cc, cq->cc);
-	MLX5_SET(cqc, cqc, log_page_size, cq->pas.log_page_size);
-	MLX5_SET(cqc, cqc, producer_counter, cq->prod & 0xffffff);
-	MLX5_SET(cqc, cqc, st, cq->armed ? 0x6 : 0xa);	/* armed / fired */
-	MLX5_SET64(cqc, cqc, dbr_addr, cq->dbr_addr);
-	return MLX5_CMD_STAT_OK;
-}
-
-enum {
-	CX_CQ_OPMOD_MODIFY = 0,
-	CX_CQ_OPMOD_RESIZE = 1,
-};
-
-uint8_t cx_cq_modify(struct cx_cmd *cmd)
-{
-	uint32_t cqn = MLX5_GET(modify_cq_in, cmd->in, cqn);
-	struct cx_cq *cq = cx_cq_lookup(cmd->core, cqn);
-	const void *cqc = MLX5_ADDR_OF(modify_cq_in, cmd->in, cq_context);
-	uint32_t sel = MLX5_GET(modify_cq_in, cmd->in,
-				modify_field_select_resize_field_select.
-				modify_field_select.modify_field_select);
-
-	if (!cq)
-		return CX_BAD_RES(cmd, "CQ 0x%x", cqn);
-	/* Resizing is an RDMA feature the Ethernet driver does not use. */
-	if (cmd->op_mod != CX_CQ_OPMOD_MODIFY)
-		return CX_BAD_PARAM(cmd, "op_mod %u (resize) not supported",
-				    cmd->op_mod);
-	if (sel & CX_CQ_MODIFY_PERIOD_MODE &&
-	    MLX5_GET(cqc, cqc, cq_period_mode) > 1)
-		return CX_BAD_PARAM(cmd, "cq_period_mode %u",
-				    MLX5_GET(cqc, cqc, cq_period_mode));
-	if (sel & CX_CQ_MODIFY_PERIOD)
-		cq->period = MLX5_GET(cqc, cqc, cq_period);
-	if (sel & CX_CQ_MODIFY_COUNT)
-		cq->max_count = MLX5_GET(cqc, cqc, cq_max_count);
-	if (sel & CX_CQ_MODIFY_OVERRUN)
-		cq->oi = MLX5_GET(cqc, cqc, oi);
-	if (sel & CX_CQ_MODIFY_PERIOD_MODE)
-		cq->period_mode = MLX5_GET(cqc, cqc, cq_period_mode);
-	return MLX5_CMD_STAT_OK;
-}
 
 /* ---- work queues ------------------------------------------------------- */
 
@@ -283,7 +127,7 @@ static bool cx_qstate_ok(uint8_t from, uint8_t to)
 
 /* ---- SQ ---------------------------------------------------------------- */
 
-void cx_sq_free_obj(struct cx_sq *sq)
+static void cx_sq_free_obj(struct cx_sq *sq)
 {
 	if (!sq)
 		return;
@@ -451,7 +295,7 @@ uint8_t cx_sq_query(struct cx_cmd *cmd)
 
 /* ---- RQ ---------------------------------------------------------------- */
 
-void cx_rq_free_obj(struct cx_rq *rq)
+static void cx_rq_free_obj(struct cx_rq *rq)
 {
 	if (!rq)
 		return;
@@ -587,4 +431,22 @@ uint8_t cx_rq_query(struct cx_cmd *cmd)
 	cx_wq_fill(MLX5_ADDR_OF(rqc, rqc, wq), &rq->wq);
 	MLX5_SET(wq, MLX5_ADDR_OF(rqc, rqc, wq), hw_counter, rq->wqe_cc);
 	return MLX5_CMD_STAT_OK;
+}
+
+static void cx_free_sq(struct cx_core *c, void *o)
+{
+	(void)c;
+	cx_sq_free_obj(o);
+}
+
+static void cx_free_rq(struct cx_core *c, void *o)
+{
+	(void)c;
+	cx_rq_free_obj(o);
+}
+
+void cx_queues_release_all(struct cx_core *core)
+{
+	cx_tab_clear(core, &core->func.nic->sq, cx_free_sq);
+	cx_tab_clear(core, &core->func.nic->rq, cx_free_rq);
 }

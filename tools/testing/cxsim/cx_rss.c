@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cx_kshim.h"
+#include "cx_bytes.h"
 #include "cx_datapath.h"
 
 #define ETH_P_IP	0x0800
@@ -19,11 +20,6 @@
 #define IPPROTO_FRAGMENT 44
 #define IPPROTO_DSTOPTS	60
 #define CX_MAX_EXT_HDRS	8
-
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 static void parse_l4(const uint8_t *f, size_t len, struct cx_pkt *pkt)
 {
@@ -61,7 +57,7 @@ static void parse_ipv4(const uint8_t *f, size_t len, struct cx_pkt *pkt)
 	if (off + 20 > len || (f[off] >> 4) != 4)
 		return;
 	ihl = (f[off] & 0xf) * 4u;
-	tot = rd16(f + off + 2);
+	tot = cx_get_be16(f + off + 2);
 	if (ihl < 20 || off + ihl > len || tot < ihl)
 		return;
 	pkt->l3 = CX_L3_IPV4;
@@ -71,7 +67,7 @@ static void parse_ipv4(const uint8_t *f, size_t len, struct cx_pkt *pkt)
 		tot = (unsigned int)(len - off);
 	}
 	pkt->ip_end = (uint32_t)(off + tot);
-	frag = rd16(f + off + 6);
+	frag = cx_get_be16(f + off + 6);
 	pkt->frag = (frag & 0x3fff) != 0;
 	pkt->first_frag = (frag & 0x1fff) == 0;
 	pkt->l4_proto = f[off + 9];
@@ -87,7 +83,7 @@ static void parse_ipv6(const uint8_t *f, size_t len, struct cx_pkt *pkt)
 
 	if (off + 40 > len || (f[off] >> 4) != 6)
 		return;
-	end = off + 40 + rd16(f + off + 4);
+	end = off + 40 + cx_get_be16(f + off + 4);
 	if (end > len) {
 		pkt->ip_trunc = true;
 		end = len;
@@ -107,7 +103,7 @@ static void parse_ipv6(const uint8_t *f, size_t len, struct cx_pkt *pkt)
 
 			if (p + 8 > end)
 				return;
-			fo = rd16(f + p + 2);
+			fo = cx_get_be16(f + p + 2);
 			pkt->frag = true;
 			pkt->first_frag = (fo & 0xfff8) == 0;
 			nh = f[p];
@@ -134,16 +130,16 @@ int cx_pkt_parse(const uint8_t *frame, size_t len, struct cx_pkt *pkt)
 	pkt->first_frag = true;
 	if (len < CX_ETH_HLEN || len > 0xffff)
 		return len > 0xffff ? -1 : 0;
-	type = rd16(frame + off);
+	type = cx_get_be16(frame + off);
 	while ((type == ETH_P_8021Q || type == ETH_P_8021AD) &&
 	       pkt->nvlans < CX_PKT_MAX_VLANS && off + 4 + 2 <= len) {
 		if (!pkt->nvlans) {
 			pkt->vlan_tpid = type;
-			pkt->vlan_tci = rd16(frame + off + 2);
+			pkt->vlan_tci = cx_get_be16(frame + off + 2);
 		}
 		pkt->nvlans++;
 		off += 4;
-		type = rd16(frame + off);
+		type = cx_get_be16(frame + off);
 	}
 	pkt->ethertype = type;
 	pkt->l3_off = (uint16_t)(off + 2);
@@ -170,8 +166,7 @@ uint32_t cx_toeplitz(const uint8_t key[CX_RSS_KEY_LEN], const uint8_t *in,
 {
 	uint32_t hash = 0;
 	/* The 32 key bits aligned with the current input bit. */
-	uint32_t win = (uint32_t)key[0] << 24 | key[1] << 16 | key[2] << 8 |
-		       key[3];
+	uint32_t win = cx_get_be32(key);
 	size_t i;
 	int b;
 

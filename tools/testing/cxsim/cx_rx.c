@@ -44,17 +44,20 @@ struct cx_rx_ctx {
 	struct cx_tir *tir;
 };
 
-static uint32_t be32_at(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-}
-
-static uint16_t be16_at(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 /* Steering: 0 with ctx->tir set, or -1 (drop). */
+/* Frame data into the guest through @lkey, counted as RX data. */
+static int cx_rx_write(struct cx_core *core, uint32_t lkey, uint64_t addr,
+		       void *buf, size_t len)
+{
+	enum cx_dma_wpurpose saved = core->dma_wpurpose;
+	int r;
+
+	core->dma_wpurpose = CX_DMAW_RX;
+	r = cx_mkey_dma(core, lkey, addr, buf, len, true);
+	core->dma_wpurpose = saved;
+	return r;
+}
+
 static int cx_rx_steer(struct cx_core *core, struct cx_rx_ctx *x)
 {
 	struct cx_nic *nic = core->func.nic;
@@ -139,15 +142,10 @@ static struct cx_rq *cx_rx_pick_rq(struct cx_core *core, struct cx_tir *tir,
 static int cx_rq_wqe_addr(const struct cx_rq *rq, uint32_t idx,
 			  uint64_t *addr)
 {
-	uint64_t off = rq->wq.pas.page_offset +
-		       ((uint64_t)(idx & ((1u << rq->wq.log_sz) - 1))
-			<< rq->wq.log_stride);
-	uint64_t psz = (uint64_t)CX_PAGE_SIZE << rq->wq.pas.log_page_size;
+	uint64_t off = (uint64_t)(idx & ((1u << rq->wq.log_sz) - 1))
+		       << rq->wq.log_stride;
 
-	if (!rq->wq.pas.addr || off / psz >= rq->wq.pas.n)
-		return -1;
-	*addr = rq->wq.pas.addr[off / psz] + off % psz;
-	return 0;
+	return cx_pas_addr(&rq->wq.pas, off, addr);
 }
 
 /* WQEs posted and not consumed, from the doorbell record. */
@@ -157,7 +155,7 @@ static uint16_t cx_rq_avail(struct cx_core *core, const struct cx_rq *rq)
 
 	if (cx_dma_read_as(core, CX_DMA_DBR, rq->wq.dbr_addr, rec, 4))
 		return 0;
-	return (uint16_t)(be32_at(rec) - rq->wqe_cc);
+	return (uint16_t)(cx_get_be32(rec) - rq->wqe_cc);
 }
 
 static bool cx_rq_is_ll(const struct cx_rq *rq)
@@ -196,7 +194,7 @@ static int cx_rq_fetch(struct cx_core *core, struct cx_rq *rq, uint8_t *wqe,
 static void cx_rq_retire(struct cx_rq *rq, const uint8_t *wqe)
 {
 	if (cx_rq_is_ll(rq))
-		rq->ll_cur = be16_at(wqe + 2) & ((1u << rq->wq.log_sz) - 1);
+		rq->ll_cur = cx_get_be16(wqe + 2) & ((1u << rq->wq.log_sz) - 1);
 	rq->wqe_cc++;
 	rq->stride_cc = 0;
 }
@@ -233,16 +231,15 @@ static int cx_rx_scatter(struct cx_core *core, struct cx_rq *rq,
 	size_t done = 0;
 
 	for (; off + CX_DATA_SEG <= wqe_len && done < len; off += CX_DATA_SEG) {
-		uint32_t bc = be32_at(wqe + off) & CX_BYTE_COUNT_MASK;
-		uint32_t lkey = be32_at(wqe + off + 4);
+		uint32_t bc = cx_get_be32(wqe + off) & CX_BYTE_COUNT_MASK;
+		uint32_t lkey = cx_get_be32(wqe + off + 4);
 		uint64_t addr = cx_get_be64(wqe + off + 8);
 		size_t n;
 
 		if (lkey == CX_TERMINATE_LKEY || !bc)
 			break;
 		n = len - done < bc ? len - done : bc;
-		if (cx_mkey_dma(core, lkey, addr, (void *)(frame + done), n,
-				true))
+		if (cx_rx_write(core, lkey, addr, (void *)(frame + done), n))
 			return -1;
 		done += n;
 	}
@@ -312,7 +309,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		{
 			const uint8_t *ds = wqe + (cx_rq_is_ll(rq) ? CX_DATA_SEG : 0);
 
-			lkey = be32_at(ds + 4);
+			lkey = cx_get_be32(ds + 4);
 			addr = cx_get_be64(ds + 8);
 		}
 		switch (cx_mpwrq_place(&g, rq->stride_cc, (uint32_t)len, &p)) {
@@ -334,8 +331,8 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 			continue;
 		}
 		case CX_MPWRQ_PLACED:
-			if (cx_mkey_dma(core, lkey, addr + p.offset,
-					(void *)frame, len, true)) {
+			if (cx_rx_write(core, lkey, addr + p.offset,
+					(void *)frame, len)) {
 				dp->rx_drops_other++;
 				rq->drops++;
 				return -1;

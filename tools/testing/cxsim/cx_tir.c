@@ -109,7 +109,7 @@ static void cx_rqt_unref_all(struct cx_core *core, struct cx_rqt *rqt)
 		cx_rq_unref(core, rqt->rqn[i]);
 }
 
-void cx_rqt_free_obj(struct cx_rqt *rqt)
+static void cx_rqt_free_obj(struct cx_rqt *rqt)
 {
 	if (!rqt)
 		return;
@@ -356,4 +356,17 @@ uint8_t cx_tir_destroy(struct cx_cmd *cmd)
 		cx_rq_unref(cmd->core, tir->inline_rqn);
 	free(tir);
 	return MLX5_CMD_STAT_OK;
+}
+
+static void cx_free_rqt(struct cx_core *c, void *o)
+{
+	(void)c;
+	cx_rqt_free_obj(o);
+}
+
+void cx_tir_release_all(struct cx_core *core)
+{
+	cx_tab_clear(core, &core->func.nic->tir, NULL);
+	cx_tab_clear(core, &core->func.nic->rqt, cx_free_rqt);
+	cx_tab_clear(core, &core->func.nic->tis, NULL);
 }

@@ -92,16 +92,6 @@ static void cx_tx_frame(void *ctx, const uint8_t *frame, size_t len)
 		core->host.send_frame(core->host.opaque, 1, frame, len);
 }
 
-static uint32_t be32_at(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-}
-
-static uint16_t be16_at(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 /*
  * A UMR WQE (struct mlx5e_umr_wqe): ctrl (umr_mkey at byte 12), umr ctrl
  * segment at 16 (flags, xlt_octowords, xlt_offset, mkey_mask,
@@ -111,10 +101,10 @@ static uint16_t be16_at(const uint8_t *p)
 static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_wqe *w)
 {
 	const uint8_t *raw = w->raw;
-	uint32_t mkey = be32_at(raw + 12);
+	uint32_t mkey = cx_get_be32(raw + 12);
 	uint8_t flags = raw[16];
-	uint32_t octw = be16_at(raw + 20);
-	uint64_t off = be16_at(raw + 22);
+	uint32_t octw = cx_get_be16(raw + 20);
+	uint64_t off = cx_get_be16(raw + 22);
 	uint64_t mask = cx_get_be64(raw + 24);
 	struct cx_mkey *mk = cx_mkey_lookup(core, mkey);
 	uint32_t i, n, first;
@@ -124,7 +114,7 @@ static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_wqe *w)
 	if (!(flags & MLX5_UMR_INLINE))
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	if (flags & MLX5_UMR_TRANSLATION_OFFSET_EN)
-		off |= (uint64_t)be32_at(raw + 32) << 16;
+		off |= (uint64_t)cx_get_be32(raw + 32) << 16;
 	else
 		off = 0;
 	if (128 + (uint64_t)octw * 16 > w->raw_len)
@@ -207,28 +197,23 @@ static void cx_sq_flush(struct cx_core *core, struct cx_sq *sq,
 {
 	struct cx_dp *dp = core->dp;
 	uint32_t mask = (1u << sq->wq.log_sz) - 1;
-	uint64_t psz;
 	uint8_t rec[4], ctrl[16], img[CX_CQE_SIZE];
 	uint16_t pc;
 
-	if (!sq->flush_in_error_en || sq->state != MLX5_SQC_STATE_ERR ||
-	    sq->wq.pas.log_page_size > 28)
+	if (!sq->flush_in_error_en || sq->state != MLX5_SQC_STATE_ERR)
 		return;
-	psz = 1ull << (CX_PAGE_SHIFT + sq->wq.pas.log_page_size);
 	if (cx_dma_read_as(core, CX_DMA_DBR, sq->wq.dbr_addr + 4, rec, 4))
 		return;
-	pc = (uint16_t)be32_at(rec);
+	pc = (uint16_t)cx_get_be32(rec);
 	sq->pc_seen = pc;
 	while ((uint16_t)sq->cc != pc) {
-		uint64_t off = (uint64_t)sq->wq.pas.page_offset +
-			       (uint64_t)(sq->cc & mask) * CX_WQEBB;
 		uint16_t left = (uint16_t)(pc - (uint16_t)sq->cc);
 		uint32_t ds, bbs;
+		uint64_t addr;
 
-		if (!sq->wq.pas.addr || off / psz >= sq->wq.pas.n ||
-		    cx_dma_read_as(core, CX_DMA_WQE,
-				   sq->wq.pas.addr[off / psz] + off % psz,
-				   ctrl, sizeof(ctrl)))
+		if (cx_pas_addr(&sq->wq.pas, (uint64_t)(sq->cc & mask) * CX_WQEBB,
+				&addr) ||
+		    cx_dma_read_as(core, CX_DMA_WQE, addr, ctrl, sizeof(ctrl)))
 			break;
 		ds = ctrl[7] & 0x3f;
 		bbs = (ds + 3) / 4;
@@ -237,7 +222,7 @@ static void cx_sq_flush(struct cx_core *core, struct cx_sq *sq,
 		if (cq) {
 			cx_cqe_tx_err(img, cq->prod, cq->log_size,
 				      MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0,
-				      ctrl[3], be16_at(ctrl + 1), sq->sqn);
+				      ctrl[3], cx_get_be16(ctrl + 1), sq->sqn);
 			if (!cx_cq_write(core, cq, img))
 				dp->cqe_err++;
 		}
@@ -260,7 +245,7 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 		return;
 	if (cx_dma_read_as(core, CX_DMA_DBR, sq->wq.dbr_addr + 4, rec, 4))
 		return;
-	pc = (uint16_t)be32_at(rec);
+	pc = (uint16_t)cx_get_be32(rec);
 	sq->pc_seen = pc;
 	cx_sq_ring_init(core, sq, &ring);
 

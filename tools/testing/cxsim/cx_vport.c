@@ -120,9 +120,9 @@ uint8_t cx_vport_modify_state(struct cx_cmd *cmd)
 static void cx_mac_put(void *layout, const uint8_t *mac)
 {
 	MLX5_SET(mac_address_layout, layout, mac_addr_47_32,
-		 mac[0] << 8 | mac[1]);
+		 cx_get_be16(mac));
 	MLX5_SET(mac_address_layout, layout, mac_addr_31_0,
-		 (uint32_t)mac[2] << 24 | mac[3] << 16 | mac[4] << 8 | mac[5]);
+		 cx_get_be32(mac + 2));
 }
 
 static void cx_mac_get(const void *layout, uint8_t *mac)
@@ -326,4 +326,34 @@ uint8_t cx_vport_query_counter(struct cx_cmd *cmd)
 	if (MLX5_GET(query_vport_counter_in, cmd->in, clear))
 		memset(c, 0, sizeof(*c));
 	return MLX5_CMD_STAT_OK;
+}
+
+/* The vport and the port as a function finds them (no objects, link off). */
+void cx_vport_reset(struct cx_core *core)
+{
+	struct cx_nic *nic = core->func.nic;
+	struct cx_vport *v = &nic->vport;
+	void *uc = v->uc, *mc = v->mc, *vlan = v->vlan;
+	uint64_t guid = 0;
+	int i;
+
+	memset(v, 0, sizeof(*v));
+	v->uc = uc;
+	v->mc = mc;
+	v->vlan = vlan;
+	memcpy(v->perm_mac, core->params.mac, 6);
+	v->mtu = 1500 + 14 + 4 + 4;	/* what the port starts with */
+	v->admin_state = MLX5_VPORT_ADMIN_STATE_AUTO;
+	/* EUI-64 from the MAC, as firmware derives it. */
+	for (i = 0; i < 3; i++)
+		guid = guid << 8 | v->perm_mac[i];
+	guid = guid << 16 | 0xfffe;
+	for (i = 3; i < 6; i++)
+		guid = guid << 8 | v->perm_mac[i];
+	v->node_guid = v->port_guid = v->system_image_guid = guid;
+
+	memset(&nic->port, 0, sizeof(nic->port));
+	nic->port.admin_mtu = nic->port.oper_mtu = v->mtu;
+	nic->port.ee_event = 1;
+	memset(&nic->vcnt, 0, sizeof(nic->vcnt));
 }

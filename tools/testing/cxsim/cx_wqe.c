@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cx_kshim_dp.h"
+#include "cx_bytes.h"
 #include "cx_datapath.h"
 
 #define ESEG_OFF		16
@@ -41,21 +42,6 @@ _Static_assert(offsetof(struct mlx5_wqe_eth_seg, inline_hdr.start) == 14,
 _Static_assert(MLX5_SEND_WQE_BB == CX_WQEBB &&
 	       MLX5_SEND_WQE_DS == CX_WQE_DS &&
 	       MLX5_SEND_WQE_MAX_WQEBBS == CX_WQE_MAX_WQEBBS, "send WQE units");
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
 
 uint8_t cx_wqe_syndrome(int err)
 {
@@ -138,9 +124,9 @@ static int put_bytes(struct asm_state *a, const uint8_t *src, uint32_t n)
 static int put_gather(const struct cx_sq_ring *sq, struct asm_state *a,
 		      struct cx_wqe *w, const uint8_t *ds)
 {
-	uint32_t n = get32(ds);
-	uint32_t lkey = get32(ds + 4);
-	uint64_t addr = get64(ds + 8);
+	uint32_t n = cx_get_be32(ds);
+	uint32_t lkey = cx_get_be32(ds + 4);
+	uint64_t addr = cx_get_be64(ds + 8);
 
 	if (!n || n > a->limit - a->cur || n > a->size - a->used - a->cur)
 		return CX_WQE_E_LEN;
@@ -188,7 +174,7 @@ static int end_pkt(struct asm_state *a, struct cx_wqe *w, bool pad)
 static int inline_seg(const uint8_t *raw, uint32_t p, uint32_t wlen,
 		      uint32_t *ilen)
 {
-	uint32_t bc = get32(raw + p);
+	uint32_t bc = cx_get_be32(raw + p);
 	uint32_t n = bc & INLINE_SEG_LEN_MASK;
 
 	if (bc & ~(MLX5_INLINE_SEG | INLINE_SEG_LEN_MASK))
@@ -202,15 +188,15 @@ static int inline_seg(const uint8_t *raw, uint32_t p, uint32_t wlen,
 static void parse_eseg(const uint8_t *raw, struct cx_wqe *w)
 {
 	const uint8_t *e = raw + ESEG_OFF;
-	uint16_t word = get16(e + 12);
+	uint16_t word = cx_get_be16(e + 12);
 
 	w->cs_flags = e[4];
 	w->swp_flags = e[5];
-	w->mss = get16(e + 6);
+	w->mss = cx_get_be16(e + 6);
 	if (word & MLX5_ETH_WQE_INSERT_VLAN) {
 		w->vlan_insert = true;
 		w->vlan_tpid = (word & MLX5_ETH_WQE_SVLAN) ? 0x88a8 : 0x8100;
-		w->vlan_tci = get16(e + 14);
+		w->vlan_tci = cx_get_be16(e + 14);
 	} else {
 		w->inline_hdr_sz = word & INLINE_HDR_SZ_MASK;
 	}
@@ -241,7 +227,7 @@ static int decode_send(const struct cx_sq_ring *sq, struct cx_wqe *w,
 	if (ihs > 2)
 		p += (ihs - 2 + CX_WQE_DS - 1) / CX_WQE_DS * CX_WQE_DS;
 	while (p < wlen) {
-		if (get32(raw + p) & MLX5_INLINE_SEG) {
+		if (cx_get_be32(raw + p) & MLX5_INLINE_SEG) {
 			ret = inline_seg(raw, p, wlen, &ilen);
 			if (!ret)
 				ret = put_bytes(a, raw + p + 4, ilen);
@@ -274,7 +260,7 @@ static int decode_mpw(const struct cx_sq_ring *sq, struct cx_wqe *w,
 		return CX_WQE_E_MPW;
 	a->limit = sq->max_pkt ? sq->max_pkt : DEFAULT_MAX_PKT;
 	for (p = FIRST_DSEG_OFF; p < wlen;) {
-		if (get32(raw + p) & MLX5_INLINE_SEG) {
+		if (cx_get_be32(raw + p) & MLX5_INLINE_SEG) {
 			ret = inline_seg(raw, p, wlen, &ilen);
 			if (!ret && !ilen)
 				ret = CX_WQE_E_LEN;
@@ -305,8 +291,8 @@ static int decode(const struct cx_sq_ring *sq, uint16_t cc, uint16_t pc,
 		return CX_WQE_E_DMA;
 	w->desc_bytes = CX_WQEBB;
 	w->raw_len = CX_WQEBB;
-	ctrl0 = get32(w->raw);
-	ctrl1 = get32(w->raw + 4);
+	ctrl0 = cx_get_be32(w->raw);
+	ctrl1 = cx_get_be32(w->raw + 4);
 	w->opcode = ctrl0 & MLX5_WQE_CTRL_OPCODE_MASK;
 	w->opmod = ctrl0 >> 24;
 	w->wqe_index = (ctrl0 & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>

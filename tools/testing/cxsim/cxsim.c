@@ -98,6 +98,14 @@ static void cxsim_msix_notify(void *opaque, unsigned int vector)
 		msix_notify(pd, vector);
 }
 
+static bool cxsim_msix_masked(void *opaque, unsigned int vector)
+{
+	PCIDevice *pd = PCI_DEVICE(opaque);
+
+	return vector >= CX_MSIX_VECTORS || !msix_enabled(pd) ||
+	       msix_is_masked(pd, vector);
+}
+
 static void cxsim_send_frame(void *opaque, unsigned int port, const void *buf,
 			     size_t len)
 {
@@ -212,8 +220,8 @@ static const MemoryRegionOps cxsim_testport_ops = {
 static void cxsim_exit_notify(Notifier *n, void *data)
 {
 	CxsimState *s = container_of(n, CxsimState, exit_notifier);
-	char *buf = g_malloc(CX_TP_REPORT_SIZE);
-	size_t len = cx_core_report(&s->core, buf, CX_TP_REPORT_SIZE);
+	size_t len;
+	const char *buf = cx_core_report_text(&s->core, &len);
 	GError *err = NULL;
 
 	if (!g_file_set_contents(s->report, buf, len, &err)) {
@@ -221,7 +229,6 @@ static void cxsim_exit_notify(Notifier *n, void *data)
 			     err->message);
 		g_error_free(err);
 	}
-	g_free(buf);
 }
 
 static ssize_t cxsim_receive(NetClientState *nc, const uint8_t *buf,
@@ -283,6 +290,7 @@ static void cxsim_init_core(CxsimState *s, enum cx_model model)
 		.dma_read = cxsim_dma_read,
 		.dma_write = cxsim_dma_write,
 		.msix_notify = cxsim_msix_notify,
+		.msix_masked = cxsim_msix_masked,
 		.send_frame = cxsim_send_frame,
 		.now_ns = cxsim_now_ns,
 		.timer_mod = cxsim_timer_mod,

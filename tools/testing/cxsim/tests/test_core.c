@@ -23,6 +23,7 @@ struct fake_host {
 	unsigned int frames;
 	unsigned int logs;
 	unsigned int vec_notifies[CX_MSIX_VECTORS];
+	uint64_t masked_vecs;		/* bit v: vector v masked */
 	uint64_t timer_deadline;
 	char last_log[256];
 };
@@ -60,6 +61,13 @@ static void fake_msix_notify(void *opaque, unsigned int vector)
 	h->notifies++;
 	if (vector < CX_MSIX_VECTORS)
 		h->vec_notifies[vector]++;
+}
+
+static bool fake_msix_masked(void *opaque, unsigned int vector)
+{
+	struct fake_host *h = opaque;
+
+	return vector < 64 && (h->masked_vecs >> vector & 1);
 }
 
 static void fake_send_frame(void *opaque, unsigned int port, const void *buf,
@@ -102,6 +110,7 @@ static void setup(void)
 		.dma_read = fake_dma_read,
 		.dma_write = fake_dma_write,
 		.msix_notify = fake_msix_notify,
+		.msix_masked = fake_msix_masked,
 		.send_frame = fake_send_frame,
 		.now_ns = fake_now_ns,
 		.timer_mod = fake_timer_mod,
@@ -313,6 +322,7 @@ static void test_models(void)
 #include "test_eth.c"
 #include "test_dp.c"
 #include "test_sqerr.c"
+#include "test_report.c"
 
 int main(void)
 {
@@ -329,6 +339,7 @@ int main(void)
 	test_eth_all();
 	test_dp_all();
 	test_sqerr_all();
+	test_report_all();
 	cx_core_fini(&core);
 	printf("1..%u\n", test_nr);
 	return failures ? 1 : 0;

@@ -351,6 +351,17 @@ static void test_dp_rx_cyclic(void)
 	   "second frame into WQE 1; rx.packets/bytes; the vport counts the out-of-buffer one too");
 	cx_core_receive(&core, frame, sizeof(frame));
 	ok(report_val("rx.drops.no_wqe") == 2, "ring consumed: dropped again");
+	ok(report_val("pcie.rx.wr_req") == 2 && report_val("pcie.rx.wr_bytes") == 600 &&
+	   report_val("pcie.cqe.wr_req") == 2 && report_val("pcie.cqe.wr_bytes") == 128 &&
+	   report_val("pcie.cqe.wr_tlps") == 2 &&
+	   report_val("pcie.eqe.wr_req") == report_val("eqe.posted") &&
+	   report_val("pcie.eqe.wr_bytes") == 64 * report_val("eqe.posted") &&
+	   report_val("pcie.cmd.wr_req") >= 2 * report_val("cmd.total") &&
+	   report_val("pcie.other.wr_req") == 0 &&
+	   report_val("pcie.wr_req") == report_val("pcie.rx.wr_req") +
+		report_val("pcie.cqe.wr_req") + report_val("pcie.eqe.wr_req") +
+		report_val("pcie.cmd.wr_req"),
+	   "DMA writes by purpose: 2 frames, 2 CQEs (one request each), EQEs, command outputs");
 	cx_core_set_link(&core, false);
 	put_be32(fh.mem + DBR_BASE + 0xc0, 3);
 	cx_core_receive(&core, frame, sizeof(frame));

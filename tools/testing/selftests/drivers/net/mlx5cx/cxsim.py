@@ -54,8 +54,11 @@ REG_PAGE_REQUEST = 0x038
 REG_CMD_TIMEOUT = 0x03C
 REG_LINK_DOWN = 0x040
 REG_ERR_CQE_SQN = 0x044
+REG_REPORT_LEN = 0x080
+REG_REPORT_PAGE = 0x084
 REPORT = 0x8000
 SIZE = 0x10000
+REPORT_PAGE = SIZE - REPORT
 
 # Used when the kernel headers are not at hand.
 _OPCODES = {
@@ -154,16 +157,33 @@ class Port:
     def wr(self, off, val):
         memoryview(self.map).cast("I")[off // 4] = val & 0xFFFFFFFF
 
-    def report(self):
+    def _report_text(self):
+        """The whole snapshot, page by page through the window."""
         self.wr(REG_SNAPSHOT, 1)
+        n = self.rd(REG_REPORT_LEN)
         words = memoryview(self.map).cast("I")
         raw = bytearray()
-        for i in range(REPORT // 4, SIZE // 4):
-            w = struct.pack("<I", words[i])
-            raw += w
-            if 0 in w:
-                break
-        text = raw.split(b"\0", 1)[0].decode()
+        if not n:
+            # A model without REPORT_LEN: one window, up to the NUL.
+            for i in range(REPORT // 4, SIZE // 4):
+                w = struct.pack("<I", words[i])
+                raw += w
+                if 0 in w:
+                    break
+            return raw.split(b"\0", 1)[0].decode()
+        page = 0
+        while len(raw) < n:
+            self.wr(REG_REPORT_PAGE, page)
+            take = min(n - len(raw), REPORT_PAGE)
+            for i in range(REPORT // 4, REPORT // 4 + (take + 3) // 4):
+                raw += struct.pack("<I", words[i])
+            raw = raw[:page * REPORT_PAGE + take]
+            page += 1
+        self.wr(REG_REPORT_PAGE, 0)
+        return raw.decode()
+
+    def report(self):
+        text = self._report_text()
         out = {}
         for line in text.splitlines():
             key, _, val = line.partition(" ")
@@ -171,6 +191,9 @@ class Port:
                 out[key] = int(val, 0)
             except ValueError:
                 out[key] = val
+        if out.get("report.truncated", 0):
+            raise RuntimeError("%s: report truncated, %s lines left out"
+                               % (self.bdf, out["report.truncated"]))
         return out
 
 

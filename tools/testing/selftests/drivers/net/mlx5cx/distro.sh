@@ -6,6 +6,10 @@
 # netdevs with carrier, traffic between them (one in a network namespace)
 # with counters that agree with the model's, MTU 9000, a link flap from
 # the QEMU monitor, MPWQE under pktgen bursts, and a clean unload.
+#
+# The longest selftest (ten probe cycles at the end): with several VMs
+# on two cores it needs more than the runner's default 10 minutes.
+# vm-args: --timeout 1500
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -13,7 +17,7 @@ source "$(dirname "$0")/lib.sh"
 PKTGEN_COUNT=${PKTGEN_COUNT:-20000}
 CYCLES=${CYCLES:-10}
 
-ktap_header 19
+ktap_header 20
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -51,12 +55,86 @@ tcp=$(iperf3 -c "$B_IP" -t 10 -J | python3 -c 'import json,sys; r=json.load(sys.
 diag "iperf3 TCP 10 s: ${tcp:-0} Mbit/s"
 ktap_check "iperf3 TCP for 10 s moves data" test "${tcp:-0}" -gt 0
 
-ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
-sleep 0.5
-udp=$(iperf3 -c "$B_IP" -u -b 50M -t 5 -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
-diag "iperf3 UDP 5 s at 50 Mbit/s: packets, lost: $udp"
-ktap_check "iperf3 UDP delivers with under 1% loss" \
-	python3 -c "import sys; p,l=map(int,'$udp'.split()); sys.exit(not (p > 0 and l * 100 < p))"
+# iperf3 UDP, every datagram accounted for.  No loss threshold: a slow
+# guest may drop datagrams in the receiver's socket buffer, and the stack
+# counts those.  What is asserted is that each datagram A's UDP sent is
+# either read by iperf3 or counted by someone: B's UDP (RcvbufErrors and
+# other InErrors, NoPorts), B's IP layer, or, between the two stacks, the
+# model, the drivers and A's qdisc.  tc counts the UDP packets at A's
+# driver (egress) and at B's (ingress).
+udp_snapshot() {
+	local mdrop
+
+	# The model's drops on the way: A's TX with the link down, B's RX.
+	mdrop=$(cxsim report "$bdf_a" "$bdf_b" |
+		awk -v a="# $bdf_a" -v b="# $bdf_b" '
+			$0 == a { f = "a"; next }
+			$0 == b { f = "b"; next }
+			f == "a" && $1 == "tx.drops.link_down" { d += $2 }
+			f == "b" && index($1, "rx.drops.") == 1 { d += $2 }
+			END { print d + 0 }')
+	echo "out=$(snmp_get "" Udp OutDatagrams)" \
+	     "ipout=$(snmp_get "" Ip OutDiscards)" \
+	     "got=$(snmp_get "$NS" Udp InDatagrams)" \
+	     "inerr=$(snmp_get "$NS" Udp InErrors)" \
+	     "rcvbuf=$(snmp_get "$NS" Udp RcvbufErrors)" \
+	     "noport=$(snmp_get "$NS" Udp NoPorts)" \
+	     "ipdrop=$(( $(snmp_get "$NS" Ip InDiscards) + $(snmp_get "$NS" Ip InHdrErrors) +
+			$(snmp_get "$NS" Ip InAddrErrors) ))" \
+	     "mdrop=$mdrop" \
+	     "ddrop=$(( $(netdev_stat "" "$a" tx_dropped) + $(netdev_stat "$NS" "$b" rx_dropped) +
+		       $(qdisc_drops "" "$a") ))"
+}
+
+udp_accounted() {
+	local before after sent lost egress ingress
+	local out ipout got inerr rcvbuf noport ipdrop mdrop ddrop
+	local out0 ipout0 got0 inerr0 rcvbuf0 noport0 ipdrop0 mdrop0 ddrop0
+
+	if ! udp_tap_add "" "$a" egress || ! udp_tap_add "$NS" "$b" ingress; then
+		diag "tc cannot count UDP packets at the drivers (clsact, u32)"
+		return 1
+	fi
+	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
+	sleep 0.5
+	before=$(udp_snapshot)
+	read -r sent lost < <(iperf3 -c "$B_IP" -u -b 50M -t 5 -J |
+		python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
+	sleep 1
+	after=$(udp_snapshot)
+	egress=$(udp_tap_get "" "$a" egress)
+	ingress=$(udp_tap_get "$NS" "$b" ingress)
+	udp_tap_del "" "$a"
+	udp_tap_del "$NS" "$b"
+	# shellcheck disable=SC2086
+	eval "$(echo $before | sed 's/\([a-z]*\)=/\10=/g; s/ /; /g')"
+	eval "${after// /; }"
+	out=$((out - out0)) ipout=$((ipout - ipout0)) got=$((got - got0))
+	inerr=$((inerr - inerr0)) rcvbuf=$((rcvbuf - rcvbuf0))
+	noport=$((noport - noport0)) ipdrop=$((ipdrop - ipdrop0))
+	mdrop=$((mdrop - mdrop0)) ddrop=$((ddrop - ddrop0))
+	UDP_PATH_LOST=$((egress - ingress))
+	UDP_PATH_COUNTED=$((mdrop + ddrop))
+	UDP_QUEUED=$((ingress - got - inerr - noport - ipdrop))
+	diag "iperf3 UDP 5 s at 50 Mbit/s: iperf3 sent $sent, lost $lost (sequence gaps)"
+	diag "A: UDP OutDatagrams $out, IP OutDiscards $ipout, UDP at A's driver $egress"
+	diag "path: UDP at B's driver $ingress; lost $UDP_PATH_LOST, counted by model $mdrop, drivers and qdisc $ddrop"
+	diag "B: read by iperf3 $got, InErrors $inerr (RcvbufErrors $rcvbuf), NoPorts $noport, IP drops $ipdrop, in the socket at close $UDP_QUEUED"
+	diag "sent $out = read $got + B's UDP $((inerr + noport)) + B's IP $ipdrop + queued $UDP_QUEUED + path $UDP_PATH_LOST"
+	# A's UDP sent iperf3's datagrams and the stream's one connect
+	# message, all through A's driver; B's stack saw every datagram its
+	# driver handed it (read, counted, or left queued at close); every
+	# datagram iperf3 found missing is counted by B or lost on the path.
+	[ "$got" -gt 0 ] && [ "$out" -eq $((sent + 1)) ] && [ "$egress" -eq "$out" ] &&
+		[ "$UDP_QUEUED" -ge 0 ] &&
+		[ "$lost" -le $((UDP_PATH_LOST + inerr + ipdrop)) ]
+}
+ktap_check "iperf3 UDP: every datagram read by iperf3 or counted by a stack" udp_accounted
+
+udp_path_counted() {
+	[ "${UDP_PATH_LOST:--1}" -ge 0 ] && [ "$UDP_PATH_LOST" -le "${UDP_PATH_COUNTED:-0}" ]
+}
+ktap_check "iperf3 UDP: the NIC and drivers lost no datagram they did not count" udp_path_counted
 
 # Counters, after the traffic: A's TX is B's RX, and the model saw both.
 sleep 1

@@ -144,6 +144,63 @@ model_sum() {
 	cxsim report "$1" | awk -v p="$2" 'index($1, p) == 1 { s += $2 } END { print s + 0 }'
 }
 
+# report_get KEY: one value of a report read earlier, on stdin.
+report_get() {
+	awk -v k="$1" '$1 == k { print $2; exit }'
+}
+
+# snmp_get NETNS PROTO FIELD: a counter of /proc/net/snmp in NETNS ("" for
+# this namespace), e.g. snmp_get peer Udp RcvbufErrors.
+snmp_get() {
+	local ns=${1:+ip netns exec $1}
+
+	$ns cat /proc/net/snmp | awk -v p="$2:" -v f="$3" '
+		$1 == p && !hdr { for (i = 2; i <= NF; i++) col[$i] = i; hdr = 1; next }
+		$1 == p && hdr { print $col[f]; exit }'
+}
+
+# netdev_stat NETNS DEV NAME: a counter of /sys/class/net/DEV/statistics.
+netdev_stat() {
+	local ns=${1:+ip netns exec $1}
+
+	$ns cat "/sys/class/net/$2/statistics/$3"
+}
+
+# UDP counters at the driver's door, by tc (clsact): udp_tap_add NETNS DEV
+# ingress|egress counts the IPv4 UDP packets DEV hands to the stack or the
+# stack hands to DEV; udp_tap_get NETNS DEV DIR reads the count.
+udp_tap_add() {
+	local ns=${1:+ip netns exec $1}
+
+	# The guest does not autoload modules: name them.
+	modprobe -a sch_ingress cls_u32 act_gact || return 1
+	$ns tc qdisc add dev "$2" clsact 2>/dev/null
+	$ns tc filter add dev "$2" "$3" protocol ip prio 1 u32 \
+		match ip protocol 17 0xff action ok
+}
+
+udp_tap_get() {
+	local ns=${1:+ip netns exec $1}
+
+	$ns tc -s filter show dev "$2" "$3" |
+		awk '/Sent [0-9]+ bytes [0-9]+ pkt/ { print $4; exit }'
+}
+
+udp_tap_del() {
+	local ns=${1:+ip netns exec $1}
+
+	$ns tc qdisc del dev "$2" clsact 2>/dev/null
+	return 0
+}
+
+# qdisc_drops NETNS DEV: packets the root qdisc of DEV dropped.
+qdisc_drops() {
+	local ns=${1:+ip netns exec $1}
+
+	$ns tc -s qdisc show dev "$2" | awk '/dropped/ {
+		for (i = 1; i <= NF; i++) if ($i == "(dropped") { sub(",", "", $(i + 1)); print $(i + 1); exit } }'
+}
+
 # model_clean BDF: the function holds no object and no page of ours, and no
 # teardown ever found one left behind.
 model_clean() {

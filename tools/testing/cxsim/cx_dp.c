@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cxsim data path: its state and counters (struct cx_dp, allocated on
+ * first use), whether the port passes frames, and the data path's lines
+ * of the report.  Calls nothing above the leaf helpers.
+ */
+#include <stdlib.h>
+
+#include "cx_kshim_dp.h"
+#include "cx_dp.h"
+
+struct cx_dp *cx_dp_get(struct cx_core *core)
+{
+	struct cx_dp *dp = core->dp;
+
+	if (dp)
+		return dp;
+	dp = calloc(1, sizeof(*dp));
+	if (!dp)
+		return NULL;
+	dp->txbuf = malloc(CX_DP_TXBUF);
+	dp->scratch = malloc(CX_DP_SCRATCH);
+	dp->rxbuf = malloc(CX_DP_RXBUF);
+	if (!dp->txbuf || !dp->scratch || !dp->rxbuf) {
+		free(dp->txbuf);
+		free(dp->scratch);
+		free(dp->rxbuf);
+		free(dp);
+		return NULL;
+	}
+	core->dp = dp;
+	return dp;
+}
+
+void cx_dp_fini(struct cx_core *core)
+{
+	struct cx_dp *dp = core->dp;
+
+	if (!dp)
+		return;
+	free(dp->txbuf);
+	free(dp->scratch);
+	free(dp->rxbuf);
+	free(dp);
+	core->dp = NULL;
+}
+
+bool cx_dp_link_up(struct cx_core *core)
+{
+	return core->func.state == CX_HCA_INITIALISED && core->func.nic &&
+	       core->func.nic->port.oper_up;
+}
+
+/* ---- report ------------------------------------------------------------- */
+
+static const char *cx_sq_state_name(uint8_t state)
+{
+	switch (state) {
+	case MLX5_SQC_STATE_RST:	return "RST";
+	case MLX5_SQC_STATE_RDY:	return "RDY";
+	case MLX5_SQC_STATE_ERR:	return "ERR";
+	default:			return "?";
+	}
+}
+
+void cx_dp_report(struct cx_core *core, struct cx_out *o)
+{
+	static const struct cx_dp zero;
+	const struct cx_dp *dp = core->dp ? core->dp : &zero;
+	uint32_t i;
+
+	KV(o, "dp.desc_bytes", dp->desc_bytes);
+	KV(o, "dp.payload_bytes", dp->payload_bytes);
+	KV(o, "dp.rx_wqe_bytes", dp->rx_wqe_bytes);
+	KV(o, "dp.rx_dma_bytes", dp->rx_dma_bytes);
+	KV(o, "sq.doorbells", dp->sq_doorbells);
+	KV(o, "sq.doorbells_bad", dp->sq_doorbells_bad);
+	KV(o, "sq.errors", dp->sq_errors);
+	KV(o, "sq.errors_injected", dp->sq_err_injected);
+	KV(o, "sq.recoveries", dp->sq_recoveries);
+	KV(o, "wqe.flushed", dp->wqe_flushed);
+	KV(o, "wqe.SEND", dp->wqe_send);
+	KV(o, "wqe.LSO", dp->wqe_lso);
+	KV(o, "wqe.ENHANCED_MPSW", dp->wqe_mpw);
+	KV(o, "wqe.NOP", dp->wqe_nop);
+	KV(o, "wqe.UMR", dp->wqe_umr);
+	KV(o, "wqe.errors", dp->wqe_err);
+	KV(o, "cqe.tx", dp->cqe_tx);
+	KV(o, "cqe.rx", dp->cqe_rx);
+	KV(o, "cqe.filler", dp->cqe_filler);
+	KV(o, "cqe.err", dp->cqe_err);
+	KV(o, "cqe.dropped", dp->cqe_dropped);
+	KV(o, "cq.overruns", dp->cq_overruns);
+	KV(o, "cq.doorbells", dp->cq_doorbells);
+	KV(o, "cq.arms", dp->cq_arms);
+	KV(o, "eqe.comp", dp->eqe_comp);
+	KV(o, "tx.packets", dp->tx_packets);
+	KV(o, "tx.bytes", dp->tx_bytes);
+	KV(o, "tx.drops.link_down", dp->tx_drops_link);
+	KV(o, "tx.lso_errors", dp->tx_lso_err);
+	KV(o, "rx.packets", dp->rx_packets);
+	KV(o, "rx.bytes", dp->rx_bytes);
+	KV(o, "rx.multicast", dp->rx_mcast);
+	KV(o, "rx.broadcast", dp->rx_bcast);
+	KV(o, "rx.drops.no_wqe", dp->rx_drops_no_wqe);
+	KV(o, "rx.drops.steering", dp->rx_drops_steering);
+	KV(o, "rx.drops.link_down", dp->rx_drops_link);
+	KV(o, "rx.drops.too_big", dp->rx_drops_too_big);
+	KV(o, "rx.drops.other", dp->rx_drops_other);
+	if (!core->func.nic)
+		return;
+	for (i = 0; i < core->func.nic->sq.cap; i++) {
+		const struct cx_sq *sq = core->func.nic->sq.slot[i];
+
+		if (sq)
+			cx_out(o, "sq.%u doorbells=%llu wqes=%llu cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u\n",
+				  sq->sqn, (unsigned long long)sq->doorbells,
+				  (unsigned long long)sq->wqes, sq->cc,
+				  sq->state, sq->cqn, cx_sq_state_name(sq->state),
+				  sq->errors, sq->err_resets);
+	}
+	for (i = 0; i < core->func.nic->rq.cap; i++) {
+		const struct cx_rq *rq = core->func.nic->rq.slot[i];
+
+		if (rq)
+			cx_out(o, "rq.%u type=%u packets=%llu drops=%llu wqe_cc=%u state=%u cqn=%u\n",
+				  rq->rqn, rq->wq.type,
+				  (unsigned long long)rq->packets,
+				  (unsigned long long)rq->drops, rq->wqe_cc,
+				  rq->state, rq->cqn);
+	}
+}
