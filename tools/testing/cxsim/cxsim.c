@@ -12,6 +12,8 @@
  *	32 MiB + 64 KiB		MSI-X PBA
  *
  * BAR2 (64 KiB, 32-bit): the test port, for tests only; not hardware.
+ * testport=off leaves it out, so that the function looks like a real
+ * ConnectX to the guest (the selftests' stand-in for real hardware).
  *
  * One instance is one physical port.  A two-port adapter is two functions
  * of one slot:
@@ -67,6 +69,7 @@ struct CxsimState {
 	char *model;
 	char *report;
 	bool mpwqe;
+	bool testport_on;
 	uint16_t subsys_ven;
 	uint16_t subsys;
 
@@ -330,9 +333,13 @@ static void cxsim_realize(PCIDevice *pd, Error **errp)
 			 PCI_BASE_ADDRESS_MEM_TYPE_64 |
 			 PCI_BASE_ADDRESS_MEM_PREFETCH, &s->bar0);
 
-	memory_region_init_io(&s->testport, OBJECT(s), &cxsim_testport_ops, s,
-			      "cxsim-testport", CX_TESTPORT_SIZE);
-	pci_register_bar(pd, 2, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->testport);
+	if (s->testport_on) {
+		memory_region_init_io(&s->testport, OBJECT(s),
+				      &cxsim_testport_ops, s, "cxsim-testport",
+				      CX_TESTPORT_SIZE);
+		pci_register_bar(pd, 2, PCI_BASE_ADDRESS_SPACE_MEMORY,
+				 &s->testport);
+	}
 
 	if (pci_is_express(pd) &&
 	    pcie_endpoint_cap_init(pd, CXSIM_PCIE_CAP_OFFSET) < 0) {
@@ -398,6 +405,7 @@ static Property cxsim_properties[] = {
 	DEFINE_PROP_STRING("model", CxsimState, model),
 	DEFINE_PROP_STRING("report", CxsimState, report),
 	DEFINE_PROP_BOOL("mpwqe", CxsimState, mpwqe, true),
+	DEFINE_PROP_BOOL("testport", CxsimState, testport_on, true),
 	DEFINE_PROP_UINT16("subsys_ven", CxsimState, subsys_ven,
 			   PCI_VENDOR_ID_MELLANOX_CX),
 	DEFINE_PROP_UINT16("subsys", CxsimState, subsys, 0x0007),

@@ -19,6 +19,8 @@ as root.
                                      with an error CQE (one-shot; 0 disarms)
     cxsim.py sqs BDF                 the function's SQ numbers in RDY state
     cxsim.py clear BDF               clear faults, delays and the timeout
+    cxsim.py present BDF...          exit 0 when every BDF has the test port
+                                     (real hardware, or testport=off: none)
 
 OPCODE is a number (0x104) or a name (ENABLE_HCA, MLX5_CMD_OP_ENABLE_HCA).
 
@@ -292,6 +294,18 @@ def main(argv):
     if not args:
         print("%s: BDF needed" % cmd, file=sys.stderr)
         return 2
+    if cmd == "present":
+        for bdf in args:
+            # Nothing is touched on a device without a 64 KiB BAR2.
+            res = "/sys/bus/pci/devices/%s/resource2" % bdf
+            try:
+                if os.path.getsize(res) != SIZE:
+                    return 1
+                port(bdf)
+            except (OSError, RuntimeError) as e:
+                print("%s: %s" % (bdf, e), file=sys.stderr)
+                return 1
+        return 0
     bdf = args[0]
     if cmd == "fault":
         set_fault(bdf, args[1], _count(args[2]) if len(args) > 2 else 1)

@@ -8,7 +8,10 @@
 source "$(dirname "$0")/lib.sh"
 
 RELOADS=${RELOADS:-20}
-FW_VERSION=16.35.4030
+# The model's firmware version and board id (PSID); on real hardware,
+# the card's (README.md).
+FW_VERSION=${FW_VERSION:-16.35.4030}
+BOARD_ID=${BOARD_ID:-MT_0000000008}
 
 ktap_header 13
 
@@ -22,7 +25,7 @@ ktap_check "devlink dev info: fw.version $FW_VERSION running" \
 	bash -c "devlink dev info $dl | grep -q 'fw.version $FW_VERSION'"
 
 ktap_check "devlink dev info: board.id from the device (PSID)" \
-	bash -c "devlink dev info $dl | grep -q 'board.id MT_0000000008'"
+	bash -c "devlink dev info $dl | grep -q 'board.id $BOARD_ID'"
 
 # The Ethernet auxiliary device of a function: mlx5_core.eth.<id> under it.
 eth_adev() {

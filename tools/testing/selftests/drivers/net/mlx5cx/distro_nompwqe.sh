@@ -8,6 +8,7 @@
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
+require_testport "a model with mpwqe=off stands in for a device without MPWQE"
 
 ktap_header 5
 

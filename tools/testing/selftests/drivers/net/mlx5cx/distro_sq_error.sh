@@ -11,6 +11,7 @@
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
+require_testport "the error CQE is injected through it"
 
 # MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, what the model's fault reports.
 SYND=0x4

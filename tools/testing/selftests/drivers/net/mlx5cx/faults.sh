@@ -8,6 +8,7 @@
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
+require_testport "the faults are injected through it"
 
 BRINGUP=(ENABLE_HCA QUERY_ISSI SET_ISSI QUERY_PAGES MANAGE_PAGES QUERY_HCA_CAP
 	 SET_HCA_CAP INIT_HCA ALLOC_UAR CREATE_EQ)

@@ -1,53 +1,91 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Helpers for the mlx5cx selftests. They run inside the test VM
-# (tools/testing/vm/run), as root, with the emulated ConnectX functions
-# present and no driver loaded. Output is KTAP.
+# Helpers for the mlx5cx selftests, run as root with no mlx5 driver loaded:
+# in the test VM (tools/testing/vm/run) on the ConnectX model, or on a host
+# with a real ConnectX-5 or newer. KTAP output comes from the kernel's
+# kselftest/ktap_helpers.sh; what is here is ours: the functions under
+# test, the model's test port, the two-host setup and pktgen.
+#
+# On real hardware there is no test port (the model's BAR2) and no QEMU
+# monitor: a test point that reaches for either skips, with the reason,
+# instead of failing. A test that cannot run at all without the test port
+# says so with require_testport.
 
 LIB_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
-REPO=$(readlink -f "$LIB_DIR/../../../../../..")
-OUR_KO=${OUR_KO:-$REPO/mlx5_core.ko}
-# QEMU monitor commands from inside the VM (tools/testing/vm/qmp).
-VM_QMP=$REPO/tools/testing/vm/qmp
+# The repository, when the tests run from it (or MLX5CX_REPO names it):
+# our module as built there, and the VM runner's QEMU monitor.
+REPO=${MLX5CX_REPO:-$(readlink -f "$LIB_DIR/../../../../../..")}
+[ -d "$REPO/tools/testing/cxsim" ] || REPO=
+# Our mlx5_core: OUR_KO, else the one built in the repository, else what
+# modprobe finds (make install puts ours in updates/, ahead of the
+# distribution's).
+OUR_KO=${OUR_KO:-${REPO:+$REPO/mlx5_core.ko}}
 PCI_VENDOR=0x15b3
+# ConnectX-5, 5 Ex, 6, 6 Dx, 6 Lx, 7, 8: the physical functions we drive.
+CX_DEVICES="0x1017 0x1019 0x101b 0x101d 0x101f 0x1021 0x1023"
 
-KTAP_NUM=0
-KTAP_PASS=0
-KTAP_FAIL=0
-KTAP_SKIP=0
+# KTAP: the kernel's helpers, from an installed kselftest tree or a kernel
+# tree (../../../kselftest), else KSFT_SRC, else the copy that
+# tools/testing/install-deps extracts from linux-source-6.12.
+for ksft_dir in "$LIB_DIR/../../../kselftest" "${KSFT_SRC:+$KSFT_SRC/kselftest}" \
+		"${CXSIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mlx5cx}/kselftest/kselftest"; do
+	if [ -r "$ksft_dir/ktap_helpers.sh" ]; then
+		# shellcheck source=/dev/null
+		source "$ksft_dir/ktap_helpers.sh"
+		break
+	fi
+done
+if ! declare -F ktap_test_result >/dev/null; then
+	echo "Bail out! kselftest/ktap_helpers.sh not found: run tools/testing/install-deps or set KSFT_SRC"
+	exit 1
+fi
 
+# The test-facing names, on the kernel's helpers.
 ktap_header() {
-	echo "TAP version 13"
-	echo "1..$1"
+	ktap_print_header
+	ktap_set_plan "$1"
 }
 
-ktap_result() {
-	local status=$1 desc=$2 directive=${3:-}
+# diag MSG: a KTAP diagnostic line (ktap_print_msg, without its word
+# splitting and globbing of MSG).
+diag() { echo "# $*"; }
 
-	KTAP_NUM=$((KTAP_NUM + 1))
+# needs REASON: the current test point depends on something this host
+# lacks; it is reported as skipped with REASON, whatever it found.
+needs() {
+	printf '%s\n' "$1" > "$MLX5CX_NEEDS"
+}
+
+# ktap_result pass|fail|skip DESC [REASON]: one test point. A point whose
+# work (since the previous point) reached for something missing skips.
+ktap_result() {
+	local status=$1 desc=$2 reason=${3:-}
+
+	if [ -s "$MLX5CX_NEEDS" ]; then
+		status=skip
+		reason=$(head -n 1 "$MLX5CX_NEEDS")
+	fi
+	rm -f "$MLX5CX_NEEDS"
 	case $status in
-	ok)
-		if [ -n "$directive" ]; then
-			KTAP_SKIP=$((KTAP_SKIP + 1))
-			echo "ok $KTAP_NUM $desc # SKIP $directive"
-		else
-			KTAP_PASS=$((KTAP_PASS + 1))
-			echo "ok $KTAP_NUM $desc"
-		fi
+	pass)	ktap_test_pass "$desc" ;;
+	skip)
+		# ktap_test_skip takes no reason; KTAP puts it after the
+		# directive, as ksft_test_result_skip() does.
+		__ktap_test ok "$desc" "SKIP $reason"
+		KTAP_CNT_SKIP=$((KTAP_CNT_SKIP + 1))
 		;;
-	*)
-		KTAP_FAIL=$((KTAP_FAIL + 1))
-		echo "not ok $KTAP_NUM $desc"
-		;;
+	*)	ktap_test_fail "$desc" ;;
 	esac
 }
 
-ktap_pass() { ktap_result ok "$1"; }
+ktap_pass() { ktap_result pass "$1"; }
 ktap_fail() { ktap_result fail "$1"; }
-ktap_skip() { ktap_result ok "$1" "$2"; }
+# ktap_skip DESC REASON
+ktap_skip() { ktap_result skip "$1" "$2"; }
 
-# ktap_check DESC CMD...: one test point from a command's exit status.
+# ktap_check DESC CMD...: one test point from a command's exit status
+# (ktap_test_result, with CMD's words kept as they are).
 ktap_check() {
 	local desc=$1
 
@@ -59,22 +97,75 @@ ktap_check() {
 	fi
 }
 
+# The last line of a test: totals, and the exit status kselftest reads
+# (0 when every planned point passed or skipped).
 ktap_finish() {
-	echo "# totals: pass:$KTAP_PASS fail:$KTAP_FAIL skip:$KTAP_SKIP"
-	[ "$KTAP_FAIL" -eq 0 ]
+	rm -f "$MLX5CX_NEEDS"
+	ktap_finished
 }
 
-diag() { echo "# $*"; }
-
-# The PCI addresses of the emulated ConnectX functions, one a line.
+# The PCI functions under test, one a line: MLX5CX_FUNCTIONS (BDFs), else
+# every ConnectX-5+ physical function of the host.
 cx_functions() {
 	local d
 
+	if [ -n "${MLX5CX_FUNCTIONS:-}" ]; then
+		# shellcheck disable=SC2086 # one BDF a word
+		printf '%s\n' $MLX5CX_FUNCTIONS
+		return 0
+	fi
 	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor")" = "$PCI_VENDOR" ] && basename "$d"
+		[ "$(cat "$d/vendor")" = "$PCI_VENDOR" ] || continue
+		case " $CX_DEVICES " in
+		*" $(cat "$d/device") "*) basename "$d" ;;
+		esac
 	done
 	return 0
 }
+
+TESTPORT_NEEDED="needs the model's test port (BAR2), which this device lacks"
+QMP_NEEDED="needs the QEMU monitor of the test VM"
+
+# require_testport [WHY]: the whole test needs the model's test port; on
+# real hardware it is skipped, with the reason.
+require_testport() {
+	[ "$MLX5CX_TESTPORT" = yes ] && return 0
+	rm -f "$MLX5CX_NEEDS"
+	ktap_print_header
+	ktap_skip_all "$TESTPORT_NEEDED${1:+ ($1)}"
+	exit "$KSFT_SKIP"
+}
+
+# Once per test (sub-shells inherit): a host without a function to test
+# skips the test; whether the functions have the model's test port.
+if [ -z "${MLX5CX_TESTPORT:-}" ]; then
+	if [ -z "$(cx_functions)" ]; then
+		ktap_print_header
+		ktap_skip_all "no ConnectX-5 or newer function on this host"
+		exit "$KSFT_SKIP"
+	fi
+	# shellcheck disable=SC2046 # one BDF a word
+	if python3 "$LIB_DIR/cxsim.py" present $(cx_functions) 2>/dev/null; then
+		MLX5CX_TESTPORT=yes
+	else
+		MLX5CX_TESTPORT=no
+	fi
+	MLX5CX_NEEDS=${TMPDIR:-/tmp}/mlx5cx-needs.$$
+	rm -f "$MLX5CX_NEEDS"
+	export MLX5CX_TESTPORT MLX5CX_NEEDS
+fi
+
+# vm_qmp JSON: a QEMU monitor command from inside the VM
+# (tools/testing/vm/qmp). VM_QMP is kept for the tests that call it so.
+vm_qmp() {
+	if [ -z "${CXSIM_VM:-}" ] || [ ! -x "$REPO/tools/testing/vm/qmp" ]; then
+		needs "$QMP_NEEDED"
+		return 1
+	fi
+	"$REPO/tools/testing/vm/qmp" "$@"
+}
+# shellcheck disable=SC2034 # used by the tests
+VM_QMP=vm_qmp
 
 # The driver a PCI function is bound to, or nothing.
 bound_driver() {
@@ -112,7 +203,11 @@ ours_loaded() {
 }
 
 load_ours() {
-	insmod "$OUR_KO" "$@"
+	if [ -n "$OUR_KO" ] && [ -f "$OUR_KO" ]; then
+		insmod "$OUR_KO" "$@"
+	else
+		modprobe mlx5_core "$@"
+	fi
 }
 
 unload_mlx5() {
@@ -130,7 +225,12 @@ dmesg_since() {
 }
 
 # The model's test port (tools/testing/cxsim, BAR2): faults and its report.
+# Without it (real hardware), the test point that asked skips.
 cxsim() {
+	if [ "$MLX5CX_TESTPORT" != yes ]; then
+		needs "$TESTPORT_NEEDED"
+		return 1
+	fi
 	python3 "$LIB_DIR/cxsim.py" "$@"
 }
 

@@ -9,7 +9,8 @@
 source "$(dirname "$0")/lib.sh"
 
 CYCLES=${CYCLES:-20}
-# The model's firmware version (tools/testing/cxsim).
+# The model's firmware version (tools/testing/cxsim); on real hardware,
+# the card's (README.md).
 FW_VERSION=${FW_VERSION:-16.35.4030}
 
 ktap_header 8
@@ -51,7 +52,7 @@ unload_mlx5
 ktap_check "rmmod unbinds every function" none_bound
 
 ktap_check "$CYCLES load/unload cycles" \
-	probe_cycles "$CYCLES" "insmod $OUR_KO" "rmmod mlx5_core"
+	probe_cycles "$CYCLES" load_ours "rmmod mlx5_core"
 
 # The distribution driver: proof that the VM carries it and that the model
 # serves it (distro.sh goes further).
