@@ -110,6 +110,12 @@ static inline int cx_dma_write(struct cx_core *core, uint64_t addr,
 
 static inline void cx_msix(struct cx_core *core, unsigned int vector)
 {
+	/* A message lost on the way, injected through the test port. */
+	if (core->faults.drop_irqs) {
+		core->faults.drop_irqs--;
+		core->stats.irqs_dropped++;
+		return;
+	}
 	core->stats.msix_sent++;
 	core->host.msix_notify(core->host.opaque, vector);
 }
@@ -155,6 +161,8 @@ void cx_iseg_reset(struct cx_core *core);
 uint32_t cx_iseg_read32(struct cx_core *core, uint64_t off);
 void cx_iseg_write32(struct cx_core *core, uint64_t off, uint32_t val);
 void cx_iseg_health_freeze(struct cx_core *core, bool on);
+void cx_iseg_fw_dead(struct cx_core *core, uint32_t val);
+bool cx_iseg_busy(struct cx_core *core);
 
 /* Command interface (cx_cmd.c). */
 void cx_cmd_doorbell(struct cx_core *core, uint32_t vector);
