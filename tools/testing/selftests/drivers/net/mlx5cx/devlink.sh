@@ -21,8 +21,8 @@ ktap_check "devlink dev info: driver mlx5_core" \
 ktap_check "devlink dev info: fw.version $FW_VERSION running" \
 	bash -c "devlink dev info $dl | grep -q 'fw.version $FW_VERSION'"
 
-ktap_check "devlink dev info: board.id from the device (PSID)" \
-	bash -c "devlink dev info $dl | grep -q 'board.id MT_0000000008'"
+ktap_check "devlink dev info: fw.psid from the device" \
+	bash -c "devlink dev info $dl | grep -q 'fw.psid MT_0000000008'"
 
 doorbells() {
 	devlink dev param show "$dl" name num_doorbells |
