@@ -110,6 +110,19 @@ static void mlx5_log_device(struct mlx5_core_dev *dev)
 		 dev->num_comp_eqs, dev->doorbells.n);
 }
 
+/*
+ * The last commands are done: wait (bounded) for late answers, then stop
+ * the function's DMA before the memory it may still write goes back: the
+ * command queue and mailboxes here, the firmware pages after. The next
+ * mlx5_cmd_init() turns bus mastering on again.
+ */
+static void mlx5_function_quiesce(struct mlx5_core_dev *dev)
+{
+	mlx5_cmd_wait_late(dev);
+	pci_clear_master(dev->pdev);
+	mlx5_cmd_cleanup(dev);
+}
+
 /* From reset to INIT_HCA: the function owns its firmware resources. */
 static int mlx5_function_setup(struct mlx5_core_dev *dev)
 {
@@ -124,9 +137,17 @@ static int mlx5_function_setup(struct mlx5_core_dev *dev)
 	if (err)
 		return err;
 
-	err = mlx5_cmd_enable_hca(dev);
+	/* The firmware initializes again once it has the command queue. */
+	err = mlx5_iseg_wait_fw_init(dev, MLX5_FW_INIT_TIMEOUT_MS);
 	if (err)
 		goto err_cmd;
+
+	/* From here a dead firmware is noticed, and commands stop waiting. */
+	mlx5_health_start(dev);
+
+	err = mlx5_cmd_enable_hca(dev);
+	if (err)
+		goto err_health;
 
 	err = mlx5_cmd_set_issi(dev);
 	if (err)
@@ -163,8 +184,10 @@ err_pages:
 	mlx5_reclaim_startup_pages(dev);
 err_disable:
 	mlx5_cmd_disable_hca(dev);
+err_health:
+	mlx5_health_stop(dev);
 err_cmd:
-	mlx5_cmd_cleanup(dev);
+	mlx5_function_quiesce(dev);
 	return err;
 }
 
@@ -172,12 +195,15 @@ static void mlx5_function_teardown(struct mlx5_core_dev *dev)
 {
 	int err;
 
+	/* What timed out before may still give something back. */
+	mlx5_cmd_wait_late(dev);
 	err = mlx5_cmd_teardown_hca(dev);
 	if (err)
 		dev_warn(dev->device, "TEARDOWN_HCA failed: %d\n", err);
 	mlx5_reclaim_startup_pages(dev);
 	mlx5_cmd_disable_hca(dev);
-	mlx5_cmd_cleanup(dev);
+	mlx5_health_stop(dev);
+	mlx5_function_quiesce(dev);
 }
 
 /* Interrupts, EQs and UARs of an initialised function. */
@@ -231,6 +257,13 @@ int mlx5_init_one(struct mlx5_core_dev *dev)
 {
 	int err;
 
+	/* After internal error: a function reset and signs of life first. */
+	if (mlx5_dev_is_dead(dev)) {
+		err = mlx5_health_revive(dev);
+		if (err)
+			return err;
+	}
+
 	err = mlx5_pagealloc_init(dev);
 	if (err)
 		return err;
@@ -244,8 +277,8 @@ int mlx5_init_one(struct mlx5_core_dev *dev)
 		goto err_teardown;
 
 	mlx5_log_device(dev);
-	mlx5_health_start(dev);
 	dev->loaded = true;
+	mlx5_health_set_healthy(dev);
 	return 0;
 
 err_teardown:
@@ -262,7 +295,12 @@ err_pagealloc:
 void mlx5_uninit_one(struct mlx5_core_dev *dev)
 {
 	dev->loaded = false;
-	mlx5_health_stop(dev);
+	/*
+	 * A dead device may still write EQs and firmware pages: stop its DMA
+	 * before any of them is freed. Teardown commands then return at once.
+	 */
+	if (mlx5_dev_is_dead(dev))
+		pci_clear_master(dev->pdev);
 	mlx5_unload(dev);
 	mlx5_function_teardown(dev);
 	mlx5_pagealloc_cleanup(dev);
@@ -309,10 +347,22 @@ static int mlx5_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_health;
 
-	devl_register(devlink);
+	err = devl_register(devlink);
+	if (err) {
+		dev_err(dev->device, "registering with devlink failed: %d\n", err);
+		goto err_uninit;
+	}
 	devl_unlock(devlink);
+	/* What error recovery and function resets restore. */
+	pci_save_state(pdev);
 	return 0;
 
+err_uninit:
+	devl_unlock(devlink);
+	mlx5_health_flush(dev);
+	devl_lock(devlink);
+	if (dev->loaded)
+		mlx5_uninit_one(dev);
 err_health:
 	mlx5_health_cleanup(dev);
 err_params:
