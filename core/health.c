@@ -310,6 +310,7 @@ static int mlx5_health_wait_vital(struct mlx5_core_dev *dev)
 /**
  * mlx5_health_revive() - reset a dead device's function and wait for life
  * @dev: the device, in internal error, unloaded (its DMA stopped)
+ * @reset: reset the function first (not when the PCI core just did)
  *
  * Resets the function (PCIe FLR when offered) so that the firmware drops
  * whatever the dead function held, restores its config space and waits
@@ -317,12 +318,12 @@ static int mlx5_health_wait_vital(struct mlx5_core_dev *dev)
  *
  * Return: 0, or -EIO when the firmware shows no life.
  */
-int mlx5_health_revive(struct mlx5_core_dev *dev)
+int mlx5_health_revive(struct mlx5_core_dev *dev, bool reset)
 {
 	struct pci_dev *pdev = dev->pdev;
 	int err;
 
-	if (mlx5_health_has_flr(pdev)) {
+	if (reset && mlx5_health_has_flr(pdev)) {
 		err = pcie_flr(pdev);
 		if (err)
 			dev_warn(dev->device, "function reset failed: %d\n", err);
@@ -465,7 +466,8 @@ void mlx5_health_set_healthy(struct mlx5_core_dev *dev)
 
 /**
  * mlx5_health_flush() - no more reports; wait for those in progress
- * @dev: the device, before remove or shutdown takes the devlink lock
+ * @dev: the device, before remove, shutdown or a PCI error or reset
+ *	handler takes the devlink lock
  */
 void mlx5_health_flush(struct mlx5_core_dev *dev)
 {
@@ -473,4 +475,13 @@ void mlx5_health_flush(struct mlx5_core_dev *dev)
 	cancel_delayed_work_sync(&dev->health.poll);
 	cancel_work_sync(&dev->health.report);
 	cancel_work_sync(&dev->health.fatal_report);
+}
+
+/**
+ * mlx5_health_allow() - reports may be queued again (after a PCI reset)
+ * @dev: the device
+ */
+void mlx5_health_allow(struct mlx5_core_dev *dev)
+{
+	WRITE_ONCE(dev->health.stopping, false);
 }

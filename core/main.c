@@ -259,7 +259,7 @@ int mlx5_init_one(struct mlx5_core_dev *dev)
 
 	/* After internal error: a function reset and signs of life first. */
 	if (mlx5_dev_is_dead(dev)) {
-		err = mlx5_health_revive(dev);
+		err = mlx5_health_revive(dev, true);
 		if (err)
 			return err;
 	}
@@ -401,11 +401,118 @@ static void mlx5_pci_remove(struct pci_dev *pdev)
 	mlx5_devlink_free(devlink);
 }
 
+/*
+ * PCI errors (AER, DPC) and function resets. The device is let go of
+ * first (in internal error: no command waits on it), the function comes
+ * back after the reset with a full load.
+ */
+static void mlx5_pci_unload(struct mlx5_core_dev *dev)
+{
+	struct devlink *devlink = priv_to_devlink(dev);
+
+	/* Before the lock: a recovery in progress takes it. */
+	mlx5_health_flush(dev);
+	devl_lock(devlink);
+	if (dev->loaded)
+		mlx5_uninit_one(dev);
+	devl_unlock(devlink);
+}
+
+static int mlx5_pci_reload(struct mlx5_core_dev *dev)
+{
+	struct devlink *devlink = priv_to_devlink(dev);
+	int err;
+
+	mlx5_health_allow(dev);
+	devl_lock(devlink);
+	err = mlx5_init_one(dev);
+	devl_unlock(devlink);
+	if (err)
+		dev_err(dev->device, "loading after the reset failed: %d\n", err);
+	else
+		dev_info(dev->device, "function back after the reset\n");
+	return err;
+}
+
+static pci_ers_result_t mlx5_pci_err_detected(struct pci_dev *pdev,
+					      pci_channel_state_t state)
+{
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	dev_warn(dev->device, "PCI error detected, channel state %d\n", state);
+	mlx5_enter_error_state(dev);
+	mlx5_pci_unload(dev);
+	return state == pci_channel_io_perm_failure ?
+	       PCI_ERS_RESULT_DISCONNECT : PCI_ERS_RESULT_NEED_RESET;
+}
+
+static pci_ers_result_t mlx5_pci_slot_reset(struct pci_dev *pdev)
+{
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	pci_restore_state(pdev);
+	pci_save_state(pdev);
+	pci_set_master(pdev);
+	/* The slot was reset: wait for the firmware, do not reset again. */
+	if (mlx5_health_revive(dev, false))
+		return PCI_ERS_RESULT_DISCONNECT;
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+static void mlx5_pci_resume(struct pci_dev *pdev)
+{
+	mlx5_pci_reload(pci_get_drvdata(pdev));
+}
+
+/* A function reset through the PCI core (sysfs reset, VFIO...). */
+static void mlx5_pci_reset_prepare(struct pci_dev *pdev)
+{
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	dev_info(dev->device, "function reset: unloading\n");
+	mlx5_pci_unload(dev);
+}
+
+static void mlx5_pci_reset_done(struct pci_dev *pdev)
+{
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	if (mlx5_dev_is_dead(dev) && mlx5_health_revive(dev, false))
+		return;
+	mlx5_pci_reload(dev);
+}
+
+static const struct pci_error_handlers mlx5_pci_err_handler = {
+	.error_detected	= mlx5_pci_err_detected,
+	.slot_reset	= mlx5_pci_slot_reset,
+	.resume		= mlx5_pci_resume,
+	.reset_prepare	= mlx5_pci_reset_prepare,
+	.reset_done	= mlx5_pci_reset_done,
+};
+
+/*
+ * Power off, reboot, kexec: quiesce quickly. A dead device gets no
+ * command at all; a live one is torn down, so that the firmware holds no
+ * page of this kernel's memory when the next one starts (kexec). Either
+ * way its DMA is off and its interrupts freed at the end.
+ */
+static void mlx5_pci_shutdown(struct pci_dev *pdev)
+{
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	dev_info(dev->device, "shutdown%s\n",
+		 mlx5_dev_is_dead(dev) ? " (device in internal error)" : "");
+	mlx5_pci_unload(dev);
+	pci_clear_master(pdev);
+}
+
 static struct pci_driver mlx5_pci_driver = {
 	.name		= MLX5_DRIVER_NAME,
 	.id_table	= mlx5_pci_table,
 	.probe		= mlx5_pci_probe,
 	.remove		= mlx5_pci_remove,
+	.shutdown	= mlx5_pci_shutdown,
+	.err_handler	= &mlx5_pci_err_handler,
 };
 module_pci_driver(mlx5_pci_driver);
 
