@@ -22,7 +22,7 @@
 #include <linux/io.h>
 #include <net/devlink.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 #define MLX5_HEALTH_COUNTER_MASK	GENMASK(23, 0)
 #define MLX5_HEALTH_RFR			BIT(7)	/* rfr_severity: reset requested */
@@ -181,7 +181,6 @@ static void mlx5_health_fatal_work(struct work_struct *work)
 	struct mlx5_health *health = container_of(work, struct mlx5_health,
 						  fatal_report);
 	struct mlx5_core_dev *dev = mlx5_health_to_dev(health);
-	struct devlink *devlink = priv_to_devlink(dev);
 
 	if (devlink_health_report(health->fatal_reporter,
 				  "firmware fatal error", NULL) != -ECANCELED)
@@ -193,10 +192,7 @@ static void mlx5_health_fatal_work(struct work_struct *work)
 	 */
 	dev_err(dev->device,
 		"not recovering (grace period or a failed recovery): unloading\n");
-	devl_lock(devlink);
-	if (dev->loaded)
-		mlx5_uninit_one(dev);
-	devl_unlock(devlink);
+	mlx5_unload_one(dev);
 }
 
 static int mlx5_fw_reporter_diagnose(struct devlink_health_reporter *reporter,
@@ -352,9 +348,8 @@ static int mlx5_fw_fatal_reporter_recover(struct devlink_health_reporter *report
 	dev_warn(dev->device, "recovering: resetting and reloading the function\n");
 	/* A report may come while the device is fine: make it dead first. */
 	mlx5_enter_error_state(dev);
-	if (dev->loaded)
-		mlx5_uninit_one(dev);
-	err = mlx5_init_one(dev);
+	mlx5_unload_one_devl_locked(dev);
+	err = mlx5_load_one_devl_locked(dev);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "reloading the function failed");
 		dev_err(dev->device, "recovery failed: %d\n", err);
@@ -388,6 +383,11 @@ int mlx5_health_init(struct mlx5_core_dev *dev)
 	INIT_DELAYED_WORK(&health->poll, mlx5_health_poll);
 	INIT_WORK(&health->report, mlx5_health_report_work);
 	INIT_WORK(&health->fatal_report, mlx5_health_fatal_work);
+	/*
+	 * No report before probe registers the instance: a recovery would
+	 * wait for the devlink lock that probe holds.
+	 */
+	health->stopping = true;
 	/* Not ordered: the poll runs while a recovery reloads. */
 	health->wq = alloc_workqueue("mlx5_health-%s", 0, 0,
 				     dev_name(dev->device));
