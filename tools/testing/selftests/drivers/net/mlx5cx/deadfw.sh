@@ -92,9 +92,12 @@ p1=$(diag_get fw polls)
 ktap_check "dead firmware: fw_fatal reports an error" \
 	wait_for 30 rep_is fw_fatal error 1
 det=$(diag_get fw_fatal detected_at_poll)
-diag "switch set between health polls $p0 and $p1, fatal error found at poll $det"
-ktap_check "found within 3 health polls of the switch ($p0..$p1 -> $det)" \
-	test -n "$det" -a "$det" -gt "$p0" -a "$det" -le $((p1 + 3))
+# The poll stops at the detection: its missed_polls says whether the
+# counter still moved at the poll before (firmware alive one poll earlier).
+miss=$(diag_get fw missed_polls)
+diag "switch set between health polls $p0 and $p1, fatal error found at poll $det, counter stopped for $miss polls before"
+ktap_check "found within 3 health polls of the switch ($p0..$p1 -> $det, $miss missed)" \
+	test -n "$det" -a "$det" -gt "$p0" -a "$det" -le $((p1 + 3)) -a "$miss" -lt 3
 devlink health diagnose "$dl" reporter fw_fatal | sed 's/^/# /'
 ktap_check "fw_fatal diagnose: syndrome 7 (DEAD_IRISC), reset requested, internal error" \
 	bash -c "[ '$(diag_get fw_fatal syndrome)' = 7 ] &&
@@ -114,8 +117,10 @@ t_dead_reload=$(elapsed "$t0")
 diag "reload with dead firmware returned after $t_dead_reload s"
 ktap_check "reload in internal error: no command posted, none timed out" \
 	bash -c "[ '$(model_get "$bdf" cmd.dead)' = '$dead0' ] && [ '$(diag_get fw cmd_timeouts)' = '$to0' ]"
-ktap_check "reload in internal error returns within 10 s ($t_dead_reload s)" \
-	below "$t_dead_reload" 10
+# Bound: no command, a function reset and at most 5 s waiting for signs of
+# life; 30 s leaves room for a loaded TCG host.
+ktap_check "reload in internal error returns within 30 s ($t_dead_reload s)" \
+	below "$t_dead_reload" 30
 
 # 7-8: the firmware lives again: recovery brings the function back.
 cxsim dead "$bdf" off
@@ -169,9 +174,9 @@ cxsim clear "$bdf"
 late=$(( $(diag_get fw cmd_late_answers) - late0 ))
 diag "reload with 41 DEALLOC_UAR 1 s late (timeout 300 ms): status $rc after $t_repro s, $late late answers freed their entries"
 # Bound: 41 timeouts of 300 ms, at most 5 s for the last late answers,
-# and a load; generous for TCG.
-ktap_check "repro: reload returns within 60 s ($t_repro s), status 0" \
-	bash -c "[ $rc = 0 ] && $(declare -f below); below $t_repro 60"
+# and a load: about 20 s; 90 s leaves room for a loaded TCG host.
+ktap_check "repro: reload returns within 90 s ($t_repro s), status 0" \
+	bash -c "[ $rc = 0 ] && $(declare -f below); below $t_repro 90"
 ktap_check "repro: no task in D state, no hung task report" no_d_state
 ktap_check "repro: late answers freed their entries ($late of 41)" \
 	test "$late" -ge 41
