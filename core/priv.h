@@ -48,8 +48,6 @@ int mlx5_uar_alloc(struct mlx5_core_dev *dev, struct mlx5_uar *uar);
 void mlx5_uar_free(struct mlx5_core_dev *dev, struct mlx5_uar *uar);
 int mlx5_doorbells_init(struct mlx5_core_dev *dev, unsigned int n);
 void mlx5_doorbells_cleanup(struct mlx5_core_dev *dev);
-void __iomem *mlx5_doorbell_get(struct mlx5_core_dev *dev, unsigned int ix,
-				u32 *uar_index);
 
 /* core/eq.c */
 int mlx5_irqs_init(struct mlx5_core_dev *dev);

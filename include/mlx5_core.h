@@ -416,6 +416,11 @@ const char *mlx5_cmd_status_str(u8 status);
 		mlx5_cmd_exec_inout(dev, ifc_cmd, in, __out);		\
 	})
 
+/* Access registers (core/fw.c). */
+int mlx5_access_reg(struct mlx5_core_dev *dev, const void *data_in,
+		    int size_in, void *data_out, int size_out, u16 reg_id,
+		    int arg, bool write);
+
 /**
  * mlx5_dev_is_dead() - the firmware is known to be dead
  * @dev: the device
@@ -427,6 +432,25 @@ static inline bool mlx5_dev_is_dead(const struct mlx5_core_dev *dev)
 {
 	return READ_ONCE(dev->state) == MLX5_DEVICE_STATE_INTERNAL_ERROR;
 }
+
+/* Completion vectors, one completion EQ each (core/eq.c). */
+int mlx5_comp_vectors(struct mlx5_core_dev *dev);
+int mlx5_comp_eqn_get(struct mlx5_core_dev *dev, u16 vector, u8 *eqn);
+int mlx5_comp_irqn_get(struct mlx5_core_dev *dev, u16 vector);
+int mlx5_comp_vector_cpu(struct mlx5_core_dev *dev, u16 vector);
+int mlx5_cq_attach(struct mlx5_core_dev *dev, struct mlx5_cq *cq);
+void mlx5_cq_detach(struct mlx5_core_dev *dev, struct mlx5_cq *cq);
+
+/* Async events for the netdev (core/eq.c). */
+int mlx5_notifier_register(struct mlx5_core_dev *dev,
+			   struct notifier_block *nb);
+int mlx5_notifier_unregister(struct mlx5_core_dev *dev,
+			     struct notifier_block *nb);
+
+/* Doorbells (core/uar.c). */
+void mlx5_doorbell_get(struct mlx5_core_dev *dev, unsigned int ix,
+		       struct mlx5_doorbell *db);
+void mlx5_doorbell_global(struct mlx5_core_dev *dev, struct mlx5_doorbell *db);
 
 /*
  * The Ethernet side: an auxiliary driver of this module (en_main.c). The
