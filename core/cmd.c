@@ -11,9 +11,18 @@
  * the output is written and, once an EQ subscribed to command completions
  * exists, also posts an EQE naming the finished entries.
  *
- * Locking: @cmd->sem counts free entries; @cmd->lock protects the entry
- * bitmap and the per-entry state. Callers sleep: no command from atomic
- * context.
+ * An entry belongs to one command from the moment it is taken: the
+ * device's answer is accepted only for an entry a command waits on, and
+ * only once its ownership bit is clear. A command that times out abandons
+ * its entry to the device; the late answer (an EQE, or the ownership bit
+ * seen when looking for a free entry) frees it. The last entry is kept for
+ * MANAGE_PAGES. Once the device is dead (internal error) nothing is posted
+ * and every waiter returns at once.
+ *
+ * Locking: @cmd->lock (irqsave: the completion handler runs in hard IRQ
+ * context) protects the entries' state; @cmd->mode_sem drains commands in
+ * flight when the completion mode changes. Callers sleep: no command from
+ * atomic context.
  */
 
 #include <linux/bitfield.h>
@@ -100,7 +109,8 @@ static int mlx5_cmd_status_to_errno(u8 status)
 	case MLX5_CMD_STAT_BAD_PKT_ERR:
 	case MLX5_CMD_STAT_BAD_SIZE_OUTS_CQES_ERR: return -EINVAL;
 	case MLX5_CMD_STAT_RES_BUSY:		return -EBUSY;
-	case MLX5_CMD_STAT_LIM_ERR:		return -ENOMEM;
+	/* A device quota, not host memory. */
+	case MLX5_CMD_STAT_LIM_ERR:		return -ENOSPC;
 	case MLX5_CMD_STAT_NO_RES_ERR:		return -EAGAIN;
 	default:				return -EIO;
 	}
@@ -247,34 +257,10 @@ static void mlx5_cmd_copy_from_msg(void *dst, struct mlx5_cmd_mbox *mb,
 	}
 }
 
-/* Take a free entry; sleeps until one is free. */
-static int mlx5_cmd_get_slot(struct mlx5_cmd *cmd)
+static bool mlx5_cmd_is_down(struct mlx5_core_dev *dev)
 {
-	unsigned long flags;
-	int idx;
-
-	down(&cmd->sem);
-	spin_lock_irqsave(&cmd->lock, flags);
-	idx = find_first_bit(&cmd->free, cmd->nslots);
-	/* The semaphore guarantees a free bit. */
-	__clear_bit(idx, &cmd->free);
-	/* Token 0 is never used, so a zeroed mailbox never matches. */
-	if (!++cmd->token)
-		cmd->token = 1;
-	cmd->slot[idx].token = cmd->token;
-	reinit_completion(&cmd->slot[idx].done);
-	spin_unlock_irqrestore(&cmd->lock, flags);
-	return idx;
-}
-
-static void mlx5_cmd_put_slot(struct mlx5_cmd *cmd, int idx)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&cmd->lock, flags);
-	__set_bit(idx, &cmd->free);
-	spin_unlock_irqrestore(&cmd->lock, flags);
-	up(&cmd->sem);
+	return !READ_ONCE(dev->cmd.up) || mlx5_dev_is_dead(dev) ||
+	       pci_channel_offline(dev->pdev);
 }
 
 static bool mlx5_cmd_entry_done(struct mlx5_cmd *cmd, int idx)
@@ -284,33 +270,177 @@ static bool mlx5_cmd_entry_done(struct mlx5_cmd *cmd, int idx)
 	return !(own & MLX5_CMD_OWNER_HW);
 }
 
-/* Polling mode: spin briefly, then sleep in growing steps. */
-static int mlx5_cmd_poll(struct mlx5_cmd *cmd, int idx, unsigned long deadline)
+/* Give an entry and what it still holds back; under @cmd->lock. */
+static void mlx5_cmd_slot_free(struct mlx5_cmd *cmd, int idx)
 {
+	struct mlx5_cmd_slot *slot = &cmd->slot[idx];
+
+	mlx5_cmd_free_msg(cmd, slot->in);
+	mlx5_cmd_free_msg(cmd, slot->out);
+	slot->in = NULL;
+	slot->out = NULL;
+	slot->state = MLX5_CMD_SLOT_FREE;
+}
+
+/*
+ * Abandoned entries whose ownership bit the device cleared since: their
+ * late answer arrived (polling mode, or its event was lost). Under
+ * @cmd->lock; returns how many were freed.
+ */
+static int mlx5_cmd_reap(struct mlx5_cmd *cmd)
+{
+	int idx, n = 0;
+
+	for (idx = 0; idx < cmd->nslots; idx++) {
+		if (cmd->slot[idx].state != MLX5_CMD_SLOT_ABANDONED ||
+		    !mlx5_cmd_entry_done(cmd, idx))
+			continue;
+		mlx5_cmd_slot_free(cmd, idx);
+		atomic_inc(&cmd->late);
+		n++;
+	}
+	return n;
+}
+
+/* Take a free entry of the right kind, if there is one. */
+static bool mlx5_cmd_try_take(struct mlx5_cmd *cmd, bool pages, int *idx)
+{
+	int first = pages ? cmd->nslots - 1 : 0;
+	int last = pages ? cmd->nslots : cmd->nslots - 1;
+	unsigned long flags;
+	bool got = false;
+	int i;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	mlx5_cmd_reap(cmd);
+	for (i = first; i < last; i++) {
+		if (cmd->slot[i].state != MLX5_CMD_SLOT_FREE)
+			continue;
+		cmd->slot[i].state = MLX5_CMD_SLOT_TAKEN;
+		cmd->slot[i].flushed = false;
+		/* Token 0 is never used, so a zeroed mailbox never matches. */
+		if (!++cmd->token)
+			cmd->token = 1;
+		cmd->slot[i].token = cmd->token;
+		reinit_completion(&cmd->slot[i].done);
+		*idx = i;
+		got = true;
+		break;
+	}
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	return got;
+}
+
+/*
+ * Take an entry: MANAGE_PAGES has one of its own, so that page requests
+ * the firmware needs to finish other commands are never starved by them.
+ * Waits at most one command timeout: entries are held that long at most,
+ * unless the device stopped answering.
+ */
+static int mlx5_cmd_take_slot(struct mlx5_core_dev *dev, u16 opcode, int *idx)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+	bool pages = opcode == MLX5_CMD_OP_MANAGE_PAGES;
+	bool got = false;
+	long left;
+
+	left = wait_event_timeout(cmd->slot_wq,
+				  (got = mlx5_cmd_try_take(cmd, pages, idx)) ||
+				  mlx5_cmd_is_down(dev),
+				  msecs_to_jiffies(cmd->timeout_ms));
+	if (got)
+		return 0;
+	if (left)
+		return -ENOLINK;
+	dev_err_ratelimited(dev->device,
+			    "%s(0x%x): no free command entry after %u ms\n",
+			    mlx5_cmd_opcode_str(opcode), opcode,
+			    cmd->timeout_ms);
+	return -EBUSY;
+}
+
+static void mlx5_cmd_put_slot(struct mlx5_cmd *cmd, int idx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	mlx5_cmd_slot_free(cmd, idx);
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	wake_up(&cmd->slot_wq);
+}
+
+/*
+ * The caller stops waiting for entry @idx: keep it, with its mailboxes,
+ * until the device gives it back. Returns true when the device answered
+ * meanwhile after all.
+ */
+static bool mlx5_cmd_abandon(struct mlx5_cmd *cmd, int idx)
+{
+	struct mlx5_cmd_slot *slot = &cmd->slot[idx];
+	unsigned long flags;
+	bool done;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	done = slot->state == MLX5_CMD_SLOT_DONE;
+	if (!done)
+		slot->state = MLX5_CMD_SLOT_ABANDONED;
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	return done;
+}
+
+/* Polling mode: spin briefly, then sleep in growing steps. */
+static int mlx5_cmd_poll(struct mlx5_core_dev *dev, int idx,
+			 unsigned long deadline)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd_slot *slot = &cmd->slot[idx];
 	unsigned int delay = MLX5_CMD_POLL_MIN_US;
+	unsigned long flags;
 
 	while (!mlx5_cmd_entry_done(cmd, idx)) {
+		if (READ_ONCE(slot->flushed))
+			return -ENOLINK;
 		if (time_after(jiffies, deadline))
 			return -ETIMEDOUT;
 		usleep_range(delay, delay * 2);
 		delay = min(delay * 2, (unsigned int)MLX5_CMD_POLL_MAX_US);
 	}
+	spin_lock_irqsave(&cmd->lock, flags);
+	if (slot->state == MLX5_CMD_SLOT_POSTED)
+		slot->state = MLX5_CMD_SLOT_DONE;
+	spin_unlock_irqrestore(&cmd->lock, flags);
 	return 0;
 }
 
-static int mlx5_cmd_wait(struct mlx5_cmd *cmd, int idx, unsigned long deadline)
+static bool mlx5_cmd_slot_done(struct mlx5_cmd *cmd, int idx)
 {
-	long left;
+	return READ_ONCE(cmd->slot[idx].state) == MLX5_CMD_SLOT_DONE;
+}
 
-	if (!READ_ONCE(cmd->use_events))
-		return mlx5_cmd_poll(cmd, idx, deadline);
+/* Event mode: the EQE completes @done; a lost one is looked for once. */
+static int mlx5_cmd_wait_event(struct mlx5_core_dev *dev, int idx,
+			       unsigned long deadline)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd_slot *slot = &cmd->slot[idx];
+	long left = (long)deadline - (long)jiffies;
 
-	left = (long)deadline - (long)jiffies;
-	if (left > 0 &&
-	    wait_for_completion_timeout(&cmd->slot[idx].done, left))
+	if (left > 0 && wait_for_completion_timeout(&slot->done, left))
+		return mlx5_cmd_slot_done(cmd, idx) ? 0 : -ENOLINK;
+
+	/*
+	 * The answer may be in the EQ with its interrupt lost: poll the EQ
+	 * once, as its interrupt handler would, before giving up.
+	 */
+	mlx5_eq_cmd_recover(dev);
+	if (mlx5_cmd_slot_done(cmd, idx)) {
+		atomic_inc(&cmd->eq_recoveries);
+		dev_warn(dev->device,
+			 "%s(0x%x) completed by polling the EQ after its interrupt was lost, entry %d\n",
+			 mlx5_cmd_opcode_str(slot->opcode), slot->opcode, idx);
 		return 0;
-	/* A lost event still leaves the ownership bit to tell the truth. */
-	return mlx5_cmd_entry_done(cmd, idx) ? 0 : -ETIMEDOUT;
+	}
+	return READ_ONCE(slot->flushed) ? -ENOLINK : -ETIMEDOUT;
 }
 
 /**
@@ -318,16 +448,64 @@ static int mlx5_cmd_wait(struct mlx5_cmd *cmd, int idx, unsigned long deadline)
  * @dev: the device
  * @vector: bitmap of entry indexes, from a command completion EQE
  *
- * Called from the async EQ's interrupt handler.
+ * Called from the async EQ's interrupt handler (or its recovery). An
+ * entry is taken as answered only when its ownership bit says so and a
+ * command waits for it; the late answer to an abandoned entry frees it.
  */
 void mlx5_cmd_comp_handler(struct mlx5_core_dev *dev, u32 vector)
 {
 	struct mlx5_cmd *cmd = &dev->cmd;
 	unsigned long bits = vector;
+	unsigned long flags;
+	bool freed = false;
 	int idx;
 
-	for_each_set_bit(idx, &bits, cmd->nslots)
-		complete(&cmd->slot[idx].done);
+	spin_lock_irqsave(&cmd->lock, flags);
+	for_each_set_bit(idx, &bits, cmd->nslots) {
+		struct mlx5_cmd_slot *slot = &cmd->slot[idx];
+
+		if (!mlx5_cmd_entry_done(cmd, idx))
+			continue;	/* not the device's answer */
+		/* The output was written before the ownership bit. */
+		dma_rmb();
+		if (slot->state == MLX5_CMD_SLOT_POSTED) {
+			slot->state = MLX5_CMD_SLOT_DONE;
+			complete(&slot->done);
+		} else if (slot->state == MLX5_CMD_SLOT_ABANDONED) {
+			mlx5_cmd_slot_free(cmd, idx);
+			atomic_inc(&cmd->late);
+			freed = true;
+		}
+	}
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	if (freed)
+		wake_up(&cmd->slot_wq);
+}
+
+/**
+ * mlx5_cmd_flush() - complete every waiter: the device is dead
+ * @dev: the device, already marked in internal error
+ *
+ * Commands waiting for an answer or for an entry return at once; their
+ * entries stay abandoned until the queue is freed.
+ */
+void mlx5_cmd_flush(struct mlx5_core_dev *dev)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+	unsigned long flags;
+	int idx;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	for (idx = 0; idx < cmd->nslots; idx++) {
+		struct mlx5_cmd_slot *slot = &cmd->slot[idx];
+
+		if (slot->state != MLX5_CMD_SLOT_POSTED)
+			continue;
+		slot->flushed = true;
+		complete(&slot->done);
+	}
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	wake_up_all(&cmd->slot_wq);
 }
 
 static void mlx5_cmd_log_error(struct mlx5_core_dev *dev, u16 opcode,
@@ -340,32 +518,40 @@ static void mlx5_cmd_log_error(struct mlx5_core_dev *dev, u16 opcode,
 			    err);
 }
 
+/*
+ * Post the command in entry @idx and wait for its answer. The entry is
+ * given back, or left abandoned to the device when the answer does not
+ * come (-ETIMEDOUT) or the device died meanwhile (-ENOLINK).
+ */
 static int mlx5_cmd_post_and_wait(struct mlx5_core_dev *dev, int idx,
 				  const void *in, int inlen, void *out,
 				  int outlen)
 {
 	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd_slot *slot = &cmd->slot[idx];
 	struct mlx5_cmd_layout *ent = mlx5_cmd_entry(cmd, idx);
 	struct mlx5_cmd_mbox *imb = NULL, *omb = NULL;
 	u16 opcode = MLX5_GET(mbox_in, in, opcode);
-	u8 token = cmd->slot[idx].token;
-	unsigned long deadline;
+	u8 token = slot->token;
+	unsigned long deadline, flags;
 	int err;
 	u8 ds;
 
 	if (inlen > MLX5_CMD_INLINE_LEN) {
 		imb = mlx5_cmd_alloc_msg(cmd, inlen - MLX5_CMD_INLINE_LEN, token);
-		if (IS_ERR(imb))
+		if (IS_ERR(imb)) {
+			mlx5_cmd_put_slot(cmd, idx);
 			return PTR_ERR(imb);
+		}
 		mlx5_cmd_copy_to_msg(imb, in + MLX5_CMD_INLINE_LEN,
 				     inlen - MLX5_CMD_INLINE_LEN);
 	}
 	if (outlen > MLX5_CMD_INLINE_LEN) {
 		omb = mlx5_cmd_alloc_msg(cmd, outlen - MLX5_CMD_INLINE_LEN, token);
 		if (IS_ERR(omb)) {
-			err = PTR_ERR(omb);
-			omb = NULL;
-			goto out;
+			mlx5_cmd_free_msg(cmd, imb);
+			mlx5_cmd_put_slot(cmd, idx);
+			return PTR_ERR(omb);
 		}
 	}
 
@@ -379,26 +565,44 @@ static int mlx5_cmd_post_and_wait(struct mlx5_core_dev *dev, int idx,
 	memcpy(ent->in, in, min(inlen, MLX5_CMD_INLINE_LEN));
 	ent->status_own = MLX5_CMD_OWNER_HW;
 
+	/*
+	 * From here the entry owns its mailboxes. A device found dead now is
+	 * not asked: mlx5_cmd_flush() took the lock after marking it so.
+	 */
+	spin_lock_irqsave(&cmd->lock, flags);
+	slot->in = imb;
+	slot->out = omb;
+	slot->opcode = opcode;
+	if (mlx5_cmd_is_down(dev)) {
+		spin_unlock_irqrestore(&cmd->lock, flags);
+		mlx5_cmd_put_slot(cmd, idx);
+		return -ENOLINK;
+	}
+	slot->state = MLX5_CMD_SLOT_POSTED;
+	spin_unlock_irqrestore(&cmd->lock, flags);
+
 	/* The entry and its mailboxes are in memory before the doorbell. */
 	wmb();
 	deadline = jiffies + msecs_to_jiffies(cmd->timeout_ms);
 	iowrite32be(BIT(idx), &dev->iseg->cmd_dbell);
 
-	err = mlx5_cmd_wait(cmd, idx, deadline);
+	if (READ_ONCE(cmd->use_events))
+		err = mlx5_cmd_wait_event(dev, idx, deadline);
+	else
+		err = mlx5_cmd_poll(dev, idx, deadline);
 	if (err) {
-		atomic_inc(&cmd->timeouts);
-		dev_err(dev->device,
-			"%s(0x%x) timed out after %u ms, entry %d\n",
-			mlx5_cmd_opcode_str(opcode), opcode, cmd->timeout_ms,
-			idx);
-		/*
-		 * The device still owns the entry and may write the
-		 * mailboxes: keep both until a reset takes them back.
-		 */
-		cmd->slot[idx].stuck = true;
-		cmd->slot[idx].in = imb;
-		cmd->slot[idx].out = omb;
-		return err;
+		if (mlx5_cmd_abandon(cmd, idx)) {
+			err = 0;	/* answered while we gave up */
+		} else {
+			if (err == -ETIMEDOUT) {
+				atomic_inc(&cmd->timeouts);
+				dev_err(dev->device,
+					"%s(0x%x) timed out after %u ms, entry %d\n",
+					mlx5_cmd_opcode_str(opcode), opcode,
+					cmd->timeout_ms, idx);
+			}
+			return err;
+		}
 	}
 
 	/* Read the output only after the ownership bit said it is there. */
@@ -411,16 +615,49 @@ static int mlx5_cmd_post_and_wait(struct mlx5_core_dev *dev, int idx,
 			mlx5_cmd_delivery_str[ds] ?
 			mlx5_cmd_delivery_str[ds] : "unknown", ds);
 		err = -EIO;
-		goto out;
+	} else {
+		memcpy(out, ent->out, min(outlen, MLX5_CMD_INLINE_LEN));
+		if (omb)
+			mlx5_cmd_copy_from_msg(out + MLX5_CMD_INLINE_LEN, omb,
+					       outlen - MLX5_CMD_INLINE_LEN);
 	}
-	memcpy(out, ent->out, min(outlen, MLX5_CMD_INLINE_LEN));
-	if (omb)
-		mlx5_cmd_copy_from_msg(out + MLX5_CMD_INLINE_LEN, omb,
-				       outlen - MLX5_CMD_INLINE_LEN);
-out:
-	mlx5_cmd_free_msg(cmd, imb);
-	mlx5_cmd_free_msg(cmd, omb);
+	mlx5_cmd_put_slot(cmd, idx);
 	return err;
+}
+
+/*
+ * What a command returns once the device is dead, as upstream does:
+ * commands that give resources back succeed (the device holds nothing
+ * any more), so that teardown runs through without a failure line each;
+ * every other command fails with -ENOLINK.
+ */
+static int mlx5_cmd_dead_result(u16 opcode, void *out, int outlen)
+{
+	memset(out, 0, outlen);
+	switch (opcode) {
+	case MLX5_CMD_OP_TEARDOWN_HCA:
+	case MLX5_CMD_OP_DISABLE_HCA:
+	case MLX5_CMD_OP_MANAGE_PAGES:
+	case MLX5_CMD_OP_DESTROY_MKEY:
+	case MLX5_CMD_OP_DESTROY_EQ:
+	case MLX5_CMD_OP_DESTROY_CQ:
+	case MLX5_CMD_OP_DEALLOC_Q_COUNTER:
+	case MLX5_CMD_OP_DEALLOC_PD:
+	case MLX5_CMD_OP_DEALLOC_UAR:
+	case MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN:
+	case MLX5_CMD_OP_DESTROY_TIR:
+	case MLX5_CMD_OP_DESTROY_SQ:
+	case MLX5_CMD_OP_DESTROY_RQ:
+	case MLX5_CMD_OP_DESTROY_TIS:
+	case MLX5_CMD_OP_DESTROY_RQT:
+	case MLX5_CMD_OP_DESTROY_FLOW_TABLE:
+	case MLX5_CMD_OP_DESTROY_FLOW_GROUP:
+	case MLX5_CMD_OP_DELETE_FLOW_TABLE_ENTRY:
+	case MLX5_CMD_OP_DEALLOC_FLOW_COUNTER:
+		return 0;
+	default:
+		return -ENOLINK;
+	}
 }
 
 /**
@@ -431,8 +668,11 @@ out:
  * @out: output buffer
  * @outlen: output length in bytes, at least the 16-byte header
  *
- * Sleeps. A failed command logs one line naming the command, its opcode,
- * status and syndrome.
+ * Sleeps, at most about twice the command timeout (for an entry, then for
+ * the answer). A failed command logs one line naming the command, its
+ * opcode, status and syndrome. Once the device is in internal error,
+ * commands are not posted: those that give resources back succeed, the
+ * others fail with -ENOLINK, and commands in flight return at once.
  *
  * Return: 0 on success, a negative errno from the delivery, the timeout or
  * the command's status otherwise.
@@ -450,14 +690,18 @@ int mlx5_cmd_exec(struct mlx5_core_dev *dev, const void *in, int inlen,
 	/* Opcode and op_mod in; status and syndrome out, at the least. */
 	if (WARN_ON_ONCE(inlen < MLX5_CMD_HDR_LEN || outlen < MLX5_CMD_HDR_LEN))
 		return -EINVAL;
-	if (!READ_ONCE(cmd->up) || pci_channel_offline(dev->pdev))
+	if (!READ_ONCE(cmd->up))
 		return -ENODEV;
+	if (mlx5_cmd_is_down(dev))
+		return mlx5_cmd_dead_result(opcode, out, outlen);
 
-	idx = mlx5_cmd_get_slot(cmd);
-	err = mlx5_cmd_post_and_wait(dev, idx, in, inlen, out, outlen);
-	if (err == -ETIMEDOUT)
-		return err;	/* the entry stays taken */
-	mlx5_cmd_put_slot(cmd, idx);
+	down_read(&cmd->mode_sem);
+	err = mlx5_cmd_take_slot(dev, opcode, &idx);
+	if (!err)
+		err = mlx5_cmd_post_and_wait(dev, idx, in, inlen, out, outlen);
+	up_read(&cmd->mode_sem);
+	if (err == -ENOLINK)
+		return mlx5_cmd_dead_result(opcode, out, outlen);
 	if (err)
 		return err;
 
@@ -470,22 +714,39 @@ int mlx5_cmd_exec(struct mlx5_core_dev *dev, const void *in, int inlen,
 	return err;
 }
 
+/*
+ * Switch between polling and events with no command in flight: a command
+ * posted in one mode is waited for in that mode.
+ */
+static void mlx5_cmd_set_mode(struct mlx5_core_dev *dev, bool events)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+
+	down_write(&cmd->mode_sem);
+	WRITE_ONCE(cmd->use_events, events);
+	up_write(&cmd->mode_sem);
+}
+
 /**
  * mlx5_cmd_use_events() - completions come from the async EQ from now on
  * @dev: the device
+ *
+ * Waits for the commands in flight (each bounded by the timeout).
  */
 void mlx5_cmd_use_events(struct mlx5_core_dev *dev)
 {
-	WRITE_ONCE(dev->cmd.use_events, true);
+	mlx5_cmd_set_mode(dev, true);
 }
 
 /**
  * mlx5_cmd_use_polling() - poll the ownership bit from now on
  * @dev: the device
+ *
+ * Waits for the commands in flight (each bounded by the timeout).
  */
 void mlx5_cmd_use_polling(struct mlx5_core_dev *dev)
 {
-	WRITE_ONCE(dev->cmd.use_events, false);
+	mlx5_cmd_set_mode(dev, false);
 }
 
 /*
@@ -520,6 +781,10 @@ static unsigned int mlx5_cmd_timeout_ms(struct mlx5_core_dev *dev)
  * mlx5_cmd_init() - set up the command queue and hand it to the device
  * @dev: the device, firmware past its initializing phase
  *
+ * Every queue starts afresh: entries free, a pool of its own; nothing of
+ * a previous queue's abandoned entries is carried over. The caller waits
+ * for the firmware to initialize again before the first command.
+ *
  * Return: 0 or a negative errno.
  */
 int mlx5_cmd_init(struct mlx5_core_dev *dev)
@@ -531,7 +796,7 @@ int mlx5_cmd_init(struct mlx5_core_dev *dev)
 	cmd->log_sz = FIELD_GET(MLX5_CMDQ_LOG_SZ, sz);
 	cmd->log_stride = FIELD_GET(MLX5_CMDQ_LOG_STRIDE, sz);
 	cmd->nslots = 1 << cmd->log_sz;
-	if (cmd->nslots > MLX5_CMD_MAX_SLOTS ||
+	if (cmd->nslots < 2 || cmd->nslots > MLX5_CMD_MAX_SLOTS ||
 	    (cmd->nslots << cmd->log_stride) > MLX5_ADAPTER_PAGE_SIZE ||
 	    (1 << cmd->log_stride) < sizeof(struct mlx5_cmd_layout)) {
 		dev_err(dev->device,
@@ -562,14 +827,16 @@ int mlx5_cmd_init(struct mlx5_core_dev *dev)
 	}
 
 	spin_lock_init(&cmd->lock);
-	sema_init(&cmd->sem, cmd->nslots);
-	cmd->free = GENMASK(cmd->nslots - 1, 0);
+	init_waitqueue_head(&cmd->slot_wq);
+	init_rwsem(&cmd->mode_sem);
+	memset(cmd->slot, 0, sizeof(cmd->slot));
 	for (i = 0; i < cmd->nslots; i++)
 		init_completion(&cmd->slot[i].done);
-	atomic_set(&cmd->timeouts, 0);
 	cmd->timeout_ms = mlx5_cmd_timeout_ms(dev);
 	cmd->use_events = false;
 
+	/* A previous teardown may have stopped the function's DMA. */
+	pci_set_master(dev->pdev);
 	iowrite32be(upper_32_bits(cmd->queue_dma), &dev->iseg->cmdq_addr_h);
 	/* Low bits zero: full driver mode. */
 	iowrite32be(lower_32_bits(cmd->queue_dma), &dev->iseg->cmdq_addr_l_sz);
@@ -588,49 +855,83 @@ int mlx5_cmd_init(struct mlx5_core_dev *dev)
 void mlx5_cmd_disable(struct mlx5_core_dev *dev)
 {
 	WRITE_ONCE(dev->cmd.up, false);
+	wake_up_all(&dev->cmd.slot_wq);
 }
 
-/*
- * A timed-out entry may still be written by the device: give it one more
- * timeout to finish before its buffers go back to the allocator, and leak
- * them rather than free memory the device may still write.
+static int mlx5_cmd_abandoned(struct mlx5_cmd *cmd)
+{
+	unsigned long flags;
+	int idx, n = 0;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	mlx5_cmd_reap(cmd);
+	for (idx = 0; idx < cmd->nslots; idx++)
+		n += cmd->slot[idx].state == MLX5_CMD_SLOT_ABANDONED;
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	return n;
+}
+
+#define MLX5_CMD_LATE_WAIT_MS	5000
+#define MLX5_CMD_LATE_POLL_MS	20
+
+/**
+ * mlx5_cmd_wait_late() - give late answers a chance before teardown
+ * @dev: the device
+ *
+ * Commands that timed out may still be answered (and take effect on the
+ * device). Before the function is disabled, wait a bounded time for the
+ * abandoned entries to come back, so that what they give back is not
+ * left on the device. Not when the device is dead.
  */
-static bool mlx5_cmd_reclaim_stuck(struct mlx5_core_dev *dev)
+void mlx5_cmd_wait_late(struct mlx5_core_dev *dev)
 {
 	struct mlx5_cmd *cmd = &dev->cmd;
-	unsigned long deadline = jiffies + msecs_to_jiffies(cmd->timeout_ms);
-	bool leaked = false;
-	int i;
+	unsigned long deadline;
+	int n;
 
-	for (i = 0; i < cmd->nslots; i++) {
-		if (!cmd->slot[i].stuck)
-			continue;
-		if (mlx5_cmd_poll(cmd, i, deadline)) {
-			dev_warn(dev->device,
-				 "command entry %d still owned by the device, leaking its buffers\n",
-				 i);
-			leaked = true;
-			continue;
-		}
-		mlx5_cmd_free_msg(cmd, cmd->slot[i].in);
-		mlx5_cmd_free_msg(cmd, cmd->slot[i].out);
-		cmd->slot[i].stuck = false;
-	}
-	return !leaked;
+	if (!cmd->queue || !mlx5_cmd_abandoned(cmd))
+		return;
+	deadline = jiffies + msecs_to_jiffies(max(cmd->timeout_ms,
+						  MLX5_CMD_LATE_WAIT_MS));
+	while ((n = mlx5_cmd_abandoned(cmd)) && !mlx5_dev_is_dead(dev) &&
+	       !pci_channel_offline(dev->pdev) && time_before(jiffies, deadline))
+		msleep(MLX5_CMD_LATE_POLL_MS);
+	if (n)
+		dev_warn(dev->device,
+			 "%d command entries still unanswered, going on without them\n",
+			 n);
 }
 
 /**
  * mlx5_cmd_cleanup() - free the command queue
- * @dev: the device, after it stopped using the queue (disabled or reset)
+ * @dev: the device, its DMA stopped (bus mastering off, or reset)
+ *
+ * Entries still abandoned are freed with the queue, into this queue's own
+ * pool, which goes with it: a device that can no longer write host memory
+ * cannot answer them any more.
  */
 void mlx5_cmd_cleanup(struct mlx5_core_dev *dev)
 {
 	struct mlx5_cmd *cmd = &dev->cmd;
+	unsigned long flags;
+	int idx, n = 0;
 
 	mlx5_cmd_disable(dev);
-	if (!mlx5_cmd_reclaim_stuck(dev))
-		return;
+	spin_lock_irqsave(&cmd->lock, flags);
+	for (idx = 0; idx < cmd->nslots; idx++) {
+		if (cmd->slot[idx].state == MLX5_CMD_SLOT_FREE)
+			continue;
+		n++;
+		mlx5_cmd_slot_free(cmd, idx);
+	}
+	spin_unlock_irqrestore(&cmd->lock, flags);
+	if (n)
+		dev_info(dev->device,
+			 "freed %d command entries the device never answered\n",
+			 n);
 	dma_free_coherent(dev->device, MLX5_ADAPTER_PAGE_SIZE, cmd->queue,
 			  cmd->queue_dma);
+	cmd->queue = NULL;
 	dma_pool_destroy(cmd->pool);
+	cmd->pool = NULL;
 }

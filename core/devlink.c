@@ -21,10 +21,10 @@ static int mlx5_devlink_info_get(struct devlink *devlink,
 	char ver[32];
 	int err;
 
-	/* The PSID names the board; the device reports no serial number. */
+	/* The PSID names the board's firmware flavour, as upstream says it. */
 	if (dev->board_id[0]) {
 		err = devlink_info_version_fixed_put(req,
-						     DEVLINK_INFO_VERSION_GENERIC_BOARD_ID,
+						     DEVLINK_INFO_VERSION_GENERIC_FW_PSID,
 						     dev->board_id);
 		if (err)
 			return err;

@@ -70,22 +70,55 @@ static void mlx5_eq_async_event(struct mlx5_core_dev *dev,
 	}
 }
 
-static irqreturn_t mlx5_eq_async_irq(int irq, void *data)
+/* Take the async EQ's new EQEs and arm it again; returns how many. */
+static int mlx5_eq_async_poll(struct mlx5_eq *eq)
 {
-	struct mlx5_eq *eq = data;
 	struct mlx5_eqe *eqe;
-	int n = 0;
+	int n = 0, total = 0;
 
 	while ((eqe = mlx5_eq_next_sw(eq))) {
 		mlx5_eq_async_event(eq->dev, eqe);
 		eq->cons_index++;
+		total++;
 		if (++n == MLX5_EQ_UPDATE_BATCH) {
 			mlx5_eq_update_ci(eq, false);
 			n = 0;
 		}
 	}
 	mlx5_eq_update_ci(eq, true);
+	return total;
+}
+
+static irqreturn_t mlx5_eq_async_irq(int irq, void *data)
+{
+	mlx5_eq_async_poll(data);
 	return IRQ_HANDLED;
+}
+
+/**
+ * mlx5_eq_cmd_recover() - poll the async EQ as if its interrupt came
+ * @dev: the device, in event mode (the async EQ exists)
+ *
+ * A command that timed out in event mode may have its answer in the EQ
+ * with the interrupt lost (and the EQ left unarmed, so that no later
+ * event interrupts either). Sleeps: the interrupt is held off while the
+ * EQ is polled, so that the handler never runs twice at once.
+ *
+ * Return: the number of EQEs found.
+ */
+int mlx5_eq_cmd_recover(struct mlx5_core_dev *dev)
+{
+	struct mlx5_eq *eq = &dev->async_eq;
+	int n;
+
+	if (!eq->buf)
+		return 0;
+	disable_irq(eq->irq);
+	n = mlx5_eq_async_poll(eq);
+	enable_irq(eq->irq);
+	if (n)
+		dev_warn(dev->device, "recovered %d EQEs on the async EQ\n", n);
+	return n;
 }
 
 static irqreturn_t mlx5_eq_comp_irq(int irq, void *data)
@@ -208,8 +241,16 @@ static void mlx5_eq_destroy(struct mlx5_core_dev *dev, struct mlx5_eq *eq)
 	free_irq(eq->irq, eq);
 	WARN_ON(!xa_empty(&eq->cqs));
 	xa_destroy(&eq->cqs);
-	dma_free_coherent(dev->device, eq->nent * sizeof(struct mlx5_eqe),
-			  eq->buf, eq->dma);
+	/*
+	 * An EQ whose destruction timed out may still be written by the
+	 * device: its buffer is leaked rather than handed back.
+	 */
+	if (err == -ETIMEDOUT)
+		dev_warn(dev->device, "leaking the buffer of EQ %u\n", eq->eqn);
+	else
+		dma_free_coherent(dev->device,
+				  eq->nent * sizeof(struct mlx5_eqe), eq->buf,
+				  eq->dma);
 	eq->buf = NULL;
 }
 

@@ -114,6 +114,19 @@ static void mlx5_log_device(struct mlx5_core_dev *dev)
 		 dev->num_comp_eqs, dev->doorbells.n);
 }
 
+/*
+ * The last commands are done: wait (bounded) for late answers, then stop
+ * the function's DMA before the memory it may still write goes back: the
+ * command queue and mailboxes here, the firmware pages after. The next
+ * mlx5_cmd_init() turns bus mastering on again.
+ */
+static void mlx5_function_quiesce(struct mlx5_core_dev *dev)
+{
+	mlx5_cmd_wait_late(dev);
+	pci_clear_master(dev->pdev);
+	mlx5_cmd_cleanup(dev);
+}
+
 /* From reset to INIT_HCA: the function owns its firmware resources. */
 static int mlx5_function_setup(struct mlx5_core_dev *dev)
 {
@@ -128,9 +141,17 @@ static int mlx5_function_setup(struct mlx5_core_dev *dev)
 	if (err)
 		return err;
 
-	err = mlx5_cmd_enable_hca(dev);
+	/* The firmware initializes again once it has the command queue. */
+	err = mlx5_iseg_wait_fw_init(dev, MLX5_FW_INIT_TIMEOUT_MS);
 	if (err)
 		goto err_cmd;
+
+	/* From here a dead firmware is noticed, and commands stop waiting. */
+	mlx5_health_start(dev);
+
+	err = mlx5_cmd_enable_hca(dev);
+	if (err)
+		goto err_health;
 
 	err = mlx5_cmd_set_issi(dev);
 	if (err)
@@ -167,8 +188,10 @@ err_pages:
 	mlx5_reclaim_startup_pages(dev);
 err_disable:
 	mlx5_cmd_disable_hca(dev);
+err_health:
+	mlx5_health_stop(dev);
 err_cmd:
-	mlx5_cmd_cleanup(dev);
+	mlx5_function_quiesce(dev);
 	return err;
 }
 
@@ -176,12 +199,15 @@ static void mlx5_function_teardown(struct mlx5_core_dev *dev)
 {
 	int err;
 
+	/* What timed out before may still give something back. */
+	mlx5_cmd_wait_late(dev);
 	err = mlx5_cmd_teardown_hca(dev);
 	if (err)
 		dev_warn(dev->device, "TEARDOWN_HCA failed: %d\n", err);
 	mlx5_reclaim_startup_pages(dev);
 	mlx5_cmd_disable_hca(dev);
-	mlx5_cmd_cleanup(dev);
+	mlx5_health_stop(dev);
+	mlx5_function_quiesce(dev);
 }
 
 /* Interrupts, EQs and UARs of an initialised function. */
@@ -241,8 +267,8 @@ static int mlx5_hw_up(struct mlx5_core_dev *dev)
 		goto err_teardown;
 
 	mlx5_log_device(dev);
-	mlx5_health_start(dev);
 	dev->loaded = true;
+	mlx5_health_set_healthy(dev);
 	return 0;
 
 err_teardown:
@@ -255,7 +281,12 @@ err_pagealloc:
 static void mlx5_hw_down(struct mlx5_core_dev *dev)
 {
 	dev->loaded = false;
-	mlx5_health_stop(dev);
+	/*
+	 * A dead device may still write EQs and firmware pages: stop its DMA
+	 * before any of them is freed. Teardown commands then return at once.
+	 */
+	if (mlx5_dev_is_dead(dev))
+		pci_clear_master(dev->pdev);
 	mlx5_unload(dev);
 	mlx5_function_teardown(dev);
 	mlx5_pagealloc_cleanup(dev);
@@ -277,7 +308,12 @@ int mlx5_load_one_devl_locked(struct mlx5_core_dev *dev)
 	int err;
 
 	devl_assert_locked(priv_to_devlink(dev));
-	WRITE_ONCE(dev->state, MLX5_DEVICE_STATE_UP);
+	/* After internal error: a function reset and signs of life first. */
+	if (mlx5_dev_is_dead(dev)) {
+		err = mlx5_health_revive(dev, true);
+		if (err)
+			return err;
+	}
 	err = mlx5_hw_up(dev);
 	if (err)
 		return err;
@@ -432,9 +468,17 @@ static int mlx5_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_uninit;
 	}
 	devl_unlock(devlink);
+	/* What error recovery and function resets restore. */
+	pci_save_state(pdev);
+	/* Registered: fatal errors may now be reported (and recovered). */
+	mlx5_health_allow(dev);
 	return 0;
 
 err_uninit:
+	/* Before the lock: a report in progress takes it to recover. */
+	devl_unlock(devlink);
+	mlx5_health_flush(dev);
+	devl_lock(devlink);
 	mlx5_uninit_one(dev);
 err_unlock:
 	devl_unlock(devlink);
@@ -467,11 +511,117 @@ static void mlx5_pci_remove(struct pci_dev *pdev)
 	mlx5_devlink_free(devlink);
 }
 
+/*
+ * PCI errors (AER, DPC) and function resets. The device is let go of
+ * first (in internal error: no command waits on it), the function comes
+ * back after the reset with a full load.
+ */
+static void mlx5_pci_unload(struct mlx5_core_dev *dev)
+{
+	struct devlink *devlink = priv_to_devlink(dev);
+
+	/* Before the lock: a recovery in progress takes it. */
+	mlx5_health_flush(dev);
+	devl_lock(devlink);
+	mlx5_unload_one_devl_locked(dev);
+	devl_unlock(devlink);
+}
+
+static int mlx5_pci_reload(struct mlx5_core_dev *dev)
+{
+	struct devlink *devlink = priv_to_devlink(dev);
+	int err;
+
+	mlx5_health_allow(dev);
+	devl_lock(devlink);
+	err = mlx5_load_one_devl_locked(dev);
+	devl_unlock(devlink);
+	if (err)
+		dev_err(dev->device, "loading after the reset failed: %d\n", err);
+	else
+		dev_info(dev->device, "function back after the reset\n");
+	return err;
+}
+
+static pci_ers_result_t mlx5_pci_err_detected(struct pci_dev *pdev,
+					      pci_channel_state_t state)
+{
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	dev_warn(dev->device, "PCI error detected, channel state %d\n", state);
+	mlx5_enter_error_state(dev);
+	mlx5_pci_unload(dev);
+	return state == pci_channel_io_perm_failure ?
+	       PCI_ERS_RESULT_DISCONNECT : PCI_ERS_RESULT_NEED_RESET;
+}
+
+static pci_ers_result_t mlx5_pci_slot_reset(struct pci_dev *pdev)
+{
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	pci_restore_state(pdev);
+	pci_save_state(pdev);
+	pci_set_master(pdev);
+	/* The slot was reset: wait for the firmware, do not reset again. */
+	if (mlx5_health_revive(dev, false))
+		return PCI_ERS_RESULT_DISCONNECT;
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+static void mlx5_pci_resume(struct pci_dev *pdev)
+{
+	mlx5_pci_reload(pci_get_drvdata(pdev));
+}
+
+/* A function reset through the PCI core (sysfs reset, VFIO...). */
+static void mlx5_pci_reset_prepare(struct pci_dev *pdev)
+{
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	dev_info(dev->device, "function reset: unloading\n");
+	mlx5_pci_unload(dev);
+}
+
+static void mlx5_pci_reset_done(struct pci_dev *pdev)
+{
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	if (mlx5_dev_is_dead(dev) && mlx5_health_revive(dev, false))
+		return;
+	mlx5_pci_reload(dev);
+}
+
+static const struct pci_error_handlers mlx5_pci_err_handler = {
+	.error_detected	= mlx5_pci_err_detected,
+	.slot_reset	= mlx5_pci_slot_reset,
+	.resume		= mlx5_pci_resume,
+	.reset_prepare	= mlx5_pci_reset_prepare,
+	.reset_done	= mlx5_pci_reset_done,
+};
+
+/*
+ * Power off, reboot, kexec: quiesce quickly. A dead device gets no
+ * command at all; a live one is torn down, so that the firmware holds no
+ * page of this kernel's memory when the next one starts (kexec). Either
+ * way its DMA is off and its interrupts freed at the end.
+ */
+static void mlx5_pci_shutdown(struct pci_dev *pdev)
+{
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	dev_info(dev->device, "shutdown%s\n",
+		 mlx5_dev_is_dead(dev) ? " (device in internal error)" : "");
+	mlx5_pci_unload(dev);
+	pci_clear_master(pdev);
+}
+
 static struct pci_driver mlx5_pci_driver = {
 	.name		= MLX5_DRIVER_NAME,
 	.id_table	= mlx5_pci_table,
 	.probe		= mlx5_pci_probe,
 	.remove		= mlx5_pci_remove,
+	.shutdown	= mlx5_pci_shutdown,
+	.err_handler	= &mlx5_pci_err_handler,
 };
 
 static int __init mlx5_init(void)

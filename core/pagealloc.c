@@ -206,13 +206,14 @@ static void mlx5_page_req_work(struct work_struct *work)
 						req_work);
 	struct mlx5_core_dev *dev = container_of(pages, struct mlx5_core_dev,
 						 pages);
-	int npages = atomic_xchg(&pages->pending, 0);
+	int give = atomic_xchg(&pages->give_pending, 0);
+	int take = atomic_xchg(&pages->take_pending, 0);
 
 	mutex_lock(&pages->lock);
-	if (npages > 0)
-		mlx5_give_pages(dev, pages->req_func, npages);
-	else if (npages < 0)
-		mlx5_reclaim_pages(dev, pages->req_func, -npages);
+	if (give)
+		mlx5_give_pages(dev, pages->req_func, give);
+	if (take)
+		mlx5_reclaim_pages(dev, pages->req_func, take);
 	mutex_unlock(&pages->lock);
 }
 
@@ -222,15 +223,19 @@ static void mlx5_page_req_work(struct work_struct *work)
  * @func_id: function the pages are for
  * @npages: positive: give this many; negative: take this many back
  *
- * Called from the async EQ's interrupt handler. Requests add up until the
- * work runs, so none is lost and nothing is allocated here.
+ * Called from the async EQ's interrupt handler. Requests to give and to
+ * take add up apart until the work runs, so that neither cancels the
+ * other, none is lost and nothing is allocated here.
  */
 void mlx5_pages_request(struct mlx5_core_dev *dev, u16 func_id, s32 npages)
 {
 	struct mlx5_pages *pages = &dev->pages;
 
 	WRITE_ONCE(pages->req_func, func_id);
-	atomic_add(npages, &pages->pending);
+	if (npages > 0)
+		atomic_add(npages, &pages->give_pending);
+	else if (npages < 0)
+		atomic_add(-npages, &pages->take_pending);
 	queue_work(pages->wq, &pages->req_work);
 }
 
@@ -284,7 +289,8 @@ int mlx5_reclaim_startup_pages(struct mlx5_core_dev *dev)
 	mutex_lock(&dev->pages.lock);
 	if (dev->pages.count)
 		err = mlx5_reclaim_pages(dev, 0, dev->pages.count);
-	if (!err && dev->pages.count) {
+	/* A dead device returns nothing: the pages are freed at cleanup. */
+	if (!err && dev->pages.count && !mlx5_dev_is_dead(dev)) {
 		dev_warn(dev->device, "device kept %d firmware pages\n",
 			 dev->pages.count);
 		err = -EBUSY;
@@ -298,7 +304,8 @@ int mlx5_pagealloc_init(struct mlx5_core_dev *dev)
 	xa_init(&dev->pages.tree);
 	mutex_init(&dev->pages.lock);
 	dev->pages.count = 0;
-	atomic_set(&dev->pages.pending, 0);
+	atomic_set(&dev->pages.give_pending, 0);
+	atomic_set(&dev->pages.take_pending, 0);
 	INIT_WORK(&dev->pages.req_work, mlx5_page_req_work);
 	dev->pages.wq = alloc_workqueue("mlx5_pages", WQ_MEM_RECLAIM |
 					WQ_UNBOUND, 1);

@@ -20,6 +20,8 @@ void mlx5_cmd_cleanup(struct mlx5_core_dev *dev);
 void mlx5_cmd_use_events(struct mlx5_core_dev *dev);
 void mlx5_cmd_use_polling(struct mlx5_core_dev *dev);
 void mlx5_cmd_comp_handler(struct mlx5_core_dev *dev, u32 vector);
+void mlx5_cmd_flush(struct mlx5_core_dev *dev);
+void mlx5_cmd_wait_late(struct mlx5_core_dev *dev);
 
 /* core/fw.c */
 int mlx5_cmd_enable_hca(struct mlx5_core_dev *dev);
@@ -52,6 +54,7 @@ int mlx5_irqs_init(struct mlx5_core_dev *dev);
 void mlx5_irqs_cleanup(struct mlx5_core_dev *dev);
 int mlx5_eqs_init(struct mlx5_core_dev *dev);
 void mlx5_eqs_cleanup(struct mlx5_core_dev *dev);
+int mlx5_eq_cmd_recover(struct mlx5_core_dev *dev);
 
 /* core/health.c */
 int mlx5_health_init(struct mlx5_core_dev *dev);
@@ -59,6 +62,11 @@ void mlx5_health_cleanup(struct mlx5_core_dev *dev);
 void mlx5_health_start(struct mlx5_core_dev *dev);
 void mlx5_health_stop(struct mlx5_core_dev *dev);
 void mlx5_health_flush(struct mlx5_core_dev *dev);
+void mlx5_health_set_healthy(struct mlx5_core_dev *dev);
+enum mlx5_sensor mlx5_health_check_fatal(struct mlx5_core_dev *dev);
+void mlx5_enter_error_state(struct mlx5_core_dev *dev);
+int mlx5_health_revive(struct mlx5_core_dev *dev, bool reset);
+void mlx5_health_allow(struct mlx5_core_dev *dev);
 
 /* core/main.c */
 int mlx5_init_one(struct mlx5_core_dev *dev);

@@ -18,7 +18,8 @@
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/doorbell.h>
 #include <linux/pci.h>
-#include <linux/semaphore.h>
+#include <linux/rwsem.h>
+#include <linux/wait.h>
 #include <linux/spinlock.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
@@ -59,17 +60,39 @@ struct mlx5_ifc_mbox_out_bits {
 struct mlx5_cmd_mbox;
 
 /**
+ * enum mlx5_cmd_slot_state - life of a command queue entry
+ * @MLX5_CMD_SLOT_FREE: nobody uses it
+ * @MLX5_CMD_SLOT_TAKEN: a command is being written into it
+ * @MLX5_CMD_SLOT_POSTED: handed to the device; its caller waits
+ * @MLX5_CMD_SLOT_DONE: the device answered; its caller reads the output
+ * @MLX5_CMD_SLOT_ABANDONED: its caller gave up (timeout, internal error)
+ *	while the device still owns it; the device's late answer, or the
+ *	queue's cleanup, frees it
+ */
+enum mlx5_cmd_slot_state {
+	MLX5_CMD_SLOT_FREE,
+	MLX5_CMD_SLOT_TAKEN,
+	MLX5_CMD_SLOT_POSTED,
+	MLX5_CMD_SLOT_DONE,
+	MLX5_CMD_SLOT_ABANDONED,
+};
+
+/**
  * struct mlx5_cmd_slot - one entry of the command queue
- * @done: completed by the command completion EQE naming this entry
+ * @state: see &enum mlx5_cmd_slot_state; changes under &mlx5_cmd.lock
+ * @flushed: completed by the internal error flush, not by the device
+ * @done: completed when the device answers (or the flush)
  * @token: token of the command in flight, echoed in its mailboxes
- * @stuck: timed out: the device still owns the entry and @in/@out
- * @in: input mailboxes of a stuck command
- * @out: output mailboxes of a stuck command
+ * @opcode: opcode of the command in flight, for log lines
+ * @in: input mailboxes of the command in flight
+ * @out: output mailboxes of the command in flight
  */
 struct mlx5_cmd_slot {
+	enum mlx5_cmd_slot_state state;
+	bool flushed;
 	struct completion done;
 	u8 token;
-	bool stuck;
+	u16 opcode;
 	struct mlx5_cmd_mbox *in;
 	struct mlx5_cmd_mbox *out;
 };
@@ -78,18 +101,22 @@ struct mlx5_cmd_slot {
  * struct mlx5_cmd - the firmware command interface
  * @queue: the entries, one adapter page of DMA memory
  * @queue_dma: bus address of @queue
- * @pool: mailbox blocks
+ * @pool: mailbox blocks of this queue (a new queue has a new pool)
  * @log_sz: log2 of the number of entries, as the device reports it
  * @log_stride: log2 of the entry size, as the device reports it
- * @nslots: number of entries
- * @sem: counts free entries
- * @lock: protects @free and @token
- * @free: bitmap of free entries
+ * @nslots: number of entries; the last one is reserved for MANAGE_PAGES
+ * @lock: protects the entries' state and @token
+ * @slot_wq: woken when an entry becomes free or the device dies
+ * @mode_sem: held for reading by every command in flight, for writing by
+ *	the switch between polling and events, which so drains them
  * @token: last token handed out
  * @use_events: completions arrive as EQEs (else the driver polls)
  * @up: commands may be posted
  * @timeout_ms: how long a command may take
  * @timeouts: commands that timed out since probe
+ * @late: late answers that freed an abandoned entry, since probe
+ * @eq_recoveries: commands completed by polling the EQ after a lost
+ *	interrupt, since probe
  * @slot: per-entry state
  */
 struct mlx5_cmd {
@@ -99,14 +126,16 @@ struct mlx5_cmd {
 	u8 log_sz;
 	u8 log_stride;
 	unsigned int nslots;
-	struct semaphore sem;
-	spinlock_t lock; /* free entries and tokens */
-	unsigned long free;
+	spinlock_t lock; /* entries' state and tokens */
+	wait_queue_head_t slot_wq;
+	struct rw_semaphore mode_sem;
 	u8 token;
 	bool use_events;
 	bool up;
 	unsigned int timeout_ms;
 	atomic_t timeouts;
+	atomic_t late;
+	atomic_t eq_recoveries;
 	struct mlx5_cmd_slot slot[MLX5_CMD_MAX_SLOTS];
 };
 
@@ -212,7 +241,8 @@ struct mlx5_cq {
  * @lock: serialises give and take
  * @wq: runs page requests from the async EQ
  * @req_work: gives or takes the pages of @pending
- * @pending: pages requested (positive) or returned (negative), not yet done
+ * @give_pending: pages the device asked for, not yet given
+ * @take_pending: pages the device offered back, not yet taken
  * @req_func: function of the latest request
  */
 struct mlx5_pages {
@@ -221,29 +251,60 @@ struct mlx5_pages {
 	struct mutex lock; /* give/take */
 	struct workqueue_struct *wq;
 	struct work_struct req_work;
-	atomic_t pending;
+	atomic_t give_pending;
+	atomic_t take_pending;
 	u16 req_func;
 };
 
 /**
+ * enum mlx5_sensor - fatal conditions the health poll looks for
+ * @MLX5_SENSOR_NO_ERR: none
+ * @MLX5_SENSOR_PCI_COMM_ERR: reads of the init segment return all ones
+ * @MLX5_SENSOR_PCI_ERR: the PCI channel is offline (AER/DPC)
+ * @MLX5_SENSOR_NIC_DISABLED: the NIC interface is disabled
+ * @MLX5_SENSOR_NIC_SW_RESET: the NIC interface is in SW reset
+ * @MLX5_SENSOR_FW_SYND_RFR: a health syndrome that requests a reset
+ */
+enum mlx5_sensor {
+	MLX5_SENSOR_NO_ERR,
+	MLX5_SENSOR_PCI_COMM_ERR,
+	MLX5_SENSOR_PCI_ERR,
+	MLX5_SENSOR_NIC_DISABLED,
+	MLX5_SENSOR_NIC_SW_RESET,
+	MLX5_SENSOR_FW_SYND_RFR,
+};
+
+/**
  * struct mlx5_health - firmware health monitoring
- * @poll: periodic check of the health counter and syndrome
- * @report: reports a failure to devlink (which may recover)
- * @reporter: the devlink health reporter "fw"
+ * @wq: the device's health workqueue (poll, reports, recovery)
+ * @poll: periodic check of the init segment
+ * @report: reports a non-fatal failure to @fw_reporter
+ * @fatal_report: reports a fatal failure to @fatal_reporter (which recovers)
+ * @fw_reporter: the devlink health reporter "fw" (reports only)
+ * @fatal_reporter: the devlink health reporter "fw_fatal" (recovers)
+ * @report_msg: what @report says
  * @prev_counter: health counter at the previous poll
  * @miss: consecutive polls without the counter moving
- * @synd: syndrome of the failure being reported
- * @failed: a failure was seen; polling stops until the next load
+ * @synd: syndrome at the last poll (or of the fatal failure)
+ * @fatal: the fatal condition found, &enum mlx5_sensor
+ * @polls: polls done since probe
+ * @fatal_poll: value of @polls when the fatal condition was found
  * @stopping: no new report work may be queued
  */
 struct mlx5_health {
+	struct workqueue_struct *wq;
 	struct delayed_work poll;
 	struct work_struct report;
-	struct devlink_health_reporter *reporter;
+	struct work_struct fatal_report;
+	struct devlink_health_reporter *fw_reporter;
+	struct devlink_health_reporter *fatal_reporter;
+	const char *report_msg;
 	u32 prev_counter;
 	unsigned int miss;
 	u8 synd;
-	bool failed;
+	enum mlx5_sensor fatal;
+	u32 polls;
+	u32 fatal_poll;
 	bool stopping;
 };
 

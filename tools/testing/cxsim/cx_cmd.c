@@ -466,6 +466,18 @@ void cx_cmd_doorbell(struct cx_core *core, uint32_t vector)
 		       vector);
 		return;
 	}
+	/* Dead firmware executes nothing and never answers. */
+	if (core->fw_dead & CX_TP_FW_DEAD_ON) {
+		core->stats.cmd_dead++;
+		return;
+	}
+	/* Rung before the firmware said it was ready: lost. */
+	if (cx_iseg_busy(core)) {
+		core->stats.cmd_early++;
+		cx_log(core, "cxsim: command doorbell 0x%x while initializing\n",
+		       vector);
+		return;
+	}
 	for (idx = 0; idx < CX_CMDQ_ENTRIES; idx++) {
 		if (!(vector & (1u << idx)))
 			continue;
@@ -493,6 +505,9 @@ void cx_cmd_timer(struct cx_core *core)
 		    core->cmdq.deadline[idx] > now)
 			continue;
 		core->cmdq.delayed &= ~(1u << idx);
+		/* Firmware that died meanwhile never answers. */
+		if (core->fw_dead & CX_TP_FW_DEAD_ON)
+			continue;
 		cx_cmd_execute(core, idx);
 	}
 	cx_cmd_arm_timer(core);

@@ -125,9 +125,17 @@ static uint32_t cx_read32(struct cx_core *core, uint64_t off)
 
 static void cx_write32(struct cx_core *core, uint64_t off, uint32_t val)
 {
-	if (off == CX_ISEG_CMD_DBELL)
+	if (off == CX_ISEG_CMD_DBELL) {
 		cx_cmd_doorbell(core, val);	/* cx_cmd.c */
-	else if (cx_iseg_contains(off))
+		return;
+	}
+	/*
+	 * A new command queue: commands still delayed on the old one are
+	 * dropped, the driver gave their memory back.
+	 */
+	if (off == offsetof(struct mlx5_init_seg, cmdq_addr_l_sz))
+		cx_cmd_reset(core);
+	if (cx_iseg_contains(off))
 		cx_iseg_write32(core, off, val);
 }
 

@@ -93,6 +93,21 @@
  */
 #define CX_TP_REPORT_LEN	0x080
 #define CX_TP_REPORT_PAGE	0x084
+/*
+ * FW_DEAD: the firmware stops.  Bit 0: commands rung are never executed
+ * nor completed, the health counter stops and the health buffer reports
+ * syndrome DEAD_IRISC with the reset-request bit; bit 1 (with bit 0): every
+ * read of the init segment returns all ones, as when the device falls off
+ * the bus.  A function reset does not revive dead firmware: only writing 0
+ * here does.
+ */
+#define CX_TP_FW_DEAD		0x048
+#define CX_TP_FW_DEAD_ON	0x1
+#define CX_TP_FW_DEAD_ALL_ONES	0x2
+/* DROP_IRQ: the next N MSI-X messages are lost; reads back what is left. */
+#define CX_TP_DROP_IRQ		0x04c
+/* HEALTH_SYND: bit 8 also sets the reset-request (RFR) bit: fatal. */
+#define CX_TP_HEALTH_SYND_RFR	0x100
 #define CX_TP_REPORT		0x8000
 #define CX_TP_REPORT_SIZE	(CX_TESTPORT_SIZE - CX_TP_REPORT)
 #define CX_TP_REPORT_MAX	(16u << 20)
@@ -156,6 +171,9 @@ struct cx_iseg_state {
 	bool health_frozen;
 	uint32_t health_frozen_value;
 	uint8_t health_synd;
+	bool health_rfr;		/* reset requested: the syndrome is fatal */
+	/* 'initializing' raised again by a command queue address write. */
+	uint64_t cmdq_write_ns;
 };
 
 enum cx_hca_state {
@@ -221,6 +239,7 @@ struct cx_faults {
 	uint32_t delay_count;		/* CX_TP_ALWAYS: every time */
 	uint32_t cmd_timeout_ms;	/* 0: the default, CX_CMD_EXEC_TO_S */
 	uint32_t err_cqe_sqn;		/* 0: none; one-shot TX error CQE */
+	uint32_t drop_irqs;		/* MSI-X messages still to lose */
 };
 
 /* The function's firmware-side state. */
@@ -330,6 +349,9 @@ struct cx_stats {
 	uint64_t enables;
 	uint64_t leak_reports;		/* non-zero leak reports */
 	uint64_t resets;
+	uint64_t irqs_dropped;		/* injected: DROP_IRQ */
+	uint64_t cmd_dead;		/* doorbells ignored: firmware dead */
+	uint64_t cmd_early;		/* doorbells while initializing */
 	uint32_t cmd_count[CX_NR_OPCODES];
 	uint64_t uar_writes[CX_UAR_PAGES];
 	struct cx_pcie_stats pcie;
@@ -342,6 +364,7 @@ struct cx_core {
 	struct cx_func func;
 	struct cx_cmdq cmdq;
 	struct cx_faults faults;
+	uint32_t fw_dead;		/* CX_TP_FW_DEAD_*; survives resets */
 	struct cx_leak last_leak;
 	struct cx_stats stats;
 	struct cx_dp *dp;		/* data path (cx_dp.h), lazily allocated */

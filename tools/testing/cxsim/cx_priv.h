@@ -59,6 +59,8 @@ void cx_iseg_reset(struct cx_core *core);
 uint32_t cx_iseg_read32(struct cx_core *core, uint64_t off);
 void cx_iseg_write32(struct cx_core *core, uint64_t off, uint32_t val);
 void cx_iseg_health_freeze(struct cx_core *core, bool on);
+void cx_iseg_fw_dead(struct cx_core *core, uint32_t val);
+bool cx_iseg_busy(struct cx_core *core);
 
 /* Command interface (cx_cmd.c). */
 void cx_cmd_doorbell(struct cx_core *core, uint32_t vector);

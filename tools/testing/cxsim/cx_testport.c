@@ -163,6 +163,10 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "doorbell.uar_bad", st->uar_bad_writes);
 	KV(o, "health.frozen", core->iseg.health_frozen);
 	KV(o, "health.synd", core->iseg.health_synd);
+	KV(o, "fw_dead", core->fw_dead);
+	KV(o, "irq.dropped", st->irqs_dropped);
+	KV(o, "cmd.dead", st->cmd_dead);
+	KV(o, "cmd.early", st->cmd_early);
 	KV(o, "bar.reads", st->bar_reads);
 	KV(o, "bar.writes", st->bar_writes);
 	KV(o, "bar.bad_accesses", st->bad_accesses);
@@ -232,12 +236,16 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_DELAY_MS:		return f->delay_ms;
 	case CX_TP_DELAY_COUNT:		return f->delay_count;
 	case CX_TP_HEALTH_FREEZE:	return core->iseg.health_frozen;
-	case CX_TP_HEALTH_SYND:		return core->iseg.health_synd;
+	case CX_TP_HEALTH_SYND:
+		return core->iseg.health_synd |
+		       (core->iseg.health_rfr ? CX_TP_HEALTH_SYND_RFR : 0);
 	case CX_TP_CMD_TIMEOUT:		return f->cmd_timeout_ms;
 	case CX_TP_LINK_DOWN:		return core->func.nic->port.link_down;
 	case CX_TP_ERR_CQE_SQN:		return f->err_cqe_sqn;
 	case CX_TP_REPORT_LEN:		return (uint32_t)core->report_len;
 	case CX_TP_REPORT_PAGE:		return core->report_page;
+	case CX_TP_FW_DEAD:		return core->fw_dead;
+	case CX_TP_DROP_IRQ:		return f->drop_irqs;
 	default:			return 0;
 	}
 }
@@ -266,6 +274,13 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 		break;
 	case CX_TP_HEALTH_SYND:
 		core->iseg.health_synd = val & 0xff;
+		core->iseg.health_rfr = (val & CX_TP_HEALTH_SYND_RFR) != 0;
+		break;
+	case CX_TP_FW_DEAD:
+		cx_iseg_fw_dead(core, val);
+		break;
+	case CX_TP_DROP_IRQ:
+		f->drop_irqs = val;
 		break;
 	case CX_TP_PAGE_REQUEST:
 		if (cx_page_request(core, (int32_t)val))

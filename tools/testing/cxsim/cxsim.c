@@ -341,10 +341,13 @@ static void cxsim_realize(PCIDevice *pd, Error **errp)
 				 &s->testport);
 	}
 
-	if (pci_is_express(pd) &&
-	    pcie_endpoint_cap_init(pd, CXSIM_PCIE_CAP_OFFSET) < 0) {
-		error_setg(errp, "cxsim: cannot add the PCIe capability");
-		return;
+	if (pci_is_express(pd)) {
+		if (pcie_endpoint_cap_init(pd, CXSIM_PCIE_CAP_OFFSET) < 0) {
+			error_setg(errp, "cxsim: cannot add the PCIe capability");
+			return;
+		}
+		/* Function level reset: resets the function as hardware does. */
+		pcie_cap_flr_init(pd);
 	}
 	if (cxsim_init_vsc(pd, errp)) {
 		if (pci_is_express(pd))
@@ -395,6 +398,15 @@ static void cxsim_reset(DeviceState *dev)
 	cx_core_reset(&s->core);
 }
 
+/* An FLR (PCIe device control bit) resets the function (cxsim_reset). */
+static void cxsim_write_config(PCIDevice *pd, uint32_t addr, uint32_t val,
+			       int len)
+{
+	pci_default_write_config(pd, addr, val, len);
+	if (pci_is_express(pd))
+		pcie_cap_flr_write_config(pd, addr, val, len);
+}
+
 static const VMStateDescription cxsim_vmstate = {
 	.name = TYPE_CXSIM,
 	.unmigratable = 1,
@@ -419,6 +431,7 @@ static void cxsim_class_init(ObjectClass *klass, void *data)
 
 	pc->realize = cxsim_realize;
 	pc->exit = cxsim_exit;
+	pc->config_write = cxsim_write_config;
 	pc->vendor_id = PCI_VENDOR_ID_MELLANOX_CX;
 	pc->device_id = 0x1017;
 	pc->revision = 0;

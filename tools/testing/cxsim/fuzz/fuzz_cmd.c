@@ -162,6 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	now_ns += 1000000000ULL;
 	wr32be(ISEG(cmdq_addr_h), 0);
 	wr32be(ISEG(cmdq_addr_l_sz), (uint32_t)CMDQ);
+	now_ns += 20000000ULL;	/* initializing after the address write */
 	if (data[0] & 1) {
 		driver_mode(data + 1, size - 1);
 	} else {

@@ -152,6 +152,8 @@ static void start_dev(void)
 	fh.now += 100 * MS;
 	wr32be(ISEG(cmdq_addr_h), 0);
 	wr32be(ISEG(cmdq_addr_l_sz), (uint32_t)CMDQ_ADDR);
+	/* The firmware initializes again after the address write. */
+	fh.now += 20 * MS;
 	mbox_next = MBOX_BASE;
 }
 
@@ -678,9 +680,81 @@ static void test_faults(void)
 	   "health syndrome readable as a byte");
 	tp_wr(CX_TP_HEALTH_SYND, 0);
 	ok(cx_core_bar0_read(&core, ISEG(health.synd), 1) == 0, "and cleared");
+	tp_wr(CX_TP_HEALTH_SYND, 0x42 | CX_TP_HEALTH_SYND_RFR);
+	ok(cx_core_bar0_read(&core, ISEG(health.rfr_severity), 1) == 0x80 &&
+	   tp_rd(CX_TP_HEALTH_SYND) == (0x42 | CX_TP_HEALTH_SYND_RFR),
+	   "syndrome with the reset-request bit");
+	tp_wr(CX_TP_HEALTH_SYND, 0);
 	ok(tp_rd(CX_TP_MAGIC) == (int)CX_TP_MAGIC_VALUE && tp_rd(CX_TP_VERSION) == 1 &&
 	   report_val("cmd.faults") == 3 && report_val("cmd.delays") == 1,
 	   "test port magic, version; faults and delays in the report");
+
+	/* Initializing again after the command queue address is written. */
+	wr32be(ISEG(cmdq_addr_l_sz), (uint32_t)CMDQ_ADDR);
+	ok(rd32be(ISEG(initializing)) >> 31 == 1 &&
+	   simple_cmd(MLX5_CMD_OP_QUERY_ISSI, 0) == 0x100 - 1 &&
+	   report_val("cmd.early") == 1,
+	   "cmdq address write: initializing, a doorbell then is lost");
+	fh.now += 20 * MS;
+	ok(rd32be(ISEG(initializing)) >> 31 == 0 &&
+	   simple_cmd(MLX5_CMD_OP_QUERY_ISSI, 0) == 0,
+	   "10 ms later ready and taking commands");
+}
+
+static void test_fw_dead(void)
+{
+	uint32_t c;
+
+	start_dev();
+	simple_cmd(MLX5_CMD_OP_ENABLE_HCA, 0);
+	fh.now += 10 * CX_HEALTH_TICK_NS;
+	tp_wr(CX_TP_FW_DEAD, CX_TP_FW_DEAD_ON);
+	c = rd32be(ISEG(health_counter));
+	fh.now += 10 * CX_HEALTH_TICK_NS;
+	ok(rd32be(ISEG(health_counter)) == c && c &&
+	   cx_core_bar0_read(&core, ISEG(health.synd), 1) ==
+	   MLX5_INITIAL_SEG_HEALTH_SYNDROME_DEAD_IRISC &&
+	   cx_core_bar0_read(&core, ISEG(health.rfr_severity), 1) == 0x80,
+	   "firmware dead: counter stopped, DEAD_IRISC with reset request");
+	ok(simple_cmd(MLX5_CMD_OP_QUERY_ISSI, 0) == 0x100 - 1 &&
+	   (entry(0)->status_own & 1) && report_val("cmd.dead") == 1,
+	   "firmware dead: a command is never answered");
+	cx_core_reset(&core);
+	ok(tp_rd(CX_TP_FW_DEAD) == CX_TP_FW_DEAD_ON &&
+	   cx_core_bar0_read(&core, ISEG(health.synd), 1) ==
+	   MLX5_INITIAL_SEG_HEALTH_SYNDROME_DEAD_IRISC,
+	   "a function reset does not revive it");
+	tp_wr(CX_TP_FW_DEAD, CX_TP_FW_DEAD_ON | CX_TP_FW_DEAD_ALL_ONES);
+	ok(rd32be(ISEG(fw_rev)) == 0xffffffffu &&
+	   rd32be(ISEG(initializing)) == 0xffffffffu,
+	   "all-ones option: every init segment read is all ones");
+	tp_wr(CX_TP_FW_DEAD, 0);
+	start_dev();
+	ok(rd32be(ISEG(fw_rev)) != 0xffffffffu &&
+	   cx_core_bar0_read(&core, ISEG(health.synd), 1) == 0 &&
+	   simple_cmd(MLX5_CMD_OP_ENABLE_HCA, 0) == 0,
+	   "switch cleared: reads, syndrome and commands are back");
+}
+
+static void test_drop_irq(void)
+{
+	uint32_t uar, eqn;
+	struct mlx5_eqe *eqe = gmem(EQ_BASE);
+
+	start_dev();
+	bring_up();
+	alloc_uar(&uar);
+	create_eq(EQ_BASE, 2, uar, 3, 1ull << MLX5_EVENT_TYPE_PAGE_REQUEST,
+		  &eqn);
+	eq_doorbell(uar, eqn, 0, 1);
+	tp_wr(CX_TP_DROP_IRQ, 1);
+	tp_wr(CX_TP_PAGE_REQUEST, 1);
+	ok(eqe[0].owner == 0 && fh.vec_notifies[3] == 0 &&
+	   tp_rd(CX_TP_DROP_IRQ) == 0 && report_val("irq.dropped") == 1,
+	   "drop one interrupt: the EQE is written, its MSI-X lost");
+	eq_doorbell(uar, eqn, 0, 1);
+	ok(fh.vec_notifies[3] == 1,
+	   "re-arming with the EQE pending fires; later ones are delivered");
 }
 
 static void test_malformed(void)
@@ -789,6 +863,8 @@ static void test_cmd_all(void)
 	test_pages();
 	test_eq_laps();
 	test_faults();
+	test_fw_dead();
+	test_drop_irq();
 	test_malformed();
 	test_multi_entry();
 }

@@ -285,6 +285,7 @@ static bool eth_setup(struct eth_env *e, const uint8_t *mac)
 		fh.now += 100 * MS;
 		wr32be(ISEG(cmdq_addr_h), 0);
 		wr32be(ISEG(cmdq_addr_l_sz), (uint32_t)CMDQ_ADDR);
+		fh.now += 20 * MS;
 	}
 	good &= bring_up();
 	good &= alloc_uar(&e->uar) == 0;

@@ -11,7 +11,13 @@ as root.
                                        'always' or -1 for every time)
     cxsim.py delay BDF MS [OPCODE] [COUNT]
     cxsim.py freeze BDF on|off       freeze the health counter
-    cxsim.py synd BDF SYND           set the health syndrome (0 clears)
+    cxsim.py synd BDF SYND [rfr]     set the health syndrome (0 clears);
+                                     rfr: with the reset-request bit (fatal)
+    cxsim.py dead BDF on|allones|off the firmware dies: commands never
+                                     complete, counter stops, syndrome
+                                     DEAD_IRISC; allones: init segment reads
+                                     return all ones too
+    cxsim.py dropirq BDF N           lose the next N MSI-X messages
     cxsim.py pages BDF N             page request event (N < 0: reclaim)
     cxsim.py timeout BDF MS          command timeout the init segment states
                                      (read by a driver at probe; 0: 60 s)
@@ -58,6 +64,11 @@ REG_LINK_DOWN = 0x040
 REG_ERR_CQE_SQN = 0x044
 REG_REPORT_LEN = 0x080
 REG_REPORT_PAGE = 0x084
+REG_FW_DEAD = 0x048
+REG_DROP_IRQ = 0x04C
+FW_DEAD_ON = 0x1
+FW_DEAD_ALL_ONES = 0x2
+HEALTH_SYND_RFR = 0x100
 REPORT = 0x8000
 SIZE = 0x10000
 REPORT_PAGE = SIZE - REPORT
@@ -240,14 +251,27 @@ def clear_faults(bdf):
     p.wr(REG_DELAY_OPCODE, 0)
     p.wr(REG_CMD_TIMEOUT, 0)
     p.wr(REG_ERR_CQE_SQN, 0)
+    p.wr(REG_FW_DEAD, 0)
+    p.wr(REG_DROP_IRQ, 0)
 
 
 def health_freeze(bdf, on):
     port(bdf).wr(REG_HEALTH_FREEZE, 1 if on else 0)
 
 
-def health_synd(bdf, synd):
-    port(bdf).wr(REG_HEALTH_SYND, synd & 0xFF)
+def health_synd(bdf, synd, rfr=False):
+    port(bdf).wr(REG_HEALTH_SYND, (synd & 0xFF) | (HEALTH_SYND_RFR if rfr else 0))
+
+
+def fw_dead(bdf, mode):
+    """'on', 'allones' (on, and all-ones init segment reads) or 'off'."""
+    val = {"on": FW_DEAD_ON, "allones": FW_DEAD_ON | FW_DEAD_ALL_ONES,
+           "off": 0}[mode]
+    port(bdf).wr(REG_FW_DEAD, val)
+
+
+def drop_irq(bdf, n):
+    port(bdf).wr(REG_DROP_IRQ, n)
 
 
 def cmd_timeout(bdf, ms):
@@ -315,7 +339,11 @@ def main(argv):
     elif cmd == "freeze":
         health_freeze(bdf, args[1] in ("on", "1", "yes"))
     elif cmd == "synd":
-        health_synd(bdf, int(args[1], 0))
+        health_synd(bdf, int(args[1], 0), len(args) > 2 and args[2] == "rfr")
+    elif cmd == "dead":
+        fw_dead(bdf, args[1])
+    elif cmd == "dropirq":
+        drop_irq(bdf, int(args[1], 0))
     elif cmd == "pages":
         page_request(bdf, int(args[1], 0))
     elif cmd == "timeout":

@@ -24,8 +24,8 @@ ktap_check "devlink dev info: driver mlx5_core" \
 ktap_check "devlink dev info: fw.version $FW_VERSION running" \
 	bash -c "devlink dev info $dl | grep -q 'fw.version $FW_VERSION'"
 
-ktap_check "devlink dev info: board.id from the device (PSID)" \
-	bash -c "devlink dev info $dl | grep -q 'board.id $BOARD_ID'"
+ktap_check "devlink dev info: fw.psid from the device" \
+	bash -c "devlink dev info $dl | grep -q 'fw.psid $BOARD_ID'"
 
 # The Ethernet auxiliary device of a function: mlx5_core.eth.<id> under it.
 eth_adev() {

@@ -1,0 +1,249 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A device whose firmware dies, answers late or loses an interrupt never
+# hangs the host: dead firmware is found within 3 health polls and put in
+# internal error (commands fail at once); fw_fatal recovers it once the
+# firmware lives again and gives up cleanly while it does not; commands
+# answered after their timeout give their entries back (the reported
+# reload hang: 40 doorbells, 300 ms timeout, DEALLOC_UAR 1 s late); a
+# command answered 3 s late in a reload's teardown leaves nothing behind;
+# a lost command interrupt is recovered by polling the EQ; 20 recoveries
+# leave nothing behind. The VM powers off at the end with the firmware of
+# one function dead and the driver loaded.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+RECOVERIES=${RECOVERIES:-20}
+
+ktap_header 20
+
+bdf=$(cx_functions | head -n 1)
+dl=pci/$bdf
+
+# rep_get REPORTER KEY: a field of "devlink health show" for REPORTER.
+rep_get() {
+	devlink -j health show "$dl" reporter "$1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["health"]
+for reps in d.values():
+    for r in reps:
+        if r.get("reporter") == sys.argv[1]:
+            print(r.get(sys.argv[2], ""))
+' "$1" "$2"
+}
+
+# diag_get REPORTER KEY: a field of "devlink health diagnose" for REPORTER.
+diag_get() {
+	devlink -j health diagnose "$dl" reporter "$1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+def find(o):
+    if isinstance(o, dict):
+        if sys.argv[1] in o:
+            return o[sys.argv[1]]
+        for v in o.values():
+            r = find(v)
+            if r is not None:
+                return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r is not None:
+                return r
+    return None
+v = find(d)
+print("" if v is None else str(v).lower())
+' "$2"
+}
+
+rep_is() { [ "$(rep_get "$1" "$2")" = "$3" ]; }
+
+now() { date +%s.%N; }
+elapsed() { python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$(now)"; }
+below() { python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$1" "$2"; }
+
+# No task sleeps uninterruptibly (D) now, and none did long enough for the
+# hung task detector.
+no_d_state() {
+	local d
+
+	d=$(ps -eo stat=,comm=,wchan= | awk '$1 ~ /^D/')
+	[ -z "$d" ] || { diag "D state: $d"; return 1; }
+	! dmesg | grep -q 'blocked for more than'
+}
+
+# Objects and pages the model holds for the function.
+model_objs() { model_sum "$bdf" obj.; }
+
+# The command timeout is read from the init segment at each load.
+cxsim timeout "$bdf" 1000
+dmesg_mark deadfw
+load_ours
+devlink health set "$dl" reporter fw_fatal auto_recover false
+
+# 1-4: the firmware dies; found within 3 polls, reported with its syndrome.
+# The switch goes on between two reads of the poll count (the tools take
+# a while under TCG): detection must come at most 3 polls after the second.
+p0=$(diag_get fw polls)
+cxsim dead "$bdf" on
+p1=$(diag_get fw polls)
+ktap_check "dead firmware: fw_fatal reports an error" \
+	wait_for 30 rep_is fw_fatal error 1
+det=$(diag_get fw_fatal detected_at_poll)
+# The poll stops at the detection: its missed_polls says whether the
+# counter still moved at the poll before (firmware alive one poll earlier).
+miss=$(diag_get fw missed_polls)
+diag "switch set between health polls $p0 and $p1, fatal error found at poll $det, counter stopped for $miss polls before"
+ktap_check "found within 3 health polls of the switch ($p0..$p1 -> $det, $miss missed)" \
+	test -n "$det" -a "$det" -gt "$p0" -a "$det" -le $((p1 + 3)) -a "$miss" -lt 3
+devlink health diagnose "$dl" reporter fw_fatal | sed 's/^/# /'
+ktap_check "fw_fatal diagnose: syndrome 7 (DEAD_IRISC), reset requested, internal error" \
+	bash -c "[ '$(diag_get fw_fatal syndrome)' = 7 ] &&
+		 [ '$(diag_get fw_fatal internal_error)' = true ] &&
+		 devlink health diagnose $dl reporter fw_fatal | grep -q 'requests a reset'"
+ktap_check "dmesg: fatal error detected, device in internal error" \
+	bash -c "dmesg | sed -n '/selftest-mark: deadfw$/,\$p' | grep -q 'mlx5_core $bdf: fatal error detected' &&
+		 dmesg | sed -n '/selftest-mark: deadfw$/,\$p' | grep -q 'mlx5_core $bdf: device in internal error'"
+
+# 5-6: in internal error nothing waits on the device: a reload tears down
+# without a single command reaching it and fails (no sign of life) quickly.
+dead0=$(model_get "$bdf" cmd.dead)
+to0=$(diag_get fw cmd_timeouts)
+t0=$(now)
+devlink dev reload "$dl" 2>/dev/null && diag "reload with dead firmware succeeded?"
+t_dead_reload=$(elapsed "$t0")
+diag "reload with dead firmware returned after $t_dead_reload s"
+ktap_check "reload in internal error: no command posted, none timed out" \
+	bash -c "[ '$(model_get "$bdf" cmd.dead)' = '$dead0' ] && [ '$(diag_get fw cmd_timeouts)' = '$to0' ]"
+# Bound: no command, a function reset and at most 5 s waiting for signs of
+# life; 30 s leaves room for a loaded TCG host.
+ktap_check "reload in internal error returns within 30 s ($t_dead_reload s)" \
+	below "$t_dead_reload" 30
+
+# 7-8: the firmware lives again: recovery brings the function back.
+cxsim dead "$bdf" off
+devlink health recover "$dl" reporter fw_fatal
+ktap_check "switch cleared: devlink health recover brings the function back" \
+	bash -c "source $LIB_DIR/lib.sh; [ '$(rep_get fw_fatal state)' = healthy ] &&
+		 [ \"\$(model_get $bdf hca_state)\" = initialised ]"
+devlink health show "$dl" reporter fw_fatal | sed 's/^/# /'
+ktap_check "then the function reloads, reporters healthy, no internal error" \
+	bash -c "devlink dev reload $dl && [ '$(diag_get fw internal_error)' = false ] &&
+		 devlink health show $dl reporter fw_fatal | grep -q 'state healthy'"
+
+# 9-11: the firmware stays dead: automatic recovery gives up cleanly, the
+# device stays in internal error and rmmod is quick.
+devlink health set "$dl" reporter fw_fatal auto_recover true grace_period 0
+dmesg_mark giveup
+cxsim dead "$bdf" on
+gave_up() {
+	dmesg_since giveup | grep -q "mlx5_core $bdf: recovery failed"
+}
+ktap_check "switch left on: recovery gives up (firmware shows no sign of life)" \
+	wait_for 60 gave_up
+dmesg_since giveup | grep "mlx5_core $bdf" | sed 's/^/# /'
+ktap_check "the device stays in internal error, reporter in error" \
+	bash -c "[ '$(diag_get fw_fatal internal_error)' = true ] &&
+		 [ '$(rep_get fw_fatal state)' = error ]"
+t0=$(now)
+rmmod mlx5_core
+t_rmmod=$(elapsed "$t0")
+diag "rmmod with dead firmware: $t_rmmod s"
+ktap_check "rmmod with dead firmware completes in under 10 s ($t_rmmod s)" \
+	bash -c "$(declare -f below); below $t_rmmod 10 && [ ! -d /sys/module/mlx5_core ]"
+cxsim dead "$bdf" off
+
+# 12-15: the reported hang. 40 doorbells, commands time out after 300 ms,
+# DEALLOC_UAR answered 1 s late: reload returns, nothing in D state, the
+# late answers free their entries and what they free leaves the device.
+cxsim timeout "$bdf" 300
+load_ours
+devlink dev param set "$dl" name num_doorbells value 40 cmode driverinit
+devlink dev reload "$dl"
+leaks0=$(model_get "$bdf" leak.reports)
+late0=$(diag_get fw cmd_late_answers)
+cxsim delay "$bdf" 1000 DEALLOC_UAR always
+dmesg_mark repro
+t0=$(now)
+devlink dev reload "$dl"
+rc=$?
+t_repro=$(elapsed "$t0")
+cxsim clear "$bdf"
+late=$(( $(diag_get fw cmd_late_answers) - late0 ))
+diag "reload with 41 DEALLOC_UAR 1 s late (timeout 300 ms): status $rc after $t_repro s, $late late answers freed their entries"
+# Bound: 41 timeouts of 300 ms, at most 5 s for the last late answers,
+# and a load: about 20 s; 90 s leaves room for a loaded TCG host.
+ktap_check "repro: reload returns within 90 s ($t_repro s), status 0" \
+	bash -c "[ $rc = 0 ] && $(declare -f below); below $t_repro 90"
+ktap_check "repro: no task in D state, no hung task report" no_d_state
+ktap_check "repro: late answers freed their entries ($late of 41)" \
+	test "$late" -ge 41
+ktap_check "repro: the next reload binds, the device left nothing behind" \
+	bash -c "source $LIB_DIR/lib.sh; devlink dev reload $dl &&
+		 [ \"\$(model_get $bdf obj.uar)\" = 41 ] &&
+		 [ \"\$(model_get $bdf leak.reports)\" = '$leaks0' ]"
+
+# 16-17: a command answered 3 s late in a reload's teardown.
+cxsim timeout "$bdf" 1000
+devlink dev reload "$dl"
+cxsim delay "$bdf" 3000 TEARDOWN_HCA 1
+dmesg_mark late3
+devlink dev reload "$dl"
+ktap_check "3 s late TEARDOWN_HCA: timed out, the reload went on" \
+	bash -c "dmesg | sed -n '/selftest-mark: late3$/,\$p' | grep -q 'TEARDOWN_HCA(0x103) timed out after 1000 ms'"
+ktap_check "3 s late: next reload and rmmod clean, no dma_pool complaint, device empty" \
+	bash -c "source $LIB_DIR/lib.sh; devlink dev reload $dl && rmmod mlx5_core &&
+		 ! dmesg | sed -n '/selftest-mark: late3$/,\$p' | grep -qi 'dma_pool' &&
+		 [ \"\$(model_sum $bdf obj.)\" = 0 ] && [ \"\$(model_get $bdf pages)\" = 0 ]"
+
+# 18: one command completion interrupt is lost.
+cxsim timeout "$bdf" 1000
+load_ours
+rec0=$(diag_get fw cmd_eq_recoveries)
+to0=$(diag_get fw cmd_timeouts)
+dmesg_mark dropirq
+cxsim dropirq "$bdf" 1
+devlink dev reload "$dl"
+rec=$(diag_get fw cmd_eq_recoveries)
+diag "EQ recoveries $rec0 -> $rec, timeouts $to0 -> $(diag_get fw cmd_timeouts), irqs dropped $(model_get "$bdf" irq.dropped)"
+dmesg_since dropirq | grep -e 'polling the EQ' -e 'EQEs on the async' | sed 's/^/# /'
+ktap_check "a lost completion interrupt: the command completes by EQ recovery, counted" \
+	bash -c "[ '$rec' = $((rec0 + 1)) ] && [ '$(diag_get fw cmd_timeouts)' = '$to0' ] &&
+		 [ '$(model_get "$bdf" irq.dropped)' = 1 ]"
+
+# 19-20: recoveries from a fatal syndrome, which a function reset clears.
+devlink health set "$dl" reporter fw_fatal auto_recover true grace_period 0
+objs0=$(model_objs)
+pages0=$(model_get "$bdf" pages)
+recoveries() {
+	local i n0 n
+
+	n0=$(rep_get fw_fatal recover)
+	for i in $(seq "$RECOVERIES"); do
+		cxsim synd "$bdf" 1 rfr
+		n=$((n0 + i))
+		wait_for 60 rep_is fw_fatal recover "$n" ||
+			{ diag "recovery $i did not happen"; return 1; }
+		wait_for 10 rep_is fw_fatal state healthy ||
+			{ diag "recovery $i: not healthy"; return 1; }
+	done
+}
+ktap_check "$RECOVERIES recoveries from a fatal syndrome" recoveries
+diag "objects $objs0 -> $(model_objs), pages $pages0 -> $(model_get "$bdf" pages), function resets $(model_get "$bdf" resets)"
+ktap_check "after $RECOVERIES recoveries: as many objects and pages as before, none after rmmod" \
+	bash -c "source $LIB_DIR/lib.sh; [ \"\$(model_sum $bdf obj.)\" = '$objs0' ] &&
+		 [ \"\$(model_get $bdf pages)\" = '$pages0' ] &&
+		 [ \"\$(model_get $bdf hca_state)\" = initialised ] &&
+		 rmmod mlx5_core && [ \"\$(model_sum $bdf obj.)\" = 0 ] &&
+		 [ \"\$(model_get $bdf pages)\" = 0 ]"
+
+# The VM powers off with the driver loaded and the firmware dead: the
+# runner fails the run if that hangs.
+load_ours
+cxsim dead "$bdf" on
+wait_for 30 rep_is fw_fatal error 1
+diag "powering off with $bdf's firmware dead"
+
+ktap_finish
