@@ -2,10 +2,13 @@
 #
 # Makefile for the NVIDIA ConnectX-5+ core driver, mlx5_core.
 #
-# This file is both the Kbuild file (when the kernel's build system reads it,
-# KERNELRELEASE is set) and the out-of-tree wrapper (plain `make`).
+# This file is both the Kbuild file and the out-of-tree wrapper (plain
+# `make`).  Kbuild is told apart by what it really does before reading it:
+# its Makefile.build, Makefile.clean and Makefile.modpost assign `src` (a
+# file variable there, undefined here).  KERNELRELEASE says nothing: DKMS
+# passes it on the wrapper's command line.
 
-ifneq ($(KERNELRELEASE),)
+ifeq ($(origin src),file)
 
 ifneq ($(KBUILD_EXTMOD),)
 obj-m += mlx5_core.o
