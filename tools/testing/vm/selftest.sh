@@ -4,8 +4,14 @@
 # Self-test of the VM runner (tools/testing/vm/run), host side, TAP output.
 # Boots one VM per case with --ports 0, so it does not need the cxsim model.
 #
-# Usage: selftest.sh [--qemu PATH] [--kver KVER] [--keep]
-#   --qemu, --kver  passed through to the runner
+# With --kernel debug it tests the runner with the debug kernel instead: a
+# clean run passes (nothing reported at boot, the kmemleak scan finds
+# nothing), our module is built for that kernel and loads, and each checker
+# fails a run: the test-only module in checkers/ makes a KASAN, a lockdep,
+# a DMA-API debug and a kmemleak report in turn.
+#
+# Usage: selftest.sh [--qemu PATH] [--kver KVER] [--kernel KIND] [--keep]
+#   --qemu, --kver, --kernel  passed through to the runner
 #   --keep          keep the scratch directory (kept anyway when a case fails)
 
 set -euo pipefail
@@ -14,21 +20,34 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 RUN=$VM_DIR/run
 PASS_ARGS=()
 KEEP=
+GUEST_KERNEL=debian
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--qemu | --kver)
+	--qemu | --kver | --kernel)
 		[ $# -ge 2 ] || { echo "$1 needs an argument" >&2; exit 2; }
 		PASS_ARGS+=("$1" "$2")
+		[ "$1" = --kernel ] && GUEST_KERNEL=$2
 		shift 2
 		;;
 	--keep) KEEP=1; shift ;;
-	*) echo "usage: ${0##*/} [--qemu PATH] [--kver KVER] [--keep]" >&2; exit 2 ;;
+	*) echo "usage: ${0##*/} [--qemu PATH] [--kver KVER] [--kernel KIND] [--keep]" >&2; exit 2 ;;
 	esac
 done
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vm-selftest.XXXXXX")
 N=0 FAILED=0
+
+finish() {
+	if [ "$FAILED" -eq 0 ] && [ -z "$KEEP" ]; then
+		rm -rf "$TMP"
+	else
+		echo "# scratch directory kept: $TMP"
+	fi
+	echo "# $((N - FAILED)) passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
+	exit
+}
 
 # guest_script NAME BODY: an executable bash script in the scratch directory.
 guest_script() {
@@ -75,6 +94,47 @@ guest_script daemon 'sleep 600 & echo started; exit 3'
 guest_script qmp "$(dirname "$RUN")/qmp '{\"execute\": \"query-status\"}' &&
 ! $(dirname "$RUN")/qmp '{\"execute\": \"no-such-command\"}'"
 
+# The debug kernel's cases.  Its boot is slower: limits are wider.
+debug_cases() {
+	local tree ko
+	tree=$("$VM_DIR/debug-kernel" | tail -n 1)
+	cp -r "$VM_DIR/checkers" "$TMP/checkers"
+	if ! make -C "$tree" M="$TMP/checkers" modules >"$TMP/checkers.log" 2>&1; then
+		echo "Bail out! the checkers module does not build against $tree"
+		sed 's/^/# /' "$TMP/checkers.log"
+		exit 1
+	fi
+	ko=$TMP/checkers/vm_checkers.ko
+	# shellcheck disable=SC2016 # expanded in the guest
+	guest_script checker 'insmod "$1" trigger="$2"; echo "insmod: $?"; exit 0'
+	# shellcheck disable=SC2016 # expanded in the guest
+	guest_script ours '[ "$(modinfo -F vermagic "$OUR_KO" | cut -d" " -f1)" = "$(uname -r)" ] &&
+insmod "$OUR_KO" && rmmod mlx5_core && echo OURS-LOADED'
+
+	echo "TAP version 13"
+	echo "1..7"
+	check "debug kernel: a clean run gives 0 (boot and the kmemleak scan report nothing)" \
+		0 300 'exit=0' "$TMP/exit0.sh"
+	check "debug kernel: our mlx5_core, built for it, loads and unloads" 0 300 'OURS-LOADED' \
+		"$TMP/ours.sh"
+	check "debug kernel: the checkers module itself is clean" 0 300 'insmod: 0' \
+		"$TMP/checker.sh" "$ko" none
+	check "debug kernel: a KASAN report fails the run" 123 300 \
+		'dmesg.txt:[0-9]+:.*BUG: KASAN: slab-out-of-bounds' "$TMP/checker.sh" "$ko" kasan
+	check "debug kernel: a lockdep report fails the run" 123 300 \
+		'dmesg.txt:[0-9]+:.*possible circular locking dependency' "$TMP/checker.sh" "$ko" lockdep
+	check "debug kernel: a DMA-API debug report fails the run" 123 300 \
+		'dmesg.txt:[0-9]+:.*DMA-API: .*different direction' "$TMP/checker.sh" "$ko" dma
+	check "debug kernel: a leak found by kmemleak fails the run" 123 300 \
+		'dmesg.txt:[0-9]+:.*unreferenced object 0x[0-9a-f]+ \(size 128\)' \
+		"$TMP/checker.sh" "$ko" kmemleak
+}
+
+if [ "$GUEST_KERNEL" = debug ]; then
+	debug_cases
+	finish
+fi
+
 echo "TAP version 13"
 echo "1..12"
 check "exit 0 gives 0" 0 60 'exit=0' "$TMP/exit0.sh"
@@ -107,11 +167,4 @@ check "args with spaces and quotes arrive intact" 0 60 'ARGS-INTACT' \
 check "a process left running does not hold the VM" 3 60 'started' "$TMP/daemon.sh"
 check "a script past --timeout 20 times out" 124 50 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
 check "monitor commands from the guest reach QEMU" 0 60 '"status": "running"' "$TMP/qmp.sh"
-
-if [ "$FAILED" -eq 0 ] && [ -z "$KEEP" ]; then
-	rm -rf "$TMP"
-else
-	echo "# scratch directory kept: $TMP"
-fi
-echo "# $((N - FAILED)) passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+finish
