@@ -38,7 +38,7 @@ CHECKPATCH ?= $(CXSIM_CACHE)/checkpatch/checkpatch.pl
 DRIVER_SRCS = $(sort $(filter-out %.mod.c,$(wildcard $(SRCDIR)/*.[ch] $(SRCDIR)/core/*.[ch] \
 	$(SRCDIR)/en/*.[ch] $(SRCDIR)/lib/*.[ch] $(SRCDIR)/include/*.h)))
 
-.PHONY: all modules clean install checkpatch check run deps
+.PHONY: all modules clean install checkpatch check check-full run deps
 
 all: modules
 
@@ -65,6 +65,10 @@ deps:
 
 check:
 	$(SRCDIR)/tools/testing/check
+
+# make check, the debug kernel's tier with every selftest of our driver.
+check-full:
+	CHECK_FULL=1 $(SRCDIR)/tools/testing/check
 
 run:
 	$(SRCDIR)/tools/testing/run-demo
