@@ -19,7 +19,7 @@ endif
 ccflags-y += -I$(src)/include
 
 mlx5_core-y := core/main.o core/iseg.o core/cmd.o core/fw.o core/pagealloc.o \
-		core/uar.o core/eq.o core/health.o core/devlink.o
+		core/uar.o core/eq.o core/health.o core/devlink.o core/dev.o
 
 else # out-of-tree wrapper
 

@@ -15,7 +15,7 @@
 #include <linux/interrupt.h>
 #include <linux/slab.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 #define MLX5_EQ_DOORBELL_OFFSET	0x40
 #define MLX5_EQ_ASYNC_NENT	256

@@ -6,7 +6,7 @@
 
 #include <linux/slab.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 int mlx5_cmd_enable_hca(struct mlx5_core_dev *dev)
 {

@@ -14,7 +14,7 @@
 #include <linux/mlx5/doorbell.h>
 #include <linux/slab.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 static int mlx5_cmd_alloc_uar(struct mlx5_core_dev *dev, u32 *index)
 {
