@@ -5,22 +5,34 @@
 # Allocation failures during probe (the debug kernel only: failslab and
 # fail_page_alloc).  The probing task binds one function through sysfs with
 # every Nth slab allocation failing (failslab, interval N), then again with
-# every Nth page allocation failing (fail_page_alloc), for N = 1, 2, 3, ...
-# until the probe has succeeded three times in a row (the whole probe then
-# fits between two failures).  Each probe either binds or fails cleanly: the
+# every Nth page allocation failing (fail_page_alloc), N over a range, until
+# the probe has succeeded three times in a row (the whole probe then fits
+# between two failures).  Each probe either binds or fails cleanly: the
 # model holds nothing of ours afterwards, and the next probe, without
 # injection, binds.  kmemleak finds nothing once the sweeps are done.
 #
 # Only the probing task's allocations fail (task-filter, make-it-fail): the
 # rest of the VM, the shell included, is left alone.
 #
-# Environment: FAULT_MAX_N (default 600) caps N.
+# A probe takes tens of seconds under TCG with the debug kernel's checkers,
+# so N runs 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers of two and the
+# midpoints): the first failure lands early, in the middle and late in the
+# probe, and the failures that follow hit the unwind itself.
+# Environment: FAULT_N="1 2 3 ..." sets the values; FAULT_MAX_N (default
+# 5000) caps them.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 DBG=/sys/kernel/debug
-FAULT_MAX_N=${FAULT_MAX_N:-600}
+FAULT_MAX_N=${FAULT_MAX_N:-5000}
+if [ -z "${FAULT_N:-}" ]; then
+	FAULT_N=1
+	for ((n = 2; n <= FAULT_MAX_N; n *= 2)); do
+		FAULT_N+=" $n"
+		[ $((n + n / 2)) -le "$FAULT_MAX_N" ] && FAULT_N+=" $((n + n / 2))"
+	done
+fi
 DRV=/sys/bus/pci/drivers/mlx5_core
 
 ktap_header 5
@@ -80,11 +92,13 @@ bind_failing() {
 
 FAILED_PROBES=0 CLEAN_PROBES=0 LAST_CLEAN=''
 
-# sweep ATTR: N = 1.. until three probes in a row bound.
+# sweep ATTR: N over FAULT_N until three probes in a row bound.
 sweep() {
-	local attr=$1 n ok_run=0 bad=0 failed=0 bound=0
+	local attr=$1 n last=0 ok_run=0 bad=0 failed=0 bound=0
 
-	for ((n = 1; n <= FAULT_MAX_N && ok_run < 3; n++)); do
+	for n in $FAULT_N; do
+		[ "$ok_run" -lt 3 ] || break
+		last=$n
 		attr_on "$attr" "$n"
 		bind_failing
 		attr_off "$attr"
@@ -109,8 +123,8 @@ sweep() {
 		fi
 		[ "$bad" -lt 5 ] || { diag "$attr: giving up after 5 faults"; break; }
 	done
-	n=$((n - 1))
-	diag "$attr: N = 1..$n: $failed probes failed cleanly, $bound bound"
+	n=$last
+	diag "$attr: N = ${FAULT_N%% *}..$n: $failed probes failed cleanly, $bound bound"
 	FAILED_PROBES=$((FAILED_PROBES + failed))
 	if [ "$ok_run" -ge 3 ]; then
 		CLEAN_PROBES=$((CLEAN_PROBES + 1))
