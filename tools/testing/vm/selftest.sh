@@ -119,13 +119,13 @@ insmod "$1" && rmmod vm_checkers && echo CHECKERS-CLEAN'
 	# is clean.
 	check "debug kernel: a clean run gives 0; our mlx5_core, built for it, loads; vm_checkers is clean" \
 		0 300 'CHECKERS-CLEAN' "$TMP/clean.sh" "$ko"
-	check "debug kernel: a KASAN report fails the run" 123 300 \
+	check "debug kernel: a KASAN report fails the run" 123 900 \
 		'dmesg.txt:[0-9]+:.*BUG: KASAN: slab-out-of-bounds' "$TMP/checker.sh" "$ko" kasan
-	check "debug kernel: a lockdep report fails the run" 123 300 \
+	check "debug kernel: a lockdep report fails the run" 123 900 \
 		'dmesg.txt:[0-9]+:.*possible circular locking dependency' "$TMP/checker.sh" "$ko" lockdep
-	check "debug kernel: a DMA-API debug report fails the run" 123 300 \
+	check "debug kernel: a DMA-API debug report fails the run" 123 900 \
 		'dmesg.txt:[0-9]+:.*DMA-API: .*different direction' "$TMP/checker.sh" "$ko" dma
-	check "debug kernel: a leak found by kmemleak fails the run" 123 300 \
+	check "debug kernel: a leak found by kmemleak fails the run" 123 900 \
 		'dmesg.txt:[0-9]+:.*unreferenced object 0x[0-9a-f]+ \(size 128\)' \
 		"$TMP/checker.sh" "$ko" kmemleak
 }
@@ -137,16 +137,16 @@ fi
 
 echo "TAP version 13"
 echo "1..12"
-check "exit 0 gives 0" 0 60 'exit=0' "$TMP/exit0.sh"
-check "exit 7 gives 7" 7 60 'exit=7' "$TMP/exit7.sh"
-check "WARN in dmesg fails a passing script" 123 60 'dmesg.txt:[0-9]+:.*WARNING: CPU: 0 PID: 1 at selftest' \
+check "exit 0 gives 0" 0 240 'exit=0' "$TMP/exit0.sh"
+check "exit 7 gives 7" 7 240 'exit=7' "$TMP/exit7.sh"
+check "WARN in dmesg fails a passing script" 123 240 'dmesg.txt:[0-9]+:.*WARNING: CPU: 0 PID: 1 at selftest' \
 	"$TMP/warn.sh"
-check "--allow-dmesg whitelists it" 0 60 'exit=0' --allow-dmesg 'at selftest$' "$TMP/warn.sh"
-check "kernel crash fails fast" 123 60 'serial.log:[0-9]+:.*Kernel panic' --timeout 300 "$TMP/crash.sh"
-check "a crash while booting boots again, then the script runs" 0 90 \
+check "--allow-dmesg whitelists it" 0 240 'exit=0' --allow-dmesg 'at selftest$' "$TMP/warn.sh"
+check "kernel crash fails fast" 123 180 'serial.log:[0-9]+:.*Kernel panic' --timeout 300 "$TMP/crash.sh"
+check "a crash while booting boots again, then the script runs" 0 240 \
 	'boot 1: the guest kernel crashed before the script started.*booting again' \
 	--append vm.boot_crash=once "$TMP/exit0.sh"
-check "a crash on every boot fails after --boot-retries 2" 123 120 \
+check "a crash on every boot fails after --boot-retries 2" 123 360 \
 	'boot 2: the guest kernel crashed before the script started' \
 	--boot-retries 2 --append vm.boot_crash=always "$TMP/exit0.sh"
 # Three boots, two retried: each retried boot's console kept, the last one
@@ -162,9 +162,9 @@ else
 	echo "not ok $N - three boots: the consoles of the crashed boots are not as expected"
 	find "$d" -maxdepth 1 | sed 's/^/# /'
 fi
-check "args with spaces and quotes arrive intact" 0 60 'ARGS-INTACT' \
+check "args with spaces and quotes arrive intact" 0 240 'ARGS-INTACT' \
 	"$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
-check "a process left running does not hold the VM" 3 60 'started' "$TMP/daemon.sh"
-check "a script past --timeout 20 times out" 124 50 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
-check "monitor commands from the guest reach QEMU" 0 60 '"status": "running"' "$TMP/qmp.sh"
+check "a process left running does not hold the VM" 3 240 'started' "$TMP/daemon.sh"
+check "a script past --timeout 20 times out" 124 120 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
+check "monitor commands from the guest reach QEMU" 0 240 '"status": "running"' "$TMP/qmp.sh"
 finish
