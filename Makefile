@@ -2,10 +2,13 @@
 #
 # Makefile for the NVIDIA ConnectX-5+ core driver, mlx5_core.
 #
-# This file is both the Kbuild file (when the kernel's build system reads it,
-# KERNELRELEASE is set) and the out-of-tree wrapper (plain `make`).
+# This file is both the Kbuild file and the out-of-tree wrapper (plain
+# `make`).  Kbuild is told apart by what it really does before reading it:
+# its Makefile.build, Makefile.clean and Makefile.modpost assign `src` (a
+# file variable there, undefined here).  KERNELRELEASE says nothing: DKMS
+# passes it on the wrapper's command line.
 
-ifneq ($(KERNELRELEASE),)
+ifeq ($(origin src),file)
 
 ifneq ($(KBUILD_EXTMOD),)
 obj-m += mlx5_core.o
@@ -35,7 +38,7 @@ CHECKPATCH ?= $(CXSIM_CACHE)/checkpatch/checkpatch.pl
 DRIVER_SRCS = $(sort $(filter-out %.mod.c,$(wildcard $(SRCDIR)/*.[ch] $(SRCDIR)/core/*.[ch] \
 	$(SRCDIR)/en/*.[ch] $(SRCDIR)/lib/*.[ch] $(SRCDIR)/include/*.h)))
 
-.PHONY: all modules clean install checkpatch check run deps
+.PHONY: all modules clean install checkpatch check check-full run deps
 
 all: modules
 
@@ -62,6 +65,10 @@ deps:
 
 check:
 	$(SRCDIR)/tools/testing/check
+
+# make check, the debug kernel's tier with every selftest of our driver.
+check-full:
+	KERNEL=both CHECK_FULL=1 $(SRCDIR)/tools/testing/check
 
 run:
 	$(SRCDIR)/tools/testing/run-demo

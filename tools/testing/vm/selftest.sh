@@ -4,8 +4,14 @@
 # Self-test of the VM runner (tools/testing/vm/run), host side, TAP output.
 # Boots one VM per case with --ports 0, so it does not need the cxsim model.
 #
-# Usage: selftest.sh [--qemu PATH] [--kver KVER] [--keep]
-#   --qemu, --kver  passed through to the runner
+# With --kernel debug it tests the runner with the debug kernel instead: a
+# clean run passes (nothing reported at boot, the kmemleak scan finds
+# nothing), our module is built for that kernel and loads, and each checker
+# fails a run: the test-only module in checkers/ makes a KASAN, a lockdep,
+# a DMA-API debug and a kmemleak report in turn.
+#
+# Usage: selftest.sh [--qemu PATH] [--kver KVER] [--kernel KIND] [--keep]
+#   --qemu, --kver, --kernel  passed through to the runner
 #   --keep          keep the scratch directory (kept anyway when a case fails)
 
 set -euo pipefail
@@ -14,21 +20,34 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 RUN=$VM_DIR/run
 PASS_ARGS=()
 KEEP=
+GUEST_KERNEL=debian
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--qemu | --kver)
+	--qemu | --kver | --kernel)
 		[ $# -ge 2 ] || { echo "$1 needs an argument" >&2; exit 2; }
 		PASS_ARGS+=("$1" "$2")
+		[ "$1" = --kernel ] && GUEST_KERNEL=$2
 		shift 2
 		;;
 	--keep) KEEP=1; shift ;;
-	*) echo "usage: ${0##*/} [--qemu PATH] [--kver KVER] [--keep]" >&2; exit 2 ;;
+	*) echo "usage: ${0##*/} [--qemu PATH] [--kver KVER] [--kernel KIND] [--keep]" >&2; exit 2 ;;
 	esac
 done
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vm-selftest.XXXXXX")
 N=0 FAILED=0
+
+finish() {
+	if [ "$FAILED" -eq 0 ] && [ -z "$KEEP" ]; then
+		rm -rf "$TMP"
+	else
+		echo "# scratch directory kept: $TMP"
+	fi
+	echo "# $((N - FAILED)) passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
+	exit
+}
 
 # guest_script NAME BODY: an executable bash script in the scratch directory.
 guest_script() {
@@ -75,18 +94,59 @@ guest_script daemon 'sleep 600 & echo started; exit 3'
 guest_script qmp "$(dirname "$RUN")/qmp '{\"execute\": \"query-status\"}' &&
 ! $(dirname "$RUN")/qmp '{\"execute\": \"no-such-command\"}'"
 
+# The debug kernel's cases.  Its boot is slower: limits are wider.
+debug_cases() {
+	local tree ko
+	tree=$("$VM_DIR/debug-kernel" | tail -n 1)
+	cp -r "$VM_DIR/checkers" "$TMP/checkers"
+	if ! make -C "$tree" M="$TMP/checkers" modules >"$TMP/checkers.log" 2>&1; then
+		echo "Bail out! the checkers module does not build against $tree"
+		sed 's/^/# /' "$TMP/checkers.log"
+		exit 1
+	fi
+	ko=$TMP/checkers/vm_checkers.ko
+	# shellcheck disable=SC2016 # expanded in the guest
+	guest_script checker 'insmod "$1" trigger="$2"; echo "insmod: $?"; exit 0'
+	# shellcheck disable=SC2016 # expanded in the guest
+	guest_script clean '[ "$(modinfo -F vermagic "$OUR_KO" | cut -d" " -f1)" = "$(uname -r)" ] &&
+insmod "$OUR_KO" && rmmod mlx5_core && echo OURS-LOADED &&
+insmod "$1" && rmmod vm_checkers && echo CHECKERS-CLEAN'
+
+	echo "TAP version 13"
+	echo "1..5"
+	# One boot: nothing at boot or from the kmemleak scan, our module
+	# built for this kernel loads, the checkers module without a trigger
+	# is clean.
+	check "debug kernel: a clean run gives 0; our mlx5_core, built for it, loads; vm_checkers is clean" \
+		0 300 'CHECKERS-CLEAN' "$TMP/clean.sh" "$ko"
+	check "debug kernel: a KASAN report fails the run" 123 900 \
+		'dmesg.txt:[0-9]+:.*BUG: KASAN: slab-out-of-bounds' "$TMP/checker.sh" "$ko" kasan
+	check "debug kernel: a lockdep report fails the run" 123 900 \
+		'dmesg.txt:[0-9]+:.*possible circular locking dependency' "$TMP/checker.sh" "$ko" lockdep
+	check "debug kernel: a DMA-API debug report fails the run" 123 900 \
+		'dmesg.txt:[0-9]+:.*DMA-API: .*different direction' "$TMP/checker.sh" "$ko" dma
+	check "debug kernel: a leak found by kmemleak fails the run" 123 900 \
+		'dmesg.txt:[0-9]+:.*unreferenced object 0x[0-9a-f]+ \(size 128\)' \
+		"$TMP/checker.sh" "$ko" kmemleak
+}
+
+if [ "$GUEST_KERNEL" = debug ]; then
+	debug_cases
+	finish
+fi
+
 echo "TAP version 13"
 echo "1..12"
-check "exit 0 gives 0" 0 60 'exit=0' "$TMP/exit0.sh"
-check "exit 7 gives 7" 7 60 'exit=7' "$TMP/exit7.sh"
-check "WARN in dmesg fails a passing script" 123 60 'dmesg.txt:[0-9]+:.*WARNING: CPU: 0 PID: 1 at selftest' \
+check "exit 0 gives 0" 0 240 'exit=0' "$TMP/exit0.sh"
+check "exit 7 gives 7" 7 240 'exit=7' "$TMP/exit7.sh"
+check "WARN in dmesg fails a passing script" 123 240 'dmesg.txt:[0-9]+:.*WARNING: CPU: 0 PID: 1 at selftest' \
 	"$TMP/warn.sh"
-check "--allow-dmesg whitelists it" 0 60 'exit=0' --allow-dmesg 'at selftest$' "$TMP/warn.sh"
-check "kernel crash fails fast" 123 60 'serial.log:[0-9]+:.*Kernel panic' --timeout 300 "$TMP/crash.sh"
-check "a crash while booting boots again, then the script runs" 0 90 \
+check "--allow-dmesg whitelists it" 0 240 'exit=0' --allow-dmesg 'at selftest$' "$TMP/warn.sh"
+check "kernel crash fails fast" 123 180 'serial.log:[0-9]+:.*Kernel panic' --timeout 300 "$TMP/crash.sh"
+check "a crash while booting boots again, then the script runs" 0 240 \
 	'boot 1: the guest kernel crashed before the script started.*booting again' \
 	--append vm.boot_crash=once "$TMP/exit0.sh"
-check "a crash on every boot fails after --boot-retries 2" 123 120 \
+check "a crash on every boot fails after --boot-retries 2" 123 360 \
 	'boot 2: the guest kernel crashed before the script started' \
 	--boot-retries 2 --append vm.boot_crash=always "$TMP/exit0.sh"
 # Three boots, two retried: each retried boot's console kept, the last one
@@ -102,16 +162,9 @@ else
 	echo "not ok $N - three boots: the consoles of the crashed boots are not as expected"
 	find "$d" -maxdepth 1 | sed 's/^/# /'
 fi
-check "args with spaces and quotes arrive intact" 0 60 'ARGS-INTACT' \
+check "args with spaces and quotes arrive intact" 0 240 'ARGS-INTACT' \
 	"$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
-check "a process left running does not hold the VM" 3 60 'started' "$TMP/daemon.sh"
-check "a script past --timeout 20 times out" 124 50 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
-check "monitor commands from the guest reach QEMU" 0 60 '"status": "running"' "$TMP/qmp.sh"
-
-if [ "$FAILED" -eq 0 ] && [ -z "$KEEP" ]; then
-	rm -rf "$TMP"
-else
-	echo "# scratch directory kept: $TMP"
-fi
-echo "# $((N - FAILED)) passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+check "a process left running does not hold the VM" 3 240 'started' "$TMP/daemon.sh"
+check "a script past --timeout 20 times out" 124 120 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
+check "monitor commands from the guest reach QEMU" 0 240 '"status": "running"' "$TMP/qmp.sh"
+finish

@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-kernels: debug
+#
+# Allocation failures during probe (the debug kernel only: failslab and
+# fail_page_alloc).  The probing task binds one function through sysfs with
+# every Nth slab allocation failing (failslab, interval N), then again with
+# every Nth page allocation failing (fail_page_alloc), N over a range, until
+# the probe has succeeded three times in a row (the whole probe then fits
+# between two failures).  Each probe either binds or fails cleanly: the
+# model holds nothing of ours afterwards, and the next probe, without
+# injection, binds.  kmemleak finds nothing once the sweeps are done.
+#
+# Only the probing task's allocations fail (task-filter, make-it-fail): the
+# rest of the VM, the shell included, is left alone.
+#
+# A probe takes tens of seconds under TCG with the debug kernel's checkers,
+# so N runs 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers of two and the
+# midpoints): the first failure lands early, in the middle and late in the
+# probe, and the failures that follow hit the unwind itself.
+# Environment: FAULT_N="1 2 3 ..." sets the values; FAULT_MAX_N (default
+# 5000) caps them.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+DBG=/sys/kernel/debug
+FAULT_MAX_N=${FAULT_MAX_N:-5000}
+if [ -z "${FAULT_N:-}" ]; then
+	FAULT_N=1
+	for ((n = 2; n <= FAULT_MAX_N; n *= 2)); do
+		FAULT_N+=" $n"
+		[ $((n + n / 2)) -le "$FAULT_MAX_N" ] && FAULT_N+=" $((n + n / 2))"
+	done
+fi
+DRV=/sys/bus/pci/drivers/mlx5_core
+
+ktap_header 5
+
+if [ ! -d $DBG/failslab ] || [ ! -d $DBG/fail_page_alloc ]; then
+	why="needs the debug kernel (vm/run --kernel debug): no failslab/fail_page_alloc"
+	for p in "failslab sweep" "fail_page_alloc sweep" "injection hit the probe" \
+		"the largest N probed clean" "kmemleak"; do
+		ktap_skip "$p" "$why"
+	done
+	ktap_finish
+	exit
+fi
+
+bdf=$(cx_functions | head -n 1)
+
+# attr_set ATTR KEY=VALUE...: configure a fault attribute.
+attr_set() {
+	local attr=$1 kv
+
+	shift
+	for kv in "$@"; do
+		echo "${kv#*=}" >"$DBG/$attr/${kv%%=*}"
+	done
+}
+
+attr_off() {
+	attr_set "$1" probability=0 times=0 interval=1
+}
+
+# Only tasks with make-it-fail set, sleeping allocations included, no
+# messages (a stack dump would read as a kernel splat).
+attr_on() {
+	local attr=$1 n=$2
+
+	attr_set "$attr" task-filter=Y ignore-gfp-wait=N verbose=0 space=0 \
+		probability=100 interval="$n" times=-1
+	[ "$attr" = fail_page_alloc ] && attr_set "$attr" min-order=0 ignore-gfp-highmem=N
+	return 0
+}
+
+unbind() {
+	[ -n "$(bound_driver "$bdf")" ] && echo "$bdf" >"$DRV/unbind"
+	return 0
+}
+
+# bind_failing: bind $bdf from a task whose allocations are subject to the
+# armed fault attributes.  The sysfs file is opened before the task is
+# marked, so the failures start inside the write.
+bind_failing() {
+	(
+		exec 3>"$DRV/bind"
+		echo 1 >/proc/self/make-it-fail
+		echo "$bdf" >&3
+	) 2>/dev/null
+}
+
+FAILED_PROBES=0 CLEAN_PROBES=0 LAST_CLEAN=''
+
+# sweep ATTR: N over FAULT_N until three probes in a row bound.
+sweep() {
+	local attr=$1 n last=0 ok_run=0 bad=0 failed=0 bound=0
+
+	for n in $FAULT_N; do
+		[ "$ok_run" -lt 3 ] || break
+		last=$n
+		attr_on "$attr" "$n"
+		bind_failing
+		attr_off "$attr"
+		if [ "$(bound_driver "$bdf")" = mlx5_core ]; then
+			ok_run=$((ok_run + 1)) bound=$((bound + 1))
+			unbind
+		else
+			ok_run=0 failed=$((failed + 1))
+		fi
+		if ! model_clean "$bdf"; then
+			diag "$attr N=$n: the model holds objects or pages of ours"
+			bad=$((bad + 1))
+		fi
+		if [ "$ok_run" -eq 0 ]; then
+			# The next probe, without injection, binds.
+			if ! echo "$bdf" >"$DRV/bind" || [ "$(bound_driver "$bdf")" != mlx5_core ]; then
+				diag "$attr N=$n: the next probe did not bind"
+				bad=$((bad + 1))
+			fi
+			unbind
+			model_clean "$bdf" || bad=$((bad + 1))
+		fi
+		[ "$bad" -lt 5 ] || { diag "$attr: giving up after 5 faults"; break; }
+	done
+	n=$last
+	diag "$attr: N = ${FAULT_N%% *}..$n: $failed probes failed cleanly, $bound bound"
+	FAILED_PROBES=$((FAILED_PROBES + failed))
+	if [ "$ok_run" -ge 3 ]; then
+		CLEAN_PROBES=$((CLEAN_PROBES + 1))
+	else
+		LAST_CLEAN+=" $attr(no success up to N=$n)"
+	fi
+	[ "$bad" -eq 0 ]
+}
+
+# Our driver loaded with no function bound: probes happen on our bind writes.
+echo 0 >/sys/bus/pci/drivers_autoprobe
+trap 'echo 1 >/sys/bus/pci/drivers_autoprobe; attr_off failslab; attr_off fail_page_alloc' EXIT
+load_ours
+none_bound || { unbind; diag "a function was bound despite drivers_autoprobe=0"; }
+
+dmesg_mark alloc-faults
+ktap_check "failslab: every Nth slab allocation of the probe fails: clean unwinds, next probe binds" \
+	sweep failslab
+ktap_check "fail_page_alloc: every Nth page allocation of the probe fails: clean unwinds, next probe binds" \
+	sweep fail_page_alloc
+ktap_check "the injection made probes fail ($FAILED_PROBES)" test "$FAILED_PROBES" -gt 0
+ktap_check "both sweeps reached a probe without failures${LAST_CLEAN:+:$LAST_CLEAN}" \
+	test "$CLEAN_PROBES" -eq 2
+
+rmmod mlx5_core
+# Objects are reported once 5 s old.
+kmemleak_clean() {
+	local k=$DBG/kmemleak
+
+	[ -w "$k" ] || { diag "no kmemleak"; return 1; }
+	sleep 5
+	echo scan >"$k"
+	if [ -s "$k" ] && grep -q 'unreferenced object' "$k"; then
+		head -n 40 "$k" | sed 's/^/# /'
+		return 1
+	fi
+}
+ktap_check "kmemleak: nothing leaked by the failed probes" kmemleak_clean
+
+ktap_finish

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-kernels: debug
+#
+# The kernel's own page_pool allocation failure test,
+# tools/testing/selftests/drivers/net/hw/pp_alloc_fail.py, against our
+# netdev: traffic from the peer host keeps flowing while every 511th
+# page_pool_alloc_pages() fails (fail_function), and the failures show in
+# the netdev's rx-alloc-fail queue statistic.
+#
+# It needs the debug kernel (fail_function; its source tree carries the
+# test, $VM_KERNEL_SRC) and our driver's netdev: it skips, saying which is
+# missing, until both are there.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+ktap_header 1
+NAME="kernel selftest drivers/net/hw/pp_alloc_fail.py on our netdev"
+PY=${VM_KERNEL_SRC:-}/tools/testing/selftests/drivers/net/hw/pp_alloc_fail.py
+
+if [ ! -d /sys/kernel/debug/fail_function ] || [ ! -f "$PY" ]; then
+	ktap_skip "$NAME" "needs the debug kernel (vm/run --kernel debug): no fail_function or no $PY"
+	ktap_finish
+	exit
+fi
+
+load_ours
+a_bdf=$(cx_functions | sed -n 1p)
+b_bdf=$(cx_functions | sed -n 2p)
+A=$(netdev_of "$a_bdf")
+PEER_DEV=$(netdev_of "$b_bdf")
+if [ -z "$A" ] || [ -z "$PEER_DEV" ]; then
+	ktap_skip "$NAME" "our mlx5_core has no netdev yet"
+	unload_mlx5
+	ktap_finish
+	exit
+fi
+
+pair_up "$A" "$PEER_DEV" || diag "no carrier on $A/$PEER_DEV"
+NETIF=$A LOCAL_V4=$A_IP REMOTE_V4=$B_IP REMOTE_TYPE=netns REMOTE_ARGS=$NS \
+	python3 "$PY" 2>&1 | sed 's/^/# /'
+rc=${PIPESTATUS[0]}
+case $rc in
+0) ktap_pass "$NAME" ;;
+4) ktap_skip "$NAME" "the kernel's test skipped itself (see above)" ;;
+*) ktap_fail "$NAME (exit $rc)" ;;
+esac
+pair_down
+unload_mlx5
+ktap_finish
