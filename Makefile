@@ -9,21 +9,21 @@ ifneq ($(KERNELRELEASE),)
 
 ifneq ($(KBUILD_EXTMOD),)
 obj-m += mlx5_core.o
-# Out of tree the kernel's .config does not know our Kconfig: the module
-# always carries the Ethernet side.
-CONFIG_MLX5_CORE_EN := y
-ccflags-y += -DCONFIG_MLX5_CORE_EN=1
+# Out of tree the installed kernel's CONFIG_MLX5_CORE_EN describes its own
+# driver, not this one: the module always carries the Ethernet side.
+mlx5_en := y
 else
 obj-$(CONFIG_MLX5_CORE) += mlx5_core.o
+mlx5_en := $(CONFIG_MLX5_CORE_EN)
 endif
 
 ccflags-y += -I$(src)/include
 
 mlx5_core-y := core/main.o core/iseg.o core/cmd.o core/fw.o core/pagealloc.o \
-		core/uar.o core/eq.o core/health.o core/devlink.o
+		core/uar.o core/eq.o core/health.o core/devlink.o core/dev.o
 
 # The Ethernet netdev (mlx5e) and the helpers only it uses.
-mlx5_core-$(CONFIG_MLX5_CORE_EN) += lib/wq.o
+mlx5_core-$(mlx5_en) += lib/wq.o
 
 else # out-of-tree wrapper
 

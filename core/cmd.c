@@ -24,7 +24,7 @@
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 #define MLX5_CMD_XPORT_PCI		7
 #define MLX5_CMD_OWNER_HW		0x1

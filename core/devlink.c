@@ -6,7 +6,7 @@
 
 #include <net/devlink.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 enum mlx5_devlink_param_id {
 	MLX5_DEVLINK_PARAM_ID_BASE = DEVLINK_PARAM_GENERIC_ID_MAX,
@@ -46,8 +46,7 @@ static int mlx5_devlink_reload_down(struct devlink *devlink, bool netns_change,
 		NL_SET_ERR_MSG_MOD(extack, "network namespace change not supported");
 		return -EOPNOTSUPP;
 	}
-	if (dev->loaded)
-		mlx5_uninit_one(dev);
+	mlx5_unload_one_devl_locked(dev);
 	return 0;
 }
 
@@ -61,7 +60,7 @@ static int mlx5_devlink_reload_up(struct devlink *devlink,
 	int err;
 
 	*actions_performed = BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT);
-	err = mlx5_init_one(dev);
+	err = mlx5_load_one_devl_locked(dev);
 	if (err)
 		NL_SET_ERR_MSG_MOD(extack, "bringing the function up failed");
 	return err;

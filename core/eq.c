@@ -15,7 +15,7 @@
 #include <linux/interrupt.h>
 #include <linux/slab.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 #define MLX5_EQ_DOORBELL_OFFSET	0x40
 #define MLX5_EQ_ASYNC_NENT	256
@@ -58,6 +58,7 @@ static void mlx5_eq_async_event(struct mlx5_core_dev *dev,
 				   be32_to_cpu(eqe->data.req_pages.num_pages));
 		break;
 	case MLX5_EVENT_TYPE_PORT_CHANGE:
+	case MLX5_EVENT_TYPE_CQ_ERROR:
 		atomic_notifier_call_chain(&dev->events, eqe->type, eqe);
 		break;
 	default:
@@ -294,6 +295,7 @@ int mlx5_eqs_init(struct mlx5_core_dev *dev)
 			goto err_comp;
 		}
 		cpu = cpumask_local_spread(i, dev_to_node(dev->device));
+		dev->comp_eqs[i].cpu = cpu;
 		irq_set_affinity_and_hint(dev->comp_eqs[i].irq, cpumask_of(cpu));
 	}
 	return 0;
@@ -323,4 +325,130 @@ void mlx5_eqs_cleanup(struct mlx5_core_dev *dev)
 	dev->comp_eqs = NULL;
 	mlx5_cmd_use_polling(dev);
 	mlx5_eq_destroy(dev, &dev->async_eq);
+}
+
+/**
+ * mlx5_comp_vectors() - how many completion vectors the function has
+ * @dev: the device, loaded
+ *
+ * Return: the number of completion EQs, one per vector.
+ */
+int mlx5_comp_vectors(struct mlx5_core_dev *dev)
+{
+	return dev->num_comp_eqs;
+}
+
+static struct mlx5_eq *mlx5_comp_eq(struct mlx5_core_dev *dev, u16 vector)
+{
+	if (vector >= dev->num_comp_eqs || !dev->comp_eqs)
+		return NULL;
+	return &dev->comp_eqs[vector];
+}
+
+/**
+ * mlx5_comp_eqn_get() - the EQ number of a completion vector, for CQ contexts
+ * @dev: the device, loaded
+ * @vector: completion vector, below mlx5_comp_vectors()
+ * @eqn: filled with the EQ number
+ *
+ * Return: 0, or -EINVAL for a vector the function does not have.
+ */
+int mlx5_comp_eqn_get(struct mlx5_core_dev *dev, u16 vector, u8 *eqn)
+{
+	struct mlx5_eq *eq = mlx5_comp_eq(dev, vector);
+
+	if (!eq)
+		return -EINVAL;
+	*eqn = eq->eqn;
+	return 0;
+}
+
+/**
+ * mlx5_comp_irqn_get() - the Linux IRQ number of a completion vector
+ * @dev: the device, loaded
+ * @vector: completion vector
+ *
+ * Return: the IRQ number, or -EINVAL.
+ */
+int mlx5_comp_irqn_get(struct mlx5_core_dev *dev, u16 vector)
+{
+	struct mlx5_eq *eq = mlx5_comp_eq(dev, vector);
+
+	return eq ? eq->irq : -EINVAL;
+}
+
+/**
+ * mlx5_comp_vector_cpu() - the CPU a completion vector's interrupt is
+ * steered to
+ * @dev: the device, loaded
+ * @vector: completion vector
+ *
+ * Return: the CPU, or -EINVAL.
+ */
+int mlx5_comp_vector_cpu(struct mlx5_core_dev *dev, u16 vector)
+{
+	struct mlx5_eq *eq = mlx5_comp_eq(dev, vector);
+
+	return eq ? eq->cpu : -EINVAL;
+}
+
+/**
+ * mlx5_cq_attach() - deliver a CQ's completions to its owner
+ * @dev: the device, loaded
+ * @cq: the CQ, created on the EQ of @cq->vector, not yet armed
+ *
+ * Return: 0, -EINVAL for a bad vector, -EBUSY if the CQ number is taken.
+ */
+int mlx5_cq_attach(struct mlx5_core_dev *dev, struct mlx5_cq *cq)
+{
+	struct mlx5_eq *eq = mlx5_comp_eq(dev, cq->vector);
+
+	if (!eq)
+		return -EINVAL;
+	return xa_insert(&eq->cqs, cq->cqn, cq, GFP_KERNEL);
+}
+
+/**
+ * mlx5_cq_detach() - stop delivering a CQ's completions
+ * @dev: the device, loaded
+ * @cq: an attached CQ
+ *
+ * When this returns, @cq->comp is not running and will not run again, so
+ * the CQ may be destroyed and its memory freed.
+ */
+void mlx5_cq_detach(struct mlx5_core_dev *dev, struct mlx5_cq *cq)
+{
+	struct mlx5_eq *eq = mlx5_comp_eq(dev, cq->vector);
+
+	if (WARN_ON(!eq))
+		return;
+	WARN_ON(xa_erase(&eq->cqs, cq->cqn) != cq);
+	synchronize_irq(eq->irq);
+}
+
+/**
+ * mlx5_notifier_register() - be told of the device's async events
+ * @dev: the device
+ * @nb: called in hard IRQ context with the EQE type as action and the
+ *	&struct mlx5_eqe as data (port change, CQ error, internal error)
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5_notifier_register(struct mlx5_core_dev *dev,
+			   struct notifier_block *nb)
+{
+	return atomic_notifier_chain_register(&dev->events, nb);
+}
+
+/**
+ * mlx5_notifier_unregister() - stop being told of async events
+ * @dev: the device
+ * @nb: a registered notifier; it is not running once this returns
+ *
+ * Return: 0 or -ENOENT.
+ */
+int mlx5_notifier_unregister(struct mlx5_core_dev *dev,
+			     struct notifier_block *nb)
+{
+	return atomic_notifier_chain_unregister(&dev->events, nb);
 }

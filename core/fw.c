@@ -6,7 +6,7 @@
 
 #include <linux/slab.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 int mlx5_cmd_enable_hca(struct mlx5_core_dev *dev)
 {
@@ -249,5 +249,54 @@ int mlx5_query_board_id(struct mlx5_core_dev *dev)
 					 query_adapter_struct.vsd_contd_psid));
 	dev->board_id[sizeof(dev->board_id) - 1] = '\0';
 	kfree(out);
+	return err;
+}
+
+/**
+ * mlx5_access_reg() - read or write one access register (ACCESS_REG)
+ * @dev: the device
+ * @data_in: the register's layout to write, or the index fields of a read
+ * @size_in: bytes of @data_in
+ * @data_out: filled with the register's layout as the device returns it
+ * @size_out: bytes of @data_out
+ * @reg_id: register id (MLX5_REG_*)
+ * @arg: the command's argument field
+ * @write: write (else read)
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5_access_reg(struct mlx5_core_dev *dev, const void *data_in,
+		    int size_in, void *data_out, int size_out, u16 reg_id,
+		    int arg, bool write)
+{
+	int outlen = MLX5_ST_SZ_BYTES(access_register_out) + size_out;
+	int inlen = MLX5_ST_SZ_BYTES(access_register_in) + size_in;
+	void *in, *out;
+	int err;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	out = kvzalloc(outlen, GFP_KERNEL);
+	if (!in || !out) {
+		err = -ENOMEM;
+		goto out;
+	}
+
+	memcpy(MLX5_ADDR_OF(access_register_in, in, register_data), data_in,
+	       size_in);
+	MLX5_SET(access_register_in, in, opcode, MLX5_CMD_OP_ACCESS_REG);
+	MLX5_SET(access_register_in, in, op_mod,
+		 write ? MLX5_ACCESS_REGISTER_IN_OP_MOD_WRITE :
+			 MLX5_ACCESS_REGISTER_IN_OP_MOD_READ);
+	MLX5_SET(access_register_in, in, argument, arg);
+	MLX5_SET(access_register_in, in, register_id, reg_id);
+
+	err = mlx5_cmd_exec(dev, in, inlen, out, outlen);
+	if (!err)
+		memcpy(data_out,
+		       MLX5_ADDR_OF(access_register_out, out, register_data),
+		       size_out);
+out:
+	kvfree(out);
+	kvfree(in);
 	return err;
 }

@@ -13,7 +13,7 @@
 #include <linux/io.h>
 #include <net/devlink.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 #define MLX5_HEALTH_COUNTER_MASK	GENMASK(23, 0)
 
@@ -127,9 +127,8 @@ static int mlx5_fw_reporter_recover(struct devlink_health_reporter *reporter,
 	int err;
 
 	dev_warn(dev->device, "recovering: reloading the function\n");
-	if (dev->loaded)
-		mlx5_uninit_one(dev);
-	err = mlx5_init_one(dev);
+	mlx5_unload_one_devl_locked(dev);
+	err = mlx5_load_one_devl_locked(dev);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "reloading the function failed");
 		dev_err(dev->device, "recovery failed: %d\n", err);

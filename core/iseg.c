@@ -11,7 +11,7 @@
 #include <linux/iopoll.h>
 #include <linux/jiffies.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 /* initializing: bit 31 is set until the firmware is ready for commands. */
 #define MLX5_ISEG_INITIALIZING		BIT(31)

@@ -3,17 +3,23 @@
  * mlx5_core: PCI driver for NVIDIA ConnectX-5 and newer adapters.
  *
  * Probe order: devlink instance (owns the device state), PCI resources,
- * init segment, wait for firmware, register devlink. Remove runs it backwards.
+ * init segment, then mlx5_init_one(), then devlink registration; remove
+ * runs it backwards.
+ *
+ * Two lifecycle pairs, as upstream mlx5: mlx5_init_one()/mlx5_uninit_one()
+ * run once per probe/remove (devlink parameters, the health reporter, the
+ * Ethernet auxiliary device); mlx5_load_one()/mlx5_unload_one() bring the
+ * hardware up and down, and are what reload and recovery call: the
+ * auxiliary device, and the netdev bound to it, survive them.
  */
 
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/pci.h>
-#include <linux/string_choices.h>
 #include <net/devlink.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 /* Physical functions, ConnectX-5 and newer. */
 static const struct pci_device_id mlx5_pci_table[] = {
@@ -101,11 +107,9 @@ static int mlx5_check_cmdif(struct mlx5_core_dev *dev)
 static void mlx5_log_device(struct mlx5_core_dev *dev)
 {
 	dev_info(dev->device,
-		 "firmware version %u.%u.%04u, cmdif %u, enhanced MPWQE %s, striding RQ %s, UAR pages %llu, completion EQs %d, doorbells %u\n",
+		 "firmware version %u.%u.%04u, cmdif %u, UAR pages %llu, completion EQs %d, doorbells %u\n",
 		 dev->fw.major, dev->fw.minor, dev->fw.subminor,
 		 dev->cmdif_rev,
-		 str_yes_no(MLX5_CAP_ETH(dev, enhanced_multi_pkt_send_wqe)),
-		 str_yes_no(MLX5_CAP_GEN(dev, striding_rq)),
 		 (u64)pci_resource_len(dev->pdev, 0) / MLX5_ADAPTER_PAGE_SIZE,
 		 dev->num_comp_eqs, dev->doorbells.n);
 }
@@ -219,15 +223,8 @@ static void mlx5_unload(struct mlx5_core_dev *dev)
 	mlx5_uar_free(dev, &dev->async_uar);
 }
 
-/**
- * mlx5_init_one() - bring the function up: firmware, HCA, EQs, doorbells
- * @dev: the device, PCI resources claimed, devlink instance locked
- *
- * Every step unwinds on error, so that the device holds nothing of ours.
- *
- * Return: 0 or a negative errno.
- */
-int mlx5_init_one(struct mlx5_core_dev *dev)
+/* Firmware pages, the function, EQs and doorbells, then health polling. */
+static int mlx5_hw_up(struct mlx5_core_dev *dev)
 {
 	int err;
 
@@ -255,17 +252,144 @@ err_pagealloc:
 	return err;
 }
 
-/**
- * mlx5_uninit_one() - take the function down, in reverse
- * @dev: the device, loaded, devlink instance locked
- */
-void mlx5_uninit_one(struct mlx5_core_dev *dev)
+static void mlx5_hw_down(struct mlx5_core_dev *dev)
 {
 	dev->loaded = false;
 	mlx5_health_stop(dev);
 	mlx5_unload(dev);
 	mlx5_function_teardown(dev);
 	mlx5_pagealloc_cleanup(dev);
+}
+
+/**
+ * mlx5_load_one_devl_locked() - bring the hardware up and resume the
+ * Ethernet side
+ * @dev: the device, not loaded
+ *
+ * What reload and recovery call; every step unwinds on error, so that the
+ * device holds nothing of ours.
+ *
+ * Context: the devlink instance lock is held.
+ * Return: 0 or a negative errno.
+ */
+int mlx5_load_one_devl_locked(struct mlx5_core_dev *dev)
+{
+	int err;
+
+	devl_assert_locked(priv_to_devlink(dev));
+	WRITE_ONCE(dev->state, MLX5_DEVICE_STATE_UP);
+	err = mlx5_hw_up(dev);
+	if (err)
+		return err;
+	mlx5_adev_resume(dev);
+	return 0;
+}
+
+/**
+ * mlx5_unload_one_devl_locked() - suspend the Ethernet side and take the
+ * hardware down
+ * @dev: the device; nothing is done when it is not loaded
+ *
+ * Context: the devlink instance lock is held.
+ */
+void mlx5_unload_one_devl_locked(struct mlx5_core_dev *dev)
+{
+	devl_assert_locked(priv_to_devlink(dev));
+	if (!dev->loaded)
+		return;
+	mlx5_adev_suspend(dev);
+	mlx5_hw_down(dev);
+}
+
+/**
+ * mlx5_load_one() - mlx5_load_one_devl_locked(), taking the lock
+ * @dev: the device, not loaded
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5_load_one(struct mlx5_core_dev *dev)
+{
+	struct devlink *devlink = priv_to_devlink(dev);
+	int err;
+
+	devl_lock(devlink);
+	err = mlx5_load_one_devl_locked(dev);
+	devl_unlock(devlink);
+	return err;
+}
+
+/**
+ * mlx5_unload_one() - mlx5_unload_one_devl_locked(), taking the lock
+ * @dev: the device
+ */
+void mlx5_unload_one(struct mlx5_core_dev *dev)
+{
+	struct devlink *devlink = priv_to_devlink(dev);
+
+	devl_lock(devlink);
+	mlx5_unload_one_devl_locked(dev);
+	devl_unlock(devlink);
+}
+
+/**
+ * mlx5_init_one() - everything a probe sets up once: devlink parameters,
+ * the health reporter, the hardware, the Ethernet auxiliary device
+ * @dev: the device, PCI resources claimed
+ *
+ * Context: the devlink instance lock is held.
+ * Return: 0 or a negative errno.
+ */
+int mlx5_init_one(struct mlx5_core_dev *dev)
+{
+	struct devlink *devlink = priv_to_devlink(dev);
+	int err;
+
+	devl_assert_locked(devlink);
+	err = mlx5_devlink_params_register(devlink);
+	if (err)
+		return err;
+
+	err = mlx5_health_init(dev);
+	if (err)
+		goto err_params;
+
+	err = mlx5_load_one_devl_locked(dev);
+	if (err)
+		goto err_health;
+
+	err = mlx5_adev_add(dev);
+	if (err) {
+		dev_err(dev->device, "creating the Ethernet device failed: %d\n",
+			err);
+		goto err_unload;
+	}
+	return 0;
+
+err_unload:
+	mlx5_unload_one_devl_locked(dev);
+err_health:
+	mlx5_health_cleanup(dev);
+err_params:
+	mlx5_devlink_params_unregister(devlink);
+	return err;
+}
+
+/**
+ * mlx5_uninit_one() - undo mlx5_init_one(), whether loaded or not
+ * @dev: the device
+ *
+ * Context: the devlink instance lock is held.
+ */
+void mlx5_uninit_one(struct mlx5_core_dev *dev)
+{
+	struct devlink *devlink = priv_to_devlink(dev);
+
+	devl_assert_locked(devlink);
+	/* The Ethernet side goes first, while the hardware is still up. */
+	mlx5_adev_del(dev);
+	mlx5_unload_one_devl_locked(dev);
+	mlx5_health_cleanup(dev);
+	mlx5_devlink_params_unregister(devlink);
 }
 
 static int mlx5_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -297,26 +421,21 @@ static int mlx5_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_disable;
 
 	devl_lock(devlink);
-	err = mlx5_devlink_params_register(devlink);
+	err = mlx5_init_one(dev);
 	if (err)
 		goto err_unlock;
 
-	err = mlx5_health_init(dev);
-	if (err)
-		goto err_params;
-
-	err = mlx5_init_one(dev);
-	if (err)
-		goto err_health;
-
-	devl_register(devlink);
+	err = devl_register(devlink);
+	if (err) {
+		dev_err(dev->device, "registering with devlink failed: %d\n",
+			err);
+		goto err_uninit;
+	}
 	devl_unlock(devlink);
 	return 0;
 
-err_health:
-	mlx5_health_cleanup(dev);
-err_params:
-	mlx5_devlink_params_unregister(devlink);
+err_uninit:
+	mlx5_uninit_one(dev);
 err_unlock:
 	devl_unlock(devlink);
 err_disable:
@@ -339,10 +458,7 @@ static void mlx5_pci_remove(struct pci_dev *pdev)
 
 	devl_lock(devlink);
 	devl_unregister(devlink);
-	if (dev->loaded)
-		mlx5_uninit_one(dev);
-	mlx5_health_cleanup(dev);
-	mlx5_devlink_params_unregister(devlink);
+	mlx5_uninit_one(dev);
 	devl_unlock(devlink);
 
 	mlx5_pci_disable(dev);
@@ -357,7 +473,30 @@ static struct pci_driver mlx5_pci_driver = {
 	.probe		= mlx5_pci_probe,
 	.remove		= mlx5_pci_remove,
 };
-module_pci_driver(mlx5_pci_driver);
+
+static int __init mlx5_init(void)
+{
+	int err;
+
+	err = mlx5e_init();
+	if (err)
+		return err;
+
+	err = pci_register_driver(&mlx5_pci_driver);
+	if (err)
+		mlx5e_cleanup();
+	return err;
+}
+
+static void __exit mlx5_cleanup(void)
+{
+	pci_unregister_driver(&mlx5_pci_driver);
+	mlx5e_cleanup();
+	mlx5_adev_ida_cleanup();
+}
+
+module_init(mlx5_init);
+module_exit(mlx5_cleanup);
 
 MODULE_DESCRIPTION("NVIDIA ConnectX-5+ core and Ethernet driver");
 MODULE_LICENSE("Dual BSD/GPL");

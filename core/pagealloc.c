@@ -11,7 +11,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 /* QUERY_PAGES op_mod */
 #define MLX5_QUERY_PAGES_BOOT		1

@@ -14,7 +14,7 @@
 #include <linux/mlx5/doorbell.h>
 #include <linux/slab.h>
 
-#include "mlx5_core.h"
+#include "priv.h"
 
 static int mlx5_cmd_alloc_uar(struct mlx5_core_dev *dev, u32 *index)
 {
@@ -120,21 +120,35 @@ void mlx5_doorbells_cleanup(struct mlx5_core_dev *dev)
 	pool->uars = NULL;
 }
 
+static void mlx5_doorbell_of(const struct mlx5_uar *uar,
+			     struct mlx5_doorbell *db)
+{
+	db->page = uar->map;
+	db->reg = uar->map + MLX5_BF_OFFSET;
+	db->uar_index = uar->index;
+}
+
 /**
- * mlx5_doorbell_get() - the send doorbell register for channel @ix
- * @dev: the device
+ * mlx5_doorbell_get() - the doorbell of channel @ix
+ * @dev: the device, loaded
  * @ix: channel index
- * @uar_index: filled with the index of the UAR page (for the SQ context)
+ * @db: filled with the UAR page, its send doorbell register and index
  *
  * Channels take the pool's pages round robin.
- *
- * Return: the mapped doorbell register.
  */
-void __iomem *mlx5_doorbell_get(struct mlx5_core_dev *dev, unsigned int ix,
-				u32 *uar_index)
+void mlx5_doorbell_get(struct mlx5_core_dev *dev, unsigned int ix,
+		       struct mlx5_doorbell *db)
 {
-	struct mlx5_uar *uar = &dev->doorbells.uars[ix % dev->doorbells.n];
+	mlx5_doorbell_of(&dev->doorbells.uars[ix % dev->doorbells.n], db);
+}
 
-	*uar_index = uar->index;
-	return uar->map + MLX5_BF_OFFSET;
+/**
+ * mlx5_doorbell_global() - the doorbell of queues that belong to no channel
+ * @dev: the device, loaded
+ * @db: filled with the UAR page of the EQs, its send doorbell register and
+ *	index
+ */
+void mlx5_doorbell_global(struct mlx5_core_dev *dev, struct mlx5_doorbell *db)
+{
+	mlx5_doorbell_of(&dev->async_uar, db);
 }

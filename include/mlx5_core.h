@@ -9,12 +9,14 @@
 #define __MLX5_CORE_H__
 
 #include <linux/atomic.h>
+#include <linux/auxiliary_bus.h>
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/mlx5/device.h>
+#include <linux/mlx5/doorbell.h>
 #include <linux/pci.h>
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
@@ -131,6 +133,18 @@ struct mlx5_uar {
 };
 
 /**
+ * struct mlx5_doorbell - where a queue rings and its CQs are armed
+ * @page: the UAR page (CQ arm doorbell at offset MLX5_CQ_DOORBELL)
+ * @reg: the send doorbell register of the page (MLX5_BF_OFFSET)
+ * @uar_index: the page's index, for the uar_page field of SQ/CQ contexts
+ */
+struct mlx5_doorbell {
+	void __iomem *page;
+	void __iomem *reg;
+	u32 uar_index;
+};
+
+/**
  * struct mlx5_doorbell_pool - UAR pages the channels' send doorbells share
  * @uars: the pages
  * @n: how many (the devlink parameter num_doorbells)
@@ -156,6 +170,7 @@ struct mlx5_cq;
  * @eqn: EQ number from the device
  * @vecidx: MSI-X vector index
  * @irq: Linux IRQ number of @vecidx
+ * @cpu: the CPU its interrupt is steered to (completion EQs)
  * @doorbell: consumer index / arm doorbell in the async UAR page
  * @cqs: CQs reporting to this EQ, by CQ number (completion EQs)
  * @name: IRQ name
@@ -169,6 +184,7 @@ struct mlx5_eq {
 	u8 eqn;
 	u16 vecidx;
 	int irq;
+	int cpu;
 	__be32 __iomem *doorbell;
 	struct xarray cqs;
 	char name[48];
@@ -177,10 +193,15 @@ struct mlx5_eq {
 /**
  * struct mlx5_cq - what the completion EQ needs to know of a CQ
  * @cqn: CQ number from the device
+ * @vector: completion vector whose EQ the CQ reports to
  * @comp: called in hard IRQ context when the CQ has new completions
+ *
+ * The owner fills it in after CREATE_CQ and calls mlx5_cq_attach() before
+ * arming the CQ; mlx5_cq_detach() before DESTROY_CQ.
  */
 struct mlx5_cq {
 	u32 cqn;
+	u16 vector;
 	void (*comp)(struct mlx5_cq *cq);
 };
 
@@ -242,6 +263,19 @@ struct mlx5_fw_version {
 };
 
 /**
+ * enum mlx5_device_state - whether the firmware can be talked to
+ * @MLX5_DEVICE_STATE_UP: commands are executed
+ * @MLX5_DEVICE_STATE_INTERNAL_ERROR: the firmware is dead: commands fail
+ *	at once, teardown does not wait for the device
+ */
+enum mlx5_device_state {
+	MLX5_DEVICE_STATE_UP,
+	MLX5_DEVICE_STATE_INTERNAL_ERROR,
+};
+
+struct mlx5_adev;
+
+/**
  * struct mlx5_core_dev - one PCI function driven by mlx5_core
  * @pdev: the PCI function
  * @device: &pdev->dev, for logging and DMA
@@ -259,7 +293,9 @@ struct mlx5_fw_version {
  * @events: atomic notifier chain of async events for the netdev
  * @health: firmware health monitoring
  * @board_id: PSID from QUERY_ADAPTER
- * @loaded: the function is initialised (between init_one and uninit_one)
+ * @state: up, or internal error once the firmware is known dead
+ * @loaded: the hardware is up (between load_one and unload_one)
+ * @adev: the auxiliary device the Ethernet side binds to
  *
  * Allocated as the private area of the function's devlink instance.
  */
@@ -282,20 +318,28 @@ struct mlx5_core_dev {
 	struct atomic_notifier_head events;
 	struct mlx5_health health;
 	char board_id[MLX5_BOARD_ID_LEN];
+	enum mlx5_device_state state;
 	bool loaded;
+	struct mlx5_adev *adev;
 };
 
-/* core/iseg.c */
-void mlx5_iseg_read_versions(struct mlx5_core_dev *dev);
-int mlx5_iseg_wait_fw_init(struct mlx5_core_dev *dev, unsigned int timeout_ms);
+/**
+ * struct mlx5_adev - the auxiliary device of one function's Ethernet side
+ * @adev: the auxiliary device, named MLX5_DRIVER_NAME ".eth.<id>"
+ * @mdev: the function
+ *
+ * The bound driver's suspend() runs before the hardware goes down (reload,
+ * recovery) and its resume() once it is up again; probe() and remove()
+ * run once per PCI probe and remove.
+ */
+struct mlx5_adev {
+	struct auxiliary_device adev;
+	struct mlx5_core_dev *mdev;
+};
 
-/* core/cmd.c */
-int mlx5_cmd_init(struct mlx5_core_dev *dev);
-void mlx5_cmd_disable(struct mlx5_core_dev *dev);
-void mlx5_cmd_cleanup(struct mlx5_core_dev *dev);
-void mlx5_cmd_use_events(struct mlx5_core_dev *dev);
-void mlx5_cmd_use_polling(struct mlx5_core_dev *dev);
-void mlx5_cmd_comp_handler(struct mlx5_core_dev *dev, u32 vector);
+#define MLX5_ADEV_ETH_NAME	"eth"
+
+/* Commands (core/cmd.c). */
 int mlx5_cmd_exec(struct mlx5_core_dev *dev, const void *in, int inlen,
 		  void *out, int outlen);
 const char *mlx5_cmd_opcode_str(u16 opcode);
@@ -311,56 +355,60 @@ const char *mlx5_cmd_status_str(u8 status);
 		mlx5_cmd_exec_inout(dev, ifc_cmd, in, __out);		\
 	})
 
-/* core/fw.c */
-int mlx5_cmd_enable_hca(struct mlx5_core_dev *dev);
-int mlx5_cmd_disable_hca(struct mlx5_core_dev *dev);
-int mlx5_cmd_set_issi(struct mlx5_core_dev *dev);
-int mlx5_cmd_init_hca(struct mlx5_core_dev *dev);
-int mlx5_cmd_teardown_hca(struct mlx5_core_dev *dev);
-int mlx5_caps_alloc(struct mlx5_core_dev *dev);
-void mlx5_caps_free(struct mlx5_core_dev *dev);
-int mlx5_query_caps(struct mlx5_core_dev *dev, enum mlx5_cap_type type);
-int mlx5_handle_hca_caps(struct mlx5_core_dev *dev);
-int mlx5_query_all_caps(struct mlx5_core_dev *dev);
-int mlx5_query_board_id(struct mlx5_core_dev *dev);
+/* Access registers (core/fw.c). */
+int mlx5_access_reg(struct mlx5_core_dev *dev, const void *data_in,
+		    int size_in, void *data_out, int size_out, u16 reg_id,
+		    int arg, bool write);
 
-/* core/pagealloc.c */
-int mlx5_pagealloc_init(struct mlx5_core_dev *dev);
-void mlx5_pagealloc_cleanup(struct mlx5_core_dev *dev);
-int mlx5_satisfy_startup_pages(struct mlx5_core_dev *dev, bool boot);
-int mlx5_reclaim_startup_pages(struct mlx5_core_dev *dev);
-void mlx5_pages_request(struct mlx5_core_dev *dev, u16 func_id, s32 npages);
+/**
+ * mlx5_dev_is_dead() - the firmware is known to be dead
+ * @dev: the device
+ *
+ * Return: true once the device is in internal error: commands fail at
+ * once and queues must not expect completions.
+ */
+static inline bool mlx5_dev_is_dead(const struct mlx5_core_dev *dev)
+{
+	return READ_ONCE(dev->state) == MLX5_DEVICE_STATE_INTERNAL_ERROR;
+}
 
-/* core/uar.c */
-int mlx5_uar_alloc(struct mlx5_core_dev *dev, struct mlx5_uar *uar);
-void mlx5_uar_free(struct mlx5_core_dev *dev, struct mlx5_uar *uar);
-int mlx5_doorbells_init(struct mlx5_core_dev *dev, unsigned int n);
-void mlx5_doorbells_cleanup(struct mlx5_core_dev *dev);
-void __iomem *mlx5_doorbell_get(struct mlx5_core_dev *dev, unsigned int ix,
-				u32 *uar_index);
+/* Completion vectors, one completion EQ each (core/eq.c). */
+int mlx5_comp_vectors(struct mlx5_core_dev *dev);
+int mlx5_comp_eqn_get(struct mlx5_core_dev *dev, u16 vector, u8 *eqn);
+int mlx5_comp_irqn_get(struct mlx5_core_dev *dev, u16 vector);
+int mlx5_comp_vector_cpu(struct mlx5_core_dev *dev, u16 vector);
+int mlx5_cq_attach(struct mlx5_core_dev *dev, struct mlx5_cq *cq);
+void mlx5_cq_detach(struct mlx5_core_dev *dev, struct mlx5_cq *cq);
 
-/* core/eq.c */
-int mlx5_irqs_init(struct mlx5_core_dev *dev);
-void mlx5_irqs_cleanup(struct mlx5_core_dev *dev);
-int mlx5_eqs_init(struct mlx5_core_dev *dev);
-void mlx5_eqs_cleanup(struct mlx5_core_dev *dev);
+/* Async events for the netdev (core/eq.c). */
+int mlx5_notifier_register(struct mlx5_core_dev *dev,
+			   struct notifier_block *nb);
+int mlx5_notifier_unregister(struct mlx5_core_dev *dev,
+			     struct notifier_block *nb);
 
-/* core/health.c */
-int mlx5_health_init(struct mlx5_core_dev *dev);
-void mlx5_health_cleanup(struct mlx5_core_dev *dev);
-void mlx5_health_start(struct mlx5_core_dev *dev);
-void mlx5_health_stop(struct mlx5_core_dev *dev);
-void mlx5_health_flush(struct mlx5_core_dev *dev);
+/* Doorbells (core/uar.c). */
+void mlx5_doorbell_get(struct mlx5_core_dev *dev, unsigned int ix,
+		       struct mlx5_doorbell *db);
+void mlx5_doorbell_global(struct mlx5_core_dev *dev, struct mlx5_doorbell *db);
 
-/* core/main.c */
-int mlx5_init_one(struct mlx5_core_dev *dev);
-void mlx5_uninit_one(struct mlx5_core_dev *dev);
+/*
+ * The Ethernet side: an auxiliary driver of this module (en_main.c). The
+ * Makefile defines MLX5_CORE_EN when it builds it (CONFIG_MLX5_CORE_EN in
+ * a kernel tree; out of tree, the installed kernel's own CONFIG_MLX5_CORE_EN
+ * describes its in-tree driver, not this one).
+ */
+#ifdef MLX5_CORE_EN
+int mlx5e_init(void);
+void mlx5e_cleanup(void);
+#else
+static inline int mlx5e_init(void)
+{
+	return 0;
+}
 
-/* core/devlink.c */
-struct devlink *mlx5_devlink_alloc(struct device *device);
-void mlx5_devlink_free(struct devlink *devlink);
-int mlx5_devlink_params_register(struct devlink *devlink);
-void mlx5_devlink_params_unregister(struct devlink *devlink);
-unsigned int mlx5_devlink_num_doorbells(struct mlx5_core_dev *dev);
+static inline void mlx5e_cleanup(void)
+{
+}
+#endif
 
 #endif /* __MLX5_CORE_H__ */

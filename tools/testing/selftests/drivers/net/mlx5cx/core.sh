@@ -21,7 +21,7 @@ probe_line() {
 	local bdf
 
 	for bdf in $(cx_functions); do
-		dmesg_since core | grep -E "mlx5_core $bdf: firmware version $FW_VERSION, cmdif 5, enhanced MPWQE yes, striding RQ yes, UAR pages [0-9]+, completion EQs [0-9]+, doorbells [0-9]+" |
+		dmesg_since core | grep -E "mlx5_core $bdf: firmware version $FW_VERSION, cmdif 5, UAR pages [0-9]+, completion EQs [0-9]+, doorbells [0-9]+" |
 			sed 's/^/# /' | grep . || return 1
 	done
 }

@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 RELOADS=${RELOADS:-20}
 FW_VERSION=16.35.4030
 
-ktap_header 11
+ktap_header 13
 
 load_ours
 bdf=$(cx_functions | head -n 1)
@@ -23,6 +23,28 @@ ktap_check "devlink dev info: fw.version $FW_VERSION running" \
 
 ktap_check "devlink dev info: board.id from the device (PSID)" \
 	bash -c "devlink dev info $dl | grep -q 'board.id MT_0000000008'"
+
+# The Ethernet auxiliary device of a function: mlx5_core.eth.<id> under it.
+eth_adev() {
+	local d
+
+	for d in /sys/bus/pci/devices/"$1"/mlx5_core.eth.*; do
+		[ -e "$d" ] && basename "$d"
+	done
+}
+adev=$(eth_adev "$bdf")
+diag "auxiliary device of $bdf: ${adev:-none}"
+one_adev_each() {
+	local f n=0
+
+	for f in $(cx_functions); do
+		[ "$(eth_adev "$f" | wc -l)" = 1 ] || return 1
+		n=$((n + 1))
+	done
+	[ "$(find /sys/bus/auxiliary/devices -name 'mlx5_core.eth.*' | wc -l)" = "$n" ]
+}
+ktap_check "one Ethernet auxiliary device per function (mlx5_core.eth.N)" \
+	one_adev_each
 
 doorbells() {
 	devlink dev param show "$dl" name num_doorbells |
@@ -63,6 +85,8 @@ reloads() {
 	[ "$(model_get "$bdf" hca_state)" = initialised ]
 }
 ktap_check "$RELOADS reloads" reloads
+ktap_check "the auxiliary device survives the reloads ($adev)" \
+	test "$(eth_adev "$bdf")" = "$adev"
 ktap_check "still bound and serving devlink after the reloads" \
 	bash -c "devlink dev info $dl | grep -q 'fw.version $FW_VERSION'"
 
