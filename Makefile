@@ -23,7 +23,7 @@ mlx5_core-y := core/main.o core/iseg.o core/cmd.o core/fw.o core/pagealloc.o \
 		core/uar.o core/eq.o core/health.o core/devlink.o core/dev.o
 
 # The Ethernet netdev (mlx5e) and the helpers only it uses.
-mlx5_core-$(mlx5_en) += lib/wq.o en/params.o en/common.o en/port.o en/rss.o en/fs.o
+mlx5_core-$(mlx5_en) += lib/wq.o en/params.o en/common.o en/port.o en/rss.o en/fs.o en/stats.o
 
 else # out-of-tree wrapper
 
