@@ -23,7 +23,10 @@ mlx5_core-y := core/main.o core/iseg.o core/cmd.o core/fw.o core/pagealloc.o \
 		core/uar.o core/eq.o core/health.o core/devlink.o core/dev.o
 
 # The Ethernet netdev (mlx5e) and the helpers only it uses.
-mlx5_core-$(mlx5_en) += lib/wq.o en/params.o en/common.o en/port.o en/rss.o en/fs.o en/stats.o
+ccflags-$(mlx5_en) += -DMLX5_CORE_EN
+mlx5_core-$(mlx5_en) += en_main.o en_tx.o en_rx.o \
+		en/params.o en/common.o en/port.o en/fs.o en/rss.o \
+		en/stats.o en/ethtool.o en/reporter_tx.o lib/wq.o
 
 else # out-of-tree wrapper
 
