@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * ethtool: driver info, link, counters (en/stats.c), channels, rings,
- * private flags, RSS indirection table and key. Every change of queue
+ * private flags, RSS indirection table and key, the hashed fields. Every change of queue
  * parameters goes through mlx5e_safe_switch_params(), so a refused or
  * failed one leaves the running queues as they were.
  */
@@ -226,6 +226,58 @@ static int mlx5e_set_rxfh(struct net_device *netdev,
 	return err;
 }
 
+/* ethtool -n rx-flow-hash: what the TIR of a flow type hashes. */
+static int mlx5e_get_rss_hash_opts(struct mlx5e_priv *priv,
+				   struct ethtool_rxnfc *nfc)
+{
+	static const struct {
+		u32 flow_type;
+		enum mlx5e_traffic_type tt;
+	} map[] = {
+		{ TCP_V4_FLOW, MLX5E_TT_IPV4_TCP },
+		{ TCP_V6_FLOW, MLX5E_TT_IPV6_TCP },
+		{ UDP_V4_FLOW, MLX5E_TT_IPV4_UDP },
+		{ UDP_V6_FLOW, MLX5E_TT_IPV6_UDP },
+		{ IPV4_FLOW, MLX5E_TT_IPV4 },
+		{ IPV6_FLOW, MLX5E_TT_IPV6 },
+	};
+	unsigned int i;
+	u8 f;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++) {
+		if (map[i].flow_type != nfc->flow_type)
+			continue;
+		f = priv->rss.rx_hash_fields[map[i].tt];
+		nfc->data = 0;
+		if (f & MLX5_HASH_FIELD_SEL_SRC_IP)
+			nfc->data |= RXH_IP_SRC;
+		if (f & MLX5_HASH_FIELD_SEL_DST_IP)
+			nfc->data |= RXH_IP_DST;
+		if (f & MLX5_HASH_FIELD_SEL_L4_SPORT)
+			nfc->data |= RXH_L4_B_0_1;
+		if (f & MLX5_HASH_FIELD_SEL_L4_DPORT)
+			nfc->data |= RXH_L4_B_2_3;
+		return 0;
+	}
+	return -EOPNOTSUPP;
+}
+
+static int mlx5e_get_rxnfc(struct net_device *netdev,
+			   struct ethtool_rxnfc *nfc, u32 *rule_locs)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	switch (nfc->cmd) {
+	case ETHTOOL_GRXRINGS:
+		nfc->data = priv->params.num_channels;
+		return 0;
+	case ETHTOOL_GRXFH:
+		return mlx5e_get_rss_hash_opts(priv, nfc);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 static int mlx5e_get_link_ksettings(struct net_device *netdev,
 				    struct ethtool_link_ksettings *ks)
 {
@@ -257,6 +309,7 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.set_ringparam		= mlx5e_set_ringparam,
 	.get_priv_flags		= mlx5e_get_priv_flags,
 	.set_priv_flags		= mlx5e_set_priv_flags,
+	.get_rxnfc		= mlx5e_get_rxnfc,
 	.get_rxfh_key_size	= mlx5e_get_rxfh_key_size,
 	.get_rxfh_indir_size	= mlx5e_get_rxfh_indir_size,
 	.get_rxfh		= mlx5e_get_rxfh,
