@@ -12,14 +12,24 @@ ifeq ($(origin src),file)
 
 ifneq ($(KBUILD_EXTMOD),)
 obj-m += mlx5_core.o
+# Out of tree the installed kernel's CONFIG_MLX5_CORE_EN describes its own
+# driver, not this one: the module always carries the Ethernet side.
+mlx5_en := y
 else
 obj-$(CONFIG_MLX5_CORE) += mlx5_core.o
+mlx5_en := $(CONFIG_MLX5_CORE_EN)
 endif
 
 ccflags-y += -I$(src)/include
 
 mlx5_core-y := core/main.o core/iseg.o core/cmd.o core/fw.o core/pagealloc.o \
 		core/uar.o core/eq.o core/health.o core/devlink.o core/dev.o
+
+# The Ethernet netdev (mlx5e) and the helpers only it uses.
+ccflags-$(mlx5_en) += -DMLX5_CORE_EN
+mlx5_core-$(mlx5_en) += en_main.o en_tx.o en_rx.o \
+		en/params.o en/common.o en/port.o en/fs.o en/rss.o \
+		en/stats.o en/ethtool.o en/reporter_tx.o lib/wq.o
 
 else # out-of-tree wrapper
 

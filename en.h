@@ -1,0 +1,590 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * mlx5e: the Ethernet netdev of mlx5_core.
+ *
+ * A netdev owns channels; a channel is one NAPI context on one completion
+ * vector with one send queue (SQ) and one receive queue (RQ), each with its
+ * own completion queue (CQ). Received frames reach an RQ through the NIC RX
+ * flow tables (en/fs.c) and RSS (en/rss.c); sent frames leave through the
+ * SQ of the channel the stack picked.
+ *
+ * Hot structures group their fields by the context that writes them: NAPI
+ * (completions), ndo_start_xmit (xmit), nobody after open (read only), and
+ * the control path.
+ */
+#ifndef __MLX5_EN_H__
+#define __MLX5_EN_H__
+
+#include <linux/bits.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/mlx5/mlx5_ifc.h>
+#include <net/page_pool/types.h>
+
+#include "mlx5_core.h"
+#include "lib/wq.h"
+
+#define MLX5E_MAX_NUM_CHANNELS		64
+#define MLX5E_NUM_TC			1
+
+/* What the port adds to the software MTU: Ethernet header, one VLAN, FCS. */
+#define MLX5E_ETH_HARD_MTU	(ETH_HLEN + VLAN_HLEN + ETH_FCS_LEN)
+#define MLX5E_SW2HW_MTU(mtu)	((mtu) + MLX5E_ETH_HARD_MTU)
+#define MLX5E_HW2SW_MTU(mtu)	((mtu) - MLX5E_ETH_HARD_MTU)
+
+/* Ring sizes (log2 of entries): the device's limit caps the maximum. */
+#define MLX5E_LOG_SQ_SIZE_MIN		6
+#define MLX5E_LOG_SQ_SIZE_DEFAULT	10
+#define MLX5E_LOG_SQ_SIZE_MAX		13
+#define MLX5E_LOG_RQ_SIZE_MIN		6
+#define MLX5E_LOG_RQ_SIZE_DEFAULT	10
+#define MLX5E_LOG_RQ_SIZE_MAX		13
+
+/* Bytes copied into the linear part of a fragmented receive. */
+#define MLX5E_RX_MAX_HEAD		256
+/* Headroom before a received frame (room for XDP and stack headers). */
+#define MLX5E_RX_HEADROOM		(NET_SKB_PAD + NET_IP_ALIGN)
+/* The most fragments one receive WQE scatters over. */
+#define MLX5E_RX_MAX_FRAGS		4
+
+/* The largest send WQE, in 64-byte basic blocks (control + Ethernet with
+ * inline headers + one data segment per fragment and the head).
+ */
+#define MLX5E_SQ_MAX_WQEBBS		16
+/* Inline header bytes an LSO WQE may carry. */
+#define MLX5E_MAX_INLINE_HDR		256
+/* A completion is requested at least every this many WQEs. */
+#define MLX5E_TX_CQE_MOD_DEFAULT	16
+
+/* RSS: indirection table entries, key bytes. */
+#define MLX5E_INDIR_RQT_SIZE		256
+#define MLX5E_RSS_KEY_SIZE		40
+
+/**
+ * enum mlx5e_traffic_type - what the traffic-type classifier tells apart
+ * @MLX5E_TT_IPV4_TCP: IPv4 TCP
+ * @MLX5E_TT_IPV6_TCP: IPv6 TCP
+ * @MLX5E_TT_IPV4_UDP: IPv4 UDP
+ * @MLX5E_TT_IPV6_UDP: IPv6 UDP
+ * @MLX5E_TT_IPV4: other IPv4
+ * @MLX5E_TT_IPV6: other IPv6
+ * @MLX5E_TT_ANY: everything else (ARP, ...)
+ * @MLX5E_NUM_TT: number of traffic types
+ */
+enum mlx5e_traffic_type {
+	MLX5E_TT_IPV4_TCP,
+	MLX5E_TT_IPV6_TCP,
+	MLX5E_TT_IPV4_UDP,
+	MLX5E_TT_IPV6_UDP,
+	MLX5E_TT_IPV4,
+	MLX5E_TT_IPV6,
+	MLX5E_TT_ANY,
+	MLX5E_NUM_TT,
+};
+
+/**
+ * enum mlx5e_priv_flag - private flags (ethtool --show-priv-flags)
+ * @MLX5E_PFLAG_RX_CQE_MODERATION_EQE: placeholder so the table is never
+ *	empty; later flags (MPWQE, striding RQ) append here
+ * @MLX5E_NUM_PFLAGS: number of flags
+ */
+enum mlx5e_priv_flag {
+	MLX5E_PFLAG_RX_CQE_MODERATION_EQE,
+	MLX5E_NUM_PFLAGS,
+};
+
+/**
+ * struct mlx5e_params - what a set of channels is built from
+ * @num_channels: channels
+ * @log_sq_size: log2 of WQEBBs per SQ
+ * @log_rq_size: log2 of WQEs per RQ
+ * @sw_mtu: the netdev MTU
+ * @tx_cqe_mod: a TX completion is requested every this many WQEs
+ * @tx_min_inline_mode: MLX5_INLINE_MODE_* the SQs must honour
+ * @rx_cq_usecs: RX CQ moderation period
+ * @rx_cq_frames: RX CQ moderation count
+ * @tx_cq_usecs: TX CQ moderation period
+ * @tx_cq_frames: TX CQ moderation count
+ * @pflags: private flags, BIT(enum mlx5e_priv_flag)
+ * @features: netdev features the queues honour (checksum, VLAN stripping)
+ *
+ * Copied, changed and validated as a whole: the new channels are built
+ * from a new copy while the old ones keep running.
+ */
+struct mlx5e_params {
+	u16 num_channels;
+	u8 log_sq_size;
+	u8 log_rq_size;
+	u16 sw_mtu;
+	u16 tx_cqe_mod;
+	u8 tx_min_inline_mode;
+	u16 rx_cq_usecs;
+	u16 rx_cq_frames;
+	u16 tx_cq_usecs;
+	u16 tx_cq_frames;
+	u32 pflags;
+	netdev_features_t features;
+};
+
+/**
+ * struct mlx5e_sq_stats - SQ counters written by ndo_start_xmit
+ * @syncp: for 64-bit readers on 32-bit hosts
+ * @packets: packets posted (TSO segments counted by their GSO segments)
+ * @bytes: bytes posted (headers of each segment counted)
+ * @tso_packets: TSO SKBs
+ * @tso_bytes: their payload bytes
+ * @csum_partial: SKBs with a checksum offload request
+ * @csum_none: SKBs without one
+ * @xmit_more: SKBs sent with more to follow (doorbell deferred)
+ * @stopped: times the queue was stopped for room
+ * @dropped: SKBs dropped (DMA mapping failure, malformed)
+ * @nop: NOP WQEs posted to pad the ring end
+ * @doorbells: doorbells rung
+ */
+struct mlx5e_sq_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t tso_packets;
+	u64_stats_t tso_bytes;
+	u64_stats_t csum_partial;
+	u64_stats_t csum_none;
+	u64_stats_t xmit_more;
+	u64_stats_t stopped;
+	u64_stats_t dropped;
+	u64_stats_t nop;
+	u64_stats_t doorbells;
+};
+
+/**
+ * struct mlx5e_sq_cq_stats - SQ counters written by TX completion (NAPI)
+ * @syncp: for 64-bit readers on 32-bit hosts
+ * @cqes: CQEs polled
+ * @cqe_err: error CQEs
+ * @wake: times the queue was woken
+ * @recover: SQ recoveries after an error CQE
+ */
+struct mlx5e_sq_cq_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t cqes;
+	u64_stats_t cqe_err;
+	u64_stats_t wake;
+	u64_stats_t recover;
+};
+
+/**
+ * struct mlx5e_rq_stats - RQ counters, written by NAPI
+ * @syncp: for 64-bit readers on 32-bit hosts
+ * @packets: packets received
+ * @bytes: bytes received
+ * @csum_complete: CHECKSUM_COMPLETE from the CQE
+ * @csum_unnecessary: CHECKSUM_UNNECESSARY from the CQE
+ * @csum_none: no checksum information
+ * @wqe_err: error CQEs
+ * @buff_alloc_err: buffer allocations that failed (refill retried later)
+ * @gro_packets: packets handed to GRO
+ */
+struct mlx5e_rq_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t csum_complete;
+	u64_stats_t csum_unnecessary;
+	u64_stats_t csum_none;
+	u64_stats_t wqe_err;
+	u64_stats_t buff_alloc_err;
+	u64_stats_t gro_packets;
+};
+
+/**
+ * struct mlx5e_ch_stats - channel counters, written by NAPI
+ * @syncp: for 64-bit readers on 32-bit hosts
+ * @events: completion interrupts
+ * @poll: NAPI polls
+ * @arm: CQ arms
+ */
+struct mlx5e_ch_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t events;
+	u64_stats_t poll;
+	u64_stats_t arm;
+};
+
+/**
+ * struct mlx5e_channel_stats - one channel index's counters
+ * @ch: channel
+ * @sq: SQ, xmit side
+ * @sq_cq: SQ, completion side
+ * @rq: RQ
+ *
+ * Kept in the netdev's private area, not in the channel, so that totals
+ * survive closing and reopening channels.
+ */
+struct mlx5e_channel_stats {
+	struct mlx5e_ch_stats ch;
+	struct mlx5e_sq_stats sq;
+	struct mlx5e_sq_cq_stats sq_cq;
+	struct mlx5e_rq_stats rq;
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct mlx5e_cq - a completion queue of a channel
+ * @wq: the CQE ring
+ * @napi: the channel's NAPI context
+ * @mcq: what the completion EQ dispatches on
+ * @arm_sn: arm sequence number (bumped by each completion event)
+ * @uar_page: UAR page where the CQ is armed
+ * @stats: the channel's counters
+ */
+struct mlx5e_cq {
+	/* dirtied @completion */
+	struct mlx5_cqwq wq;
+	u32 arm_sn;
+
+	/* read only */
+	struct napi_struct *napi;
+	struct mlx5_cq mcq;
+	void __iomem *uar_page;
+	struct mlx5e_ch_stats *stats;
+};
+
+/**
+ * struct mlx5e_sq_dma - one DMA mapping of a sent SKB, in fifo order
+ * @addr: bus address
+ * @size: bytes
+ * @page: mapped with dma_map_page() (a fragment), else dma_map_single()
+ */
+struct mlx5e_sq_dma {
+	dma_addr_t addr;
+	u32 size;
+	bool page;
+};
+
+/**
+ * struct mlx5e_tx_wqe_info - what a posted WQE owns until it completes
+ * @skb: the SKB (NULL for NOP padding)
+ * @num_bytes: bytes for BQL
+ * @num_wqebbs: basic blocks it spans
+ * @num_dma: DMA fifo entries it owns
+ */
+struct mlx5e_tx_wqe_info {
+	struct sk_buff *skb;
+	u32 num_bytes;
+	u8 num_wqebbs;
+	u8 num_dma;
+};
+
+enum {
+	MLX5E_SQ_STATE_ENABLED,
+	MLX5E_SQ_STATE_RECOVERING,
+};
+
+/**
+ * struct mlx5e_txqsq - a send queue serving one netdev TX queue
+ * @cc: consumer counter (WQEBBs completed)
+ * @dma_fifo_cc: DMA fifo consumer counter
+ * @pc: producer counter (WQEBBs posted)
+ * @dma_fifo_pc: DMA fifo producer counter
+ * @last_cqe_pc: @pc when a completion was last requested
+ * @doorbell_ctrl: control segment of the last WQE not yet rung
+ * @cq: its completion queue
+ * @wq: the WQEBB ring
+ * @dma_fifo: DMA mappings, in posting order
+ * @wqe_info: per WQE index, what it owns
+ * @dma_fifo_mask: fifo entries minus one
+ * @txq: the netdev TX queue
+ * @pdev: the DMA device
+ * @uar_reg: the send doorbell register
+ * @mkey_be: the memory key of data segments, big endian
+ * @sqn: SQ number
+ * @stop_room: WQEBBs that must be free for the queue to stay awake
+ * @cqe_mod: request a completion every this many WQEBBs
+ * @min_inline_mode: headers the eseg must inline
+ * @vlan_insert: the eseg can insert a VLAN tag (else it is inlined)
+ * @state: MLX5E_SQ_STATE_*
+ * @stats: xmit-side counters
+ * @cq_stats: completion-side counters
+ * @ch: the channel
+ * @txq_ix: index of @txq
+ * @recover_work: recovery after an error CQE
+ */
+struct mlx5e_txqsq {
+	/* dirtied @completion */
+	u16 cc;
+	u32 dma_fifo_cc;
+
+	/* dirtied @xmit */
+	u16 pc ____cacheline_aligned_in_smp;
+	u32 dma_fifo_pc;
+	u16 last_cqe_pc;
+
+	/* read only */
+	struct mlx5e_cq cq ____cacheline_aligned_in_smp;
+	struct mlx5_wq_cyc wq;
+	struct mlx5e_sq_dma *dma_fifo;
+	struct mlx5e_tx_wqe_info *wqe_info;
+	u32 dma_fifo_mask;
+	struct netdev_queue *txq;
+	struct device *pdev;
+	void __iomem *uar_reg;
+	__be32 mkey_be;
+	u32 sqn;
+	u16 stop_room;
+	u16 cqe_mod;
+	u8 min_inline_mode;
+	bool vlan_insert;
+	unsigned long state;
+	struct mlx5e_sq_stats *stats;
+	struct mlx5e_sq_cq_stats *cq_stats;
+
+	/* control path */
+	struct mlx5e_channel *ch;
+	u16 txq_ix;
+	struct work_struct recover_work;
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct mlx5e_rq_frag - one receive buffer of a WQE
+ * @page: page_pool page holding it (one fragment reference)
+ * @offset: where the buffer starts in @page
+ */
+struct mlx5e_rq_frag {
+	struct page *page;
+	u32 offset;
+};
+
+/**
+ * struct mlx5e_rq - a legacy (cyclic) receive queue
+ * @cc: WQEs consumed
+ * @pc: WQEs posted
+ * @cq: its completion queue
+ * @wq: the WQE ring
+ * @frags: per WQE index, @num_frags buffers
+ * @page_pool: where buffers come from
+ * @netdev: the netdev
+ * @pdev: the DMA device
+ * @napi: the channel's NAPI context
+ * @stats: counters
+ * @mkey_be: the memory key of data segments, big endian
+ * @frag_size: bytes the device may write into each fragment
+ * @frag_stride: bytes each fragment takes from a page
+ * @num_frags: fragments per WQE
+ * @linear: one fragment holds the frame plus headroom and skb_shared_info
+ * @rqn: RQ number
+ * @ix: queue index
+ */
+struct mlx5e_rq {
+	/* dirtied @completion */
+	u16 cc;
+	u16 pc;
+	struct mlx5e_cq cq;
+
+	/* read only */
+	struct mlx5_wq_cyc wq;
+	struct mlx5e_rq_frag *frags;
+	struct page_pool *page_pool;
+	struct net_device *netdev;
+	struct device *pdev;
+	struct napi_struct *napi;
+	struct mlx5e_rq_stats *stats;
+	__be32 mkey_be;
+	u32 frag_size;
+	u32 frag_stride;
+	u8 num_frags;
+	bool linear;
+	u32 rqn;
+	u16 ix;
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct mlx5e_channel - one NAPI context with its queues
+ * @napi: polls @sq's and @rq's CQs
+ * @sq: the send queue (one traffic class)
+ * @rq: the receive queue
+ * @priv: the netdev's private area
+ * @mdev: the device
+ * @netdev: the netdev
+ * @stats: counters (in @priv, surviving the channel)
+ * @db: doorbell page of this channel's queues
+ * @ix: channel index
+ * @vector: completion vector
+ * @cpu: CPU of @vector
+ */
+struct mlx5e_channel {
+	struct napi_struct napi;
+	struct mlx5e_txqsq sq;
+	struct mlx5e_rq rq;
+
+	struct mlx5e_priv *priv;
+	struct mlx5_core_dev *mdev;
+	struct net_device *netdev;
+	struct mlx5e_ch_stats *stats;
+	struct mlx5_doorbell db;
+	u16 ix;
+	u16 vector;
+	int cpu;
+};
+
+/**
+ * struct mlx5e_channels - the open channels and what they were built from
+ * @c: the channels
+ * @num: how many
+ * @params: their parameters
+ */
+struct mlx5e_channels {
+	struct mlx5e_channel **c;
+	unsigned int num;
+	struct mlx5e_params params;
+};
+
+/**
+ * struct mlx5e_hw_res - objects every queue of the netdev refers to
+ * @pdn: protection domain
+ * @tdn: transport domain (TIRs and TISs)
+ * @mkey: physical-address memory key of data segments
+ * @q_counter: queue counter of the RQs (out_of_buffer)
+ * @tisn: transport interface send of the SQs
+ */
+struct mlx5e_hw_res {
+	u32 pdn;
+	u32 tdn;
+	u32 mkey;
+	u16 q_counter;
+	u32 tisn;
+};
+
+/**
+ * struct mlx5e_rss - receive side scaling
+ * @rqtn: RQ table
+ * @tirn: one TIR per traffic type, hashing on its fields
+ * @indir: indirection table: channel index per entry
+ * @key: Toeplitz key
+ * @rx_hash_fields: MLX5_HASH_FIELD_SEL_* hashed per traffic type
+ */
+struct mlx5e_rss {
+	u32 rqtn;
+	u32 tirn[MLX5E_NUM_TT];
+	u32 indir[MLX5E_INDIR_RQT_SIZE];
+	u8 key[MLX5E_RSS_KEY_SIZE];
+	u8 rx_hash_fields[MLX5E_NUM_TT];
+};
+
+#define MLX5E_L2_MAX_ADDRS	256
+
+/**
+ * struct mlx5e_flow_table - a flow table with its groups
+ * @id: table id
+ * @level: level in the NIC RX namespace
+ * @groups: flow group ids
+ * @num_groups: how many of @groups exist
+ */
+struct mlx5e_flow_table {
+	u32 id;
+	u8 level;
+	u32 groups[4];
+	u8 num_groups;
+};
+
+/**
+ * struct mlx5e_flow_steering - the NIC RX flow tables
+ * @l2: root table: destination MAC (unicast/multicast/broadcast),
+ *	allmulti and promiscuous entries, each to @ttc
+ * @ttc: traffic-type classifier, each entry to a TIR
+ * @l2_addrs: MAC addresses currently in @l2 (full match entries)
+ * @num_l2_addrs: how many
+ * @promisc: the promiscuous entry is in @l2
+ * @allmulti: the allmulti entry is in @l2
+ * @created: the tables exist
+ */
+struct mlx5e_flow_steering {
+	struct mlx5e_flow_table l2;
+	struct mlx5e_flow_table ttc;
+	u8 l2_addrs[MLX5E_L2_MAX_ADDRS][ETH_ALEN];
+	unsigned int num_l2_addrs;
+	bool promisc;
+	bool allmulti;
+	bool created;
+};
+
+enum {
+	MLX5E_STATE_OPENED,
+	MLX5E_STATE_DESTROYING,
+	MLX5E_STATE_HW_READY,
+};
+
+/**
+ * struct mlx5e_priv - the netdev's private area
+ * @channels: the open channels
+ * @txq2sq: SQ of each netdev TX queue (RCU: ndo_start_xmit reads it)
+ * @params: wanted parameters (applied at the next open)
+ * @netdev: the netdev
+ * @mdev: the device
+ * @state: MLX5E_STATE_*
+ * @state_lock: serialises the control path
+ * @res: shared hardware objects
+ * @rss: RSS objects and configuration
+ * @fs: flow steering
+ * @channel_stats: counters per channel index ever opened
+ * @stats_nch: channel indices with counters (the most ever opened)
+ * @q_out_of_buffer: rx_out_of_buffer from the Q counter, last read
+ * @wq: control-path work
+ * @rx_mode_work: applies ndo_set_rx_mode
+ * @carrier_work: follows the port's operational state
+ * @events_nb: the core's async events
+ * @max_nch: channels the device can give us
+ * @max_mtu: port maximum, software MTU
+ * @tx_reporter: devlink health reporter of the SQs
+ */
+struct mlx5e_priv {
+	struct mlx5e_channels channels;
+	struct mlx5e_txqsq **txq2sq;
+	struct mlx5e_params params;
+	struct net_device *netdev;
+	struct mlx5_core_dev *mdev;
+	unsigned long state;
+	struct mutex state_lock; /* control path */
+	struct mlx5e_hw_res res;
+	struct mlx5e_rss rss;
+	struct mlx5e_flow_steering fs;
+	struct mlx5e_channel_stats *channel_stats;
+	u16 stats_nch;
+	u64 q_out_of_buffer;
+	struct workqueue_struct *wq;
+	struct work_struct rx_mode_work;
+	struct work_struct carrier_work;
+	struct notifier_block events_nb;
+	u16 max_nch;
+	u16 max_mtu;
+	struct devlink_health_reporter *tx_reporter;
+};
+
+/* en_main.c */
+int mlx5e_open_locked(struct net_device *netdev);
+int mlx5e_close_locked(struct net_device *netdev);
+int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
+			     const struct mlx5e_params *new,
+			     struct netlink_ext_ack *extack);
+int mlx5e_modify_sq_state(struct mlx5_core_dev *mdev, u32 sqn, int curr,
+			  int next);
+
+/* en_tx.c */
+netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev);
+bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget);
+void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq);
+void mlx5e_tx_err_cqe_work(struct work_struct *work);
+
+/* en/reporter_tx.c */
+void mlx5e_tx_reporter_create(struct mlx5e_priv *priv);
+void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv);
+
+/* en_rx.c */
+int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget);
+bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq);
+void mlx5e_free_rx_descs(struct mlx5e_rq *rq);
+
+/* en/ethtool.c */
+extern const struct ethtool_ops mlx5e_ethtool_ops;
+
+#endif /* __MLX5_EN_H__ */

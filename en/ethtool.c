@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * ethtool: driver info, link, counters (en/stats.c), channels, rings,
+ * private flags, RSS indirection table and key, the hashed fields. Every change of queue
+ * parameters goes through mlx5e_safe_switch_params(), so a refused or
+ * failed one leaves the running queues as they were.
+ */
+#include <linux/ethtool.h>
+
+#include "../en.h"
+#include "common.h"
+#include "params.h"
+#include "rss.h"
+#include "stats.h"
+
+/* Private flags, in enum mlx5e_priv_flag order; issues adding queue modes
+ * (MPWQE, striding RQ) append here.
+ */
+static const char mlx5e_priv_flags[MLX5E_NUM_PFLAGS][ETH_GSTRING_LEN] = {
+	"rx_cqe_moder",
+};
+
+static void mlx5e_get_drvinfo(struct net_device *netdev,
+			      struct ethtool_drvinfo *info)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct mlx5_core_dev *mdev = priv->mdev;
+
+	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
+	snprintf(info->fw_version, sizeof(info->fw_version), "%u.%u.%u",
+		 mdev->fw.major, mdev->fw.minor, mdev->fw.subminor);
+	strscpy(info->bus_info, dev_name(mdev->device), sizeof(info->bus_info));
+}
+
+static int mlx5e_get_sset_count(struct net_device *netdev, int sset)
+{
+	switch (sset) {
+	case ETH_SS_STATS:
+		return mlx5e_stats_count(netdev_priv(netdev));
+	case ETH_SS_PRIV_FLAGS:
+		return MLX5E_NUM_PFLAGS;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static void mlx5e_get_strings(struct net_device *netdev, u32 sset, u8 *data)
+{
+	unsigned int i;
+
+	switch (sset) {
+	case ETH_SS_STATS:
+		mlx5e_stats_strings(netdev_priv(netdev), data);
+		break;
+	case ETH_SS_PRIV_FLAGS:
+		for (i = 0; i < MLX5E_NUM_PFLAGS; i++)
+			ethtool_puts(&data, mlx5e_priv_flags[i]);
+		break;
+	}
+}
+
+static void mlx5e_get_ethtool_stats(struct net_device *netdev,
+				    struct ethtool_stats *stats, u64 *data)
+{
+	mlx5e_stats_fill(netdev_priv(netdev), data);
+}
+
+static void mlx5e_get_channels(struct net_device *netdev,
+			       struct ethtool_channels *ch)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	mutex_lock(&priv->state_lock);
+	ch->max_combined = priv->max_nch;
+	ch->combined_count = priv->params.num_channels;
+	mutex_unlock(&priv->state_lock);
+}
+
+static int mlx5e_set_channels(struct net_device *netdev,
+			      struct ethtool_channels *ch)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct netlink_ext_ack *extack = NULL;
+	struct mlx5e_params params;
+	int err;
+
+	if (!ch->combined_count || ch->rx_count || ch->tx_count) {
+		netdev_err(netdev, "only combined channels, at least one\n");
+		return -EINVAL;
+	}
+	mutex_lock(&priv->state_lock);
+	params = priv->params;
+	params.num_channels = ch->combined_count;
+	if (params.num_channels == priv->params.num_channels) {
+		mutex_unlock(&priv->state_lock);
+		return 0;
+	}
+	if (!netif_is_rxfh_configured(netdev))
+		mlx5e_rss_default_indir(priv, params.num_channels);
+	err = mlx5e_safe_switch_params(priv, &params, extack);
+	if (err && !netif_is_rxfh_configured(netdev))
+		mlx5e_rss_default_indir(priv, priv->params.num_channels);
+	mutex_unlock(&priv->state_lock);
+	return err;
+}
+
+static void mlx5e_get_ringparam(struct net_device *netdev,
+				struct ethtool_ringparam *ring,
+				struct kernel_ethtool_ringparam *kring,
+				struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	ring->rx_max_pending = 1 << mlx5e_log_max_ring_size(priv->mdev, false);
+	ring->tx_max_pending = 1 << mlx5e_log_max_ring_size(priv->mdev, true);
+	mutex_lock(&priv->state_lock);
+	ring->rx_pending = 1 << priv->params.log_rq_size;
+	ring->tx_pending = 1 << priv->params.log_sq_size;
+	mutex_unlock(&priv->state_lock);
+}
+
+static int mlx5e_set_ringparam(struct net_device *netdev,
+			       struct ethtool_ringparam *ring,
+			       struct kernel_ethtool_ringparam *kring,
+			       struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct mlx5e_params params;
+	int err;
+
+	if (ring->rx_mini_pending || ring->rx_jumbo_pending) {
+		NL_SET_ERR_MSG_MOD(extack, "mini and jumbo rings are not supported");
+		return -EINVAL;
+	}
+	if (!is_power_of_2(ring->rx_pending) || !is_power_of_2(ring->tx_pending)) {
+		NL_SET_ERR_MSG_MOD(extack, "ring sizes must be powers of two");
+		return -EINVAL;
+	}
+	mutex_lock(&priv->state_lock);
+	params = priv->params;
+	params.log_rq_size = ilog2(ring->rx_pending);
+	params.log_sq_size = ilog2(ring->tx_pending);
+	err = 0;
+	if (params.log_rq_size != priv->params.log_rq_size ||
+	    params.log_sq_size != priv->params.log_sq_size)
+		err = mlx5e_safe_switch_params(priv, &params, extack);
+	mutex_unlock(&priv->state_lock);
+	return err;
+}
+
+static u32 mlx5e_get_priv_flags(struct net_device *netdev)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	return priv->params.pflags;
+}
+
+static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	if (flags & ~GENMASK(MLX5E_NUM_PFLAGS - 1, 0))
+		return -EINVAL;
+	mutex_lock(&priv->state_lock);
+	priv->params.pflags = flags;
+	mutex_unlock(&priv->state_lock);
+	return 0;
+}
+
+static u32 mlx5e_get_rxfh_key_size(struct net_device *netdev)
+{
+	return MLX5E_RSS_KEY_SIZE;
+}
+
+static u32 mlx5e_get_rxfh_indir_size(struct net_device *netdev)
+{
+	return MLX5E_INDIR_RQT_SIZE;
+}
+
+static int mlx5e_get_rxfh(struct net_device *netdev,
+			  struct ethtool_rxfh_param *rxfh)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	mutex_lock(&priv->state_lock);
+	if (rxfh->indir)
+		memcpy(rxfh->indir, priv->rss.indir, sizeof(priv->rss.indir));
+	if (rxfh->key)
+		memcpy(rxfh->key, priv->rss.key, sizeof(priv->rss.key));
+	rxfh->hfunc = ETH_RSS_HASH_TOP;
+	mutex_unlock(&priv->state_lock);
+	return 0;
+}
+
+static int mlx5e_set_rxfh(struct net_device *netdev,
+			  struct ethtool_rxfh_param *rxfh,
+			  struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	bool opened;
+	int err = 0;
+
+	if (rxfh->hfunc != ETH_RSS_HASH_NO_CHANGE &&
+	    rxfh->hfunc != ETH_RSS_HASH_TOP) {
+		NL_SET_ERR_MSG_MOD(extack, "only the Toeplitz hash is supported");
+		return -EOPNOTSUPP;
+	}
+	if (rxfh->rss_context) {
+		NL_SET_ERR_MSG_MOD(extack, "extra RSS contexts are not supported");
+		return -EOPNOTSUPP;
+	}
+	mutex_lock(&priv->state_lock);
+	opened = test_bit(MLX5E_STATE_OPENED, &priv->state);
+	if (rxfh->indir) {
+		memcpy(priv->rss.indir, rxfh->indir, sizeof(priv->rss.indir));
+		if (opened)
+			err = mlx5e_rss_redirect(priv, &priv->channels);
+	}
+	if (!err && rxfh->key) {
+		if (opened)
+			err = mlx5e_rss_set_key(priv, rxfh->key);
+		else
+			memcpy(priv->rss.key, rxfh->key, sizeof(priv->rss.key));
+	}
+	mutex_unlock(&priv->state_lock);
+	return err;
+}
+
+/* ethtool -n rx-flow-hash: what the TIR of a flow type hashes. */
+static int mlx5e_get_rss_hash_opts(struct mlx5e_priv *priv,
+				   struct ethtool_rxnfc *nfc)
+{
+	static const struct {
+		u32 flow_type;
+		enum mlx5e_traffic_type tt;
+	} map[] = {
+		{ TCP_V4_FLOW, MLX5E_TT_IPV4_TCP },
+		{ TCP_V6_FLOW, MLX5E_TT_IPV6_TCP },
+		{ UDP_V4_FLOW, MLX5E_TT_IPV4_UDP },
+		{ UDP_V6_FLOW, MLX5E_TT_IPV6_UDP },
+		{ IPV4_FLOW, MLX5E_TT_IPV4 },
+		{ IPV6_FLOW, MLX5E_TT_IPV6 },
+	};
+	unsigned int i;
+	u8 f;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++) {
+		if (map[i].flow_type != nfc->flow_type)
+			continue;
+		f = priv->rss.rx_hash_fields[map[i].tt];
+		nfc->data = 0;
+		if (f & MLX5_HASH_FIELD_SEL_SRC_IP)
+			nfc->data |= RXH_IP_SRC;
+		if (f & MLX5_HASH_FIELD_SEL_DST_IP)
+			nfc->data |= RXH_IP_DST;
+		if (f & MLX5_HASH_FIELD_SEL_L4_SPORT)
+			nfc->data |= RXH_L4_B_0_1;
+		if (f & MLX5_HASH_FIELD_SEL_L4_DPORT)
+			nfc->data |= RXH_L4_B_2_3;
+		return 0;
+	}
+	return -EOPNOTSUPP;
+}
+
+static int mlx5e_get_rxnfc(struct net_device *netdev,
+			   struct ethtool_rxnfc *nfc, u32 *rule_locs)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	switch (nfc->cmd) {
+	case ETHTOOL_GRXRINGS:
+		nfc->data = priv->params.num_channels;
+		return 0;
+	case ETHTOOL_GRXFH:
+		return mlx5e_get_rss_hash_opts(priv, nfc);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static int mlx5e_get_link_ksettings(struct net_device *netdev,
+				    struct ethtool_link_ksettings *ks)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u32 speed = SPEED_UNKNOWN;
+
+	ethtool_link_ksettings_zero_link_mode(ks, supported);
+	ethtool_link_ksettings_zero_link_mode(ks, advertising);
+	if (netif_carrier_ok(netdev) &&
+	    test_bit(MLX5E_STATE_HW_READY, &priv->state))
+		mlx5e_port_speed(priv->mdev, &speed);
+	ks->base.speed = speed;
+	ks->base.duplex = speed == SPEED_UNKNOWN ? DUPLEX_UNKNOWN : DUPLEX_FULL;
+	ks->base.port = PORT_DA;
+	ks->base.autoneg = AUTONEG_DISABLE;
+	return 0;
+}
+
+const struct ethtool_ops mlx5e_ethtool_ops = {
+	.get_drvinfo		= mlx5e_get_drvinfo,
+	.get_link		= ethtool_op_get_link,
+	.get_link_ksettings	= mlx5e_get_link_ksettings,
+	.get_sset_count		= mlx5e_get_sset_count,
+	.get_strings		= mlx5e_get_strings,
+	.get_ethtool_stats	= mlx5e_get_ethtool_stats,
+	.get_channels		= mlx5e_get_channels,
+	.set_channels		= mlx5e_set_channels,
+	.get_ringparam		= mlx5e_get_ringparam,
+	.set_ringparam		= mlx5e_set_ringparam,
+	.get_priv_flags		= mlx5e_get_priv_flags,
+	.set_priv_flags		= mlx5e_set_priv_flags,
+	.get_rxnfc		= mlx5e_get_rxnfc,
+	.get_rxfh_key_size	= mlx5e_get_rxfh_key_size,
+	.get_rxfh_indir_size	= mlx5e_get_rxfh_indir_size,
+	.get_rxfh		= mlx5e_get_rxfh,
+	.set_rxfh		= mlx5e_set_rxfh,
+};

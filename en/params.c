@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Parameters of the channels, and what follows from them: ring sizes, the
+ * receive buffer layout for an MTU, and the static part of the SQ, RQ and
+ * CQ contexts. Pure functions of the capabilities and a struct
+ * mlx5e_params: no allocation, no command, so that a new configuration can
+ * be checked and built while the old one runs.
+ */
+#include <linux/log2.h>
+#include <linux/skbuff.h>
+
+#include "params.h"
+#include "txrx.h"
+
+/* Default CQ moderation of RX: wait up to 8 us or 32 CQEs. */
+#define MLX5E_RX_CQ_USECS_DEFAULT	8
+#define MLX5E_RX_CQ_FRAMES_DEFAULT	32
+/* TX: up to 16 us or 32 CQEs, so that completions do not interrupt per
+ * packet.
+ */
+#define MLX5E_TX_CQ_USECS_DEFAULT	16
+#define MLX5E_TX_CQ_FRAMES_DEFAULT	32
+
+u16 mlx5e_max_channels(struct mlx5_core_dev *mdev)
+{
+	return min3((unsigned int)mlx5_comp_vectors(mdev), num_online_cpus(),
+		    (unsigned int)MLX5E_MAX_NUM_CHANNELS);
+}
+
+/* The largest ring, log2: our own limit within the device's. */
+u8 mlx5e_log_max_ring_size(struct mlx5_core_dev *mdev, bool sq)
+{
+	u8 ours = sq ? MLX5E_LOG_SQ_SIZE_MAX : MLX5E_LOG_RQ_SIZE_MAX;
+
+	return min_t(u8, ours, MLX5_CAP_GEN(mdev, log_max_wq_sz));
+}
+
+/* Room that keeps the SQ awake: the largest WQE plus the NOPs that may
+ * pad the ring end before it.
+ */
+u16 mlx5e_sq_stop_room(void)
+{
+	return 2 * MLX5E_SQ_MAX_WQEBBS;
+}
+
+/**
+ * mlx5e_params_init() - the default parameters of a netdev
+ * @mdev: the device
+ * @params: filled in
+ * @num_channels: channels to open
+ * @mtu: software MTU
+ */
+void mlx5e_params_init(struct mlx5_core_dev *mdev, struct mlx5e_params *params,
+		       u16 num_channels, u16 mtu)
+{
+	memset(params, 0, sizeof(*params));
+	params->num_channels = num_channels;
+	params->log_sq_size = MLX5E_LOG_SQ_SIZE_DEFAULT;
+	params->log_rq_size = MLX5E_LOG_RQ_SIZE_DEFAULT;
+	params->sw_mtu = mtu;
+	params->tx_cqe_mod = MLX5E_TX_CQE_MOD_DEFAULT;
+	params->rx_cq_usecs = MLX5E_RX_CQ_USECS_DEFAULT;
+	params->rx_cq_frames = MLX5E_RX_CQ_FRAMES_DEFAULT;
+	params->tx_cq_usecs = MLX5E_TX_CQ_USECS_DEFAULT;
+	params->tx_cq_frames = MLX5E_TX_CQ_FRAMES_DEFAULT;
+	switch (MLX5_CAP_ETH(mdev, wqe_inline_mode)) {
+	case 0: /* MLX5_CAP_INLINE_MODE_L2 */
+		params->tx_min_inline_mode = MLX5_INLINE_MODE_L2;
+		break;
+	default:
+		params->tx_min_inline_mode = MLX5_INLINE_MODE_NONE;
+		break;
+	}
+}
+
+/**
+ * mlx5e_rq_frags_info() - the receive buffer layout for the MTU
+ * @params: the parameters
+ * @info: filled in
+ *
+ * When headroom, the largest frame and skb_shared_info fit in a page, each
+ * WQE has one buffer of that size rounded up to a power of two, so small
+ * MTUs put several buffers in one page and the SKB is built around the
+ * buffer. Else the frame is scattered over whole pages.
+ */
+void mlx5e_rq_frags_info(const struct mlx5e_params *params,
+			 struct mlx5e_rq_frags_info *info)
+{
+	u32 hw_mtu = MLX5E_SW2HW_MTU(params->sw_mtu);
+	u32 linear = SKB_DATA_ALIGN(MLX5E_RX_HEADROOM + hw_mtu) +
+		     SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+
+	if (linear <= PAGE_SIZE) {
+		info->linear = true;
+		info->num_frags = 1;
+		info->frag_stride = roundup_pow_of_two(linear);
+		info->frag_size = hw_mtu;
+	} else {
+		info->linear = false;
+		info->num_frags = DIV_ROUND_UP(hw_mtu, PAGE_SIZE);
+		info->frag_stride = PAGE_SIZE;
+		info->frag_size = PAGE_SIZE;
+	}
+	info->log_wqe_stride = order_base_2(info->num_frags *
+					    MLX5E_SEND_WQE_DS);
+}
+
+/**
+ * mlx5e_params_validate() - whether channels can be built from @params
+ * @mdev: the device
+ * @params: the parameters
+ * @max_mtu: the port's maximum software MTU
+ * @extack: why not
+ *
+ * Return: 0 or -EINVAL.
+ */
+int mlx5e_params_validate(struct mlx5_core_dev *mdev,
+			  const struct mlx5e_params *params, u16 max_mtu,
+			  struct netlink_ext_ack *extack)
+{
+	struct mlx5e_rq_frags_info info;
+
+	if (!params->num_channels ||
+	    params->num_channels > mlx5e_max_channels(mdev)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "channels must be 1..%u",
+				       mlx5e_max_channels(mdev));
+		return -EINVAL;
+	}
+	if (params->log_sq_size < MLX5E_LOG_SQ_SIZE_MIN ||
+	    params->log_sq_size > mlx5e_log_max_ring_size(mdev, true)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "TX ring size must be %u..%u",
+				       1 << MLX5E_LOG_SQ_SIZE_MIN,
+				       1 << mlx5e_log_max_ring_size(mdev, true));
+		return -EINVAL;
+	}
+	if (params->log_rq_size < MLX5E_LOG_RQ_SIZE_MIN ||
+	    params->log_rq_size > mlx5e_log_max_ring_size(mdev, false)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "RX ring size must be %u..%u",
+				       1 << MLX5E_LOG_RQ_SIZE_MIN,
+				       1 << mlx5e_log_max_ring_size(mdev, false));
+		return -EINVAL;
+	}
+	if (params->sw_mtu < ETH_MIN_MTU || params->sw_mtu > max_mtu) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "MTU must be %u..%u",
+				       ETH_MIN_MTU, max_mtu);
+		return -EINVAL;
+	}
+	mlx5e_rq_frags_info(params, &info);
+	if (info.num_frags > MLX5E_RX_MAX_FRAGS) {
+		NL_SET_ERR_MSG_MOD(extack, "MTU needs too many RX fragments");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * mlx5e_build_sq_ctx() - the parameter-given fields of an SQ context
+ * @params: the parameters
+ * @sqc: struct mlx5_ifc_sqc_bits, zeroed; the caller adds the objects
+ */
+void mlx5e_build_sq_ctx(const struct mlx5e_params *params, void *sqc)
+{
+	void *wq = MLX5_ADDR_OF(sqc, sqc, wq);
+
+	MLX5_SET(sqc, sqc, state, MLX5_SQC_STATE_RST);
+	MLX5_SET(sqc, sqc, flush_in_error_en, 1);
+	MLX5_SET(sqc, sqc, min_wqe_inline_mode, params->tx_min_inline_mode);
+	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
+	MLX5_SET(wq, wq, log_wq_stride, ilog2(MLX5E_SEND_WQE_BB));
+	MLX5_SET(wq, wq, log_wq_sz, params->log_sq_size);
+}
+
+/**
+ * mlx5e_build_rq_ctx() - the parameter-given fields of a legacy RQ context
+ * @params: the parameters
+ * @rqc: struct mlx5_ifc_rqc_bits, zeroed; the caller adds the objects
+ */
+void mlx5e_build_rq_ctx(const struct mlx5e_params *params, void *rqc)
+{
+	void *wq = MLX5_ADDR_OF(rqc, rqc, wq);
+	struct mlx5e_rq_frags_info info;
+
+	mlx5e_rq_frags_info(params, &info);
+	MLX5_SET(rqc, rqc, state, MLX5_RQC_STATE_RST);
+	MLX5_SET(rqc, rqc, flush_in_error_en, 1);
+	MLX5_SET(rqc, rqc, vsd, !(params->features & NETIF_F_HW_VLAN_CTAG_RX));
+	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
+	MLX5_SET(wq, wq, log_wq_stride, info.log_wqe_stride);
+	MLX5_SET(wq, wq, log_wq_sz, params->log_rq_size);
+}
+
+/* A TX CQ holds a CQE per completion request at most: one per WQEBB. */
+u8 mlx5e_tx_cq_log_size(const struct mlx5e_params *params)
+{
+	return params->log_sq_size;
+}
+
+/**
+ * mlx5e_build_cq_ctx() - the parameter-given fields of a CQ context
+ * @params: the parameters
+ * @rx: the CQ of an RQ, else of an SQ
+ * @log_size: log2 of its CQEs
+ * @cqc: struct mlx5_ifc_cqc_bits, zeroed; the caller adds EQ, UAR, memory
+ */
+void mlx5e_build_cq_ctx(const struct mlx5e_params *params, bool rx,
+			u8 log_size, void *cqc)
+{
+	MLX5_SET(cqc, cqc, log_cq_size, log_size);
+	MLX5_SET(cqc, cqc, cqe_sz, 0); /* 64-byte CQEs */
+	MLX5_SET(cqc, cqc, cq_period, rx ? params->rx_cq_usecs :
+					   params->tx_cq_usecs);
+	MLX5_SET(cqc, cqc, cq_max_count, rx ? params->rx_cq_frames :
+					      params->tx_cq_frames);
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Receive side scaling: one RQ table (RQT) of MLX5E_INDIR_RQT_SIZE entries,
+ * each the RQ of the channel the indirection table names, and one TIR per
+ * traffic type hashing (Toeplitz) the fields that type has: addresses for
+ * IP, addresses and ports for TCP and UDP, nothing for the rest (entry 0).
+ * The flow tables steer each traffic type to its TIR. Moving to new
+ * channels rewrites the RQT only; the TIRs stay.
+ */
+#include "rss.h"
+
+#define MLX5E_HASH_IP		(MLX5_HASH_FIELD_SEL_SRC_IP | \
+				 MLX5_HASH_FIELD_SEL_DST_IP)
+#define MLX5E_HASH_IP_L4PORTS	(MLX5E_HASH_IP | \
+				 MLX5_HASH_FIELD_SEL_L4_SPORT | \
+				 MLX5_HASH_FIELD_SEL_L4_DPORT)
+
+/* Per traffic type: L3 and L4 protocol (-1: none). */
+static const struct {
+	s8 l3;
+	s8 l4;
+} mlx5e_tt_prot[MLX5E_NUM_TT] = {
+	[MLX5E_TT_IPV4_TCP] = { MLX5_L3_PROT_TYPE_IPV4, MLX5_L4_PROT_TYPE_TCP },
+	[MLX5E_TT_IPV6_TCP] = { MLX5_L3_PROT_TYPE_IPV6, MLX5_L4_PROT_TYPE_TCP },
+	[MLX5E_TT_IPV4_UDP] = { MLX5_L3_PROT_TYPE_IPV4, MLX5_L4_PROT_TYPE_UDP },
+	[MLX5E_TT_IPV6_UDP] = { MLX5_L3_PROT_TYPE_IPV6, MLX5_L4_PROT_TYPE_UDP },
+	[MLX5E_TT_IPV4] = { MLX5_L3_PROT_TYPE_IPV4, -1 },
+	[MLX5E_TT_IPV6] = { MLX5_L3_PROT_TYPE_IPV6, -1 },
+	[MLX5E_TT_ANY] = { -1, -1 },
+};
+
+void mlx5e_rss_default_indir(struct mlx5e_priv *priv, u16 num_channels)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5E_INDIR_RQT_SIZE; i++)
+		priv->rss.indir[i] = ethtool_rxfh_indir_default(i, num_channels);
+}
+
+/**
+ * mlx5e_rss_init() - default key, indirection and hashed fields
+ * @priv: the netdev's private area (params set)
+ */
+void mlx5e_rss_init(struct mlx5e_priv *priv)
+{
+	struct mlx5e_rss *rss = &priv->rss;
+	unsigned int tt;
+
+	netdev_rss_key_fill(rss->key, sizeof(rss->key));
+	mlx5e_rss_default_indir(priv, priv->params.num_channels);
+	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
+		if (mlx5e_tt_prot[tt].l4 >= 0)
+			rss->rx_hash_fields[tt] = MLX5E_HASH_IP_L4PORTS;
+		else if (mlx5e_tt_prot[tt].l3 >= 0)
+			rss->rx_hash_fields[tt] = MLX5E_HASH_IP;
+	}
+}
+
+static void mlx5e_rqt_fill(struct mlx5e_priv *priv, struct mlx5e_channels *chs,
+			   void *rqtc)
+{
+	unsigned int i;
+
+	MLX5_SET(rqtc, rqtc, rqt_actual_size, MLX5E_INDIR_RQT_SIZE);
+	for (i = 0; i < MLX5E_INDIR_RQT_SIZE; i++) {
+		u32 ix = priv->rss.indir[i] % chs->num;
+
+		MLX5_SET(rqtc, rqtc, rq_num[i], chs->c[ix]->rq.rqn);
+	}
+}
+
+static int mlx5e_rqt_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
+{
+	int inlen = MLX5_ST_SZ_BYTES(create_rqt_in) +
+		    sizeof(u32) * MLX5E_INDIR_RQT_SIZE;
+	u32 out[MLX5_ST_SZ_DW(create_rqt_out)] = {};
+	void *in, *rqtc;
+	int err;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	MLX5_SET(create_rqt_in, in, opcode, MLX5_CMD_OP_CREATE_RQT);
+	rqtc = MLX5_ADDR_OF(create_rqt_in, in, rqt_context);
+	MLX5_SET(rqtc, rqtc, rqt_max_size, MLX5E_INDIR_RQT_SIZE);
+	mlx5e_rqt_fill(priv, chs, rqtc);
+	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
+	kvfree(in);
+	if (!err)
+		priv->rss.rqtn = MLX5_GET(create_rqt_out, out, rqtn);
+	return err;
+}
+
+static void mlx5e_rqt_destroy(struct mlx5e_priv *priv)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_rqt_in)] = {};
+
+	MLX5_SET(destroy_rqt_in, in, opcode, MLX5_CMD_OP_DESTROY_RQT);
+	MLX5_SET(destroy_rqt_in, in, rqtn, priv->rss.rqtn);
+	mlx5_cmd_exec_in(priv->mdev, destroy_rqt, in);
+}
+
+/**
+ * mlx5e_rss_redirect() - point the RQT at the RQs of @chs
+ * @priv: the netdev's private area
+ * @chs: the channels
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_rss_redirect(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
+{
+	int inlen = MLX5_ST_SZ_BYTES(modify_rqt_in) +
+		    sizeof(u32) * MLX5E_INDIR_RQT_SIZE;
+	u32 out[MLX5_ST_SZ_DW(modify_rqt_out)] = {};
+	void *in, *rqtc;
+	int err;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	MLX5_SET(modify_rqt_in, in, opcode, MLX5_CMD_OP_MODIFY_RQT);
+	MLX5_SET(modify_rqt_in, in, rqtn, priv->rss.rqtn);
+	MLX5_SET(modify_rqt_in, in, bitmask.rqn_list, 1);
+	rqtc = MLX5_ADDR_OF(modify_rqt_in, in, ctx);
+	mlx5e_rqt_fill(priv, chs, rqtc);
+	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
+	kvfree(in);
+	return err;
+}
+
+static void mlx5e_tirc_fill(struct mlx5e_priv *priv, unsigned int tt,
+			    void *tirc)
+{
+	void *hfs = MLX5_ADDR_OF(tirc, tirc, rx_hash_field_selector_outer);
+	struct mlx5e_rss *rss = &priv->rss;
+
+	MLX5_SET(tirc, tirc, transport_domain, priv->res.tdn);
+	MLX5_SET(tirc, tirc, disp_type, MLX5_TIRC_DISP_TYPE_INDIRECT);
+	MLX5_SET(tirc, tirc, indirect_table, rss->rqtn);
+	MLX5_SET(tirc, tirc, rx_hash_fn, MLX5_RX_HASH_FN_TOEPLITZ);
+	memcpy(MLX5_ADDR_OF(tirc, tirc, rx_hash_toeplitz_key), rss->key,
+	       sizeof(rss->key));
+	if (mlx5e_tt_prot[tt].l3 >= 0)
+		MLX5_SET(rx_hash_field_select, hfs, l3_prot_type,
+			 mlx5e_tt_prot[tt].l3);
+	if (mlx5e_tt_prot[tt].l4 >= 0)
+		MLX5_SET(rx_hash_field_select, hfs, l4_prot_type,
+			 mlx5e_tt_prot[tt].l4);
+	MLX5_SET(rx_hash_field_select, hfs, selected_fields,
+		 rss->rx_hash_fields[tt]);
+}
+
+static int mlx5e_tir_create(struct mlx5e_priv *priv, unsigned int tt)
+{
+	u32 out[MLX5_ST_SZ_DW(create_tir_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(create_tir_in)] = {};
+	int err;
+
+	MLX5_SET(create_tir_in, in, opcode, MLX5_CMD_OP_CREATE_TIR);
+	mlx5e_tirc_fill(priv, tt, MLX5_ADDR_OF(create_tir_in, in, ctx));
+	err = mlx5_cmd_exec_inout(priv->mdev, create_tir, in, out);
+	if (!err)
+		priv->rss.tirn[tt] = MLX5_GET(create_tir_out, out, tirn);
+	return err;
+}
+
+static void mlx5e_tir_destroy(struct mlx5e_priv *priv, unsigned int tt)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_tir_in)] = {};
+
+	MLX5_SET(destroy_tir_in, in, opcode, MLX5_CMD_OP_DESTROY_TIR);
+	MLX5_SET(destroy_tir_in, in, tirn, priv->rss.tirn[tt]);
+	mlx5_cmd_exec_in(priv->mdev, destroy_tir, in);
+}
+
+/**
+ * mlx5e_rss_set_key() - change the Toeplitz key of every TIR
+ * @priv: the netdev's private area, RSS objects created
+ * @key: MLX5E_RSS_KEY_SIZE bytes
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_rss_set_key(struct mlx5e_priv *priv, const u8 *key)
+{
+	unsigned int tt;
+	int err;
+
+	memcpy(priv->rss.key, key, sizeof(priv->rss.key));
+	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
+		u32 in[MLX5_ST_SZ_DW(modify_tir_in)] = {};
+
+		MLX5_SET(modify_tir_in, in, opcode, MLX5_CMD_OP_MODIFY_TIR);
+		MLX5_SET(modify_tir_in, in, tirn, priv->rss.tirn[tt]);
+		MLX5_SET(modify_tir_in, in, bitmask.hash, 1);
+		mlx5e_tirc_fill(priv, tt, MLX5_ADDR_OF(modify_tir_in, in, ctx));
+		err = mlx5_cmd_exec_in(priv->mdev, modify_tir, in);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * mlx5e_rss_create() - the RQT over @chs and a TIR per traffic type
+ * @priv: the netdev's private area
+ * @chs: the channels
+ *
+ * Return: 0, or a negative errno with nothing left behind.
+ */
+int mlx5e_rss_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
+{
+	unsigned int tt;
+	int err;
+
+	err = mlx5e_rqt_create(priv, chs);
+	if (err)
+		return err;
+	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
+		err = mlx5e_tir_create(priv, tt);
+		if (err)
+			goto err_tirs;
+	}
+	return 0;
+
+err_tirs:
+	while (tt--)
+		mlx5e_tir_destroy(priv, tt);
+	mlx5e_rqt_destroy(priv);
+	return err;
+}
+
+void mlx5e_rss_destroy(struct mlx5e_priv *priv)
+{
+	unsigned int tt;
+
+	for (tt = 0; tt < MLX5E_NUM_TT; tt++)
+		mlx5e_tir_destroy(priv, tt);
+	mlx5e_rqt_destroy(priv);
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Counters. Each channel index has its counters in the netdev's private
+ * area (struct mlx5e_channel_stats), written by one context each under
+ * u64_stats_sync, kept when channels close so totals survive
+ * reconfiguration. ethtool -S names follow upstream mlx5e: totals
+ * (rx_packets, tx_packets, ...), then per channel chN_*, per RQ rxN_*, per
+ * SQ txN_*; every name comes from the tables below.
+ */
+#include <linux/ethtool.h>
+
+#include "stats.h"
+#include "common.h"
+
+/**
+ * struct mlx5e_counter_desc - one counter of a group
+ * @name: its name after the group's prefix
+ * @offset: where it is in the group's struct
+ */
+struct mlx5e_counter_desc {
+	const char *name;
+	size_t offset;
+};
+
+#define MLX5E_DESC(type, field) { #field, offsetof(type, field) }
+
+static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
+	MLX5E_DESC(struct mlx5e_rq_stats, packets),
+	MLX5E_DESC(struct mlx5e_rq_stats, bytes),
+	MLX5E_DESC(struct mlx5e_rq_stats, csum_complete),
+	MLX5E_DESC(struct mlx5e_rq_stats, csum_unnecessary),
+	MLX5E_DESC(struct mlx5e_rq_stats, csum_none),
+	MLX5E_DESC(struct mlx5e_rq_stats, wqe_err),
+	MLX5E_DESC(struct mlx5e_rq_stats, buff_alloc_err),
+	MLX5E_DESC(struct mlx5e_rq_stats, gro_packets),
+};
+
+static const struct mlx5e_counter_desc mlx5e_sq_desc[] = {
+	MLX5E_DESC(struct mlx5e_sq_stats, packets),
+	MLX5E_DESC(struct mlx5e_sq_stats, bytes),
+	MLX5E_DESC(struct mlx5e_sq_stats, tso_packets),
+	MLX5E_DESC(struct mlx5e_sq_stats, tso_bytes),
+	MLX5E_DESC(struct mlx5e_sq_stats, csum_partial),
+	MLX5E_DESC(struct mlx5e_sq_stats, csum_none),
+	MLX5E_DESC(struct mlx5e_sq_stats, xmit_more),
+	{ "queue_stopped", offsetof(struct mlx5e_sq_stats, stopped) },
+	{ "queue_dropped", offsetof(struct mlx5e_sq_stats, dropped) },
+	MLX5E_DESC(struct mlx5e_sq_stats, nop),
+	MLX5E_DESC(struct mlx5e_sq_stats, doorbells),
+};
+
+static const struct mlx5e_counter_desc mlx5e_sq_cq_desc[] = {
+	MLX5E_DESC(struct mlx5e_sq_cq_stats, cqes),
+	MLX5E_DESC(struct mlx5e_sq_cq_stats, cqe_err),
+	{ "queue_wake", offsetof(struct mlx5e_sq_cq_stats, wake) },
+	MLX5E_DESC(struct mlx5e_sq_cq_stats, recover),
+};
+
+static const struct mlx5e_counter_desc mlx5e_ch_desc[] = {
+	MLX5E_DESC(struct mlx5e_ch_stats, events),
+	MLX5E_DESC(struct mlx5e_ch_stats, poll),
+	MLX5E_DESC(struct mlx5e_ch_stats, arm),
+};
+
+/**
+ * struct mlx5e_counter_group - a struct of counters within a channel's
+ * @prefix: "rx", "tx" or "ch"
+ * @desc: its counters
+ * @n: how many
+ * @offset: where the struct is in struct mlx5e_channel_stats
+ */
+struct mlx5e_counter_group {
+	const char *prefix;
+	const struct mlx5e_counter_desc *desc;
+	unsigned int n;
+	size_t offset;
+};
+
+#define MLX5E_GROUP(p, desc, f) \
+	{ p, mlx5e_##desc, ARRAY_SIZE(mlx5e_##desc), \
+	  offsetof(struct mlx5e_channel_stats, f) }
+
+static const struct mlx5e_counter_group mlx5e_groups[] = {
+	MLX5E_GROUP("rx", rq_desc, rq),
+	MLX5E_GROUP("tx", sq_desc, sq),
+	MLX5E_GROUP("tx", sq_cq_desc, sq_cq),
+	MLX5E_GROUP("ch", ch_desc, ch),
+};
+
+/* Totals that are not per channel: from the device. */
+static const char * const mlx5e_hw_names[] = {
+	"rx_out_of_buffer",
+};
+
+void mlx5e_stats_init(struct mlx5e_priv *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < priv->max_nch; i++) {
+		struct mlx5e_channel_stats *s = &priv->channel_stats[i];
+
+		u64_stats_init(&s->ch.syncp);
+		u64_stats_init(&s->sq.syncp);
+		u64_stats_init(&s->sq_cq.syncp);
+		u64_stats_init(&s->rq.syncp);
+	}
+}
+
+/* Every counter struct starts with its syncp. */
+static void mlx5e_group_read(const struct mlx5e_counter_group *g,
+			     const struct mlx5e_channel_stats *cs, u64 *out)
+{
+	const void *base = (const void *)cs + g->offset;
+	const struct u64_stats_sync *syncp = base;
+	unsigned int start, i;
+
+	do {
+		start = u64_stats_fetch_begin(syncp);
+		for (i = 0; i < g->n; i++)
+			out[i] = u64_stats_read(base + g->desc[i].offset);
+	} while (u64_stats_fetch_retry(syncp, start));
+}
+
+static unsigned int mlx5e_per_channel_count(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(mlx5e_groups); i++)
+		n += mlx5e_groups[i].n;
+	return n;
+}
+
+int mlx5e_stats_count(struct mlx5e_priv *priv)
+{
+	return ARRAY_SIZE(mlx5e_hw_names) +
+	       mlx5e_per_channel_count() * (1 + priv->stats_nch);
+}
+
+void mlx5e_stats_strings(struct mlx5e_priv *priv, u8 *data)
+{
+	unsigned int i, j, ch;
+
+	for (i = 0; i < ARRAY_SIZE(mlx5e_groups); i++)
+		for (j = 0; j < mlx5e_groups[i].n; j++)
+			ethtool_sprintf(&data, "%s_%s", mlx5e_groups[i].prefix,
+					mlx5e_groups[i].desc[j].name);
+	for (i = 0; i < ARRAY_SIZE(mlx5e_hw_names); i++)
+		ethtool_puts(&data, mlx5e_hw_names[i]);
+	for (ch = 0; ch < priv->stats_nch; ch++)
+		for (i = 0; i < ARRAY_SIZE(mlx5e_groups); i++)
+			for (j = 0; j < mlx5e_groups[i].n; j++)
+				ethtool_sprintf(&data, "%s%u_%s",
+						mlx5e_groups[i].prefix, ch,
+						mlx5e_groups[i].desc[j].name);
+}
+
+static void mlx5e_update_q_counter(struct mlx5e_priv *priv)
+{
+	u32 oob;
+
+	if (test_bit(MLX5E_STATE_HW_READY, &priv->state) &&
+	    !mlx5e_query_out_of_buffer(priv->mdev, priv->res.q_counter, &oob))
+		priv->q_out_of_buffer = oob;
+}
+
+void mlx5e_stats_fill(struct mlx5e_priv *priv, u64 *data)
+{
+	unsigned int n = mlx5e_per_channel_count();
+	u64 *totals = data, *per = data + n + ARRAY_SIZE(mlx5e_hw_names);
+	unsigned int i, ch;
+
+	memset(totals, 0, n * sizeof(*totals));
+	for (ch = 0; ch < priv->stats_nch; ch++) {
+		u64 *out = per + ch * n;
+
+		for (i = 0; i < ARRAY_SIZE(mlx5e_groups); i++) {
+			mlx5e_group_read(&mlx5e_groups[i],
+					 &priv->channel_stats[ch], out);
+			out += mlx5e_groups[i].n;
+		}
+		for (i = 0; i < n; i++)
+			totals[i] += per[ch * n + i];
+	}
+	mutex_lock(&priv->state_lock);
+	mlx5e_update_q_counter(priv);
+	mutex_unlock(&priv->state_lock);
+	data[n] = priv->q_out_of_buffer;
+}
+
+static void mlx5e_read_rq(const struct mlx5e_rq_stats *s, u64 *packets,
+			  u64 *bytes, u64 *alloc_fail, u64 *unnecessary,
+			  u64 *none)
+{
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&s->syncp);
+		*packets = u64_stats_read(&s->packets);
+		*bytes = u64_stats_read(&s->bytes);
+		*alloc_fail = u64_stats_read(&s->buff_alloc_err);
+		*unnecessary = u64_stats_read(&s->csum_unnecessary);
+		*none = u64_stats_read(&s->csum_none);
+	} while (u64_stats_fetch_retry(&s->syncp, start));
+}
+
+static void mlx5e_read_sq(const struct mlx5e_channel_stats *cs, u64 *packets,
+			  u64 *bytes, u64 *dropped, u64 *stop, u64 *wake)
+{
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&cs->sq.syncp);
+		*packets = u64_stats_read(&cs->sq.packets);
+		*bytes = u64_stats_read(&cs->sq.bytes);
+		*dropped = u64_stats_read(&cs->sq.dropped);
+		*stop = u64_stats_read(&cs->sq.stopped);
+	} while (u64_stats_fetch_retry(&cs->sq.syncp, start));
+	do {
+		start = u64_stats_fetch_begin(&cs->sq_cq.syncp);
+		*wake = u64_stats_read(&cs->sq_cq.wake);
+	} while (u64_stats_fetch_retry(&cs->sq_cq.syncp, start));
+}
+
+void mlx5e_get_stats64(struct net_device *netdev,
+		       struct rtnl_link_stats64 *stats)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	unsigned int ch;
+
+	for (ch = 0; ch < priv->stats_nch; ch++) {
+		const struct mlx5e_channel_stats *cs = &priv->channel_stats[ch];
+		u64 p, b, d, x, y;
+
+		mlx5e_read_rq(&cs->rq, &p, &b, &d, &x, &y);
+		stats->rx_packets += p;
+		stats->rx_bytes += b;
+		mlx5e_read_sq(cs, &p, &b, &d, &x, &y);
+		stats->tx_packets += p;
+		stats->tx_bytes += b;
+		stats->tx_dropped += d;
+	}
+	stats->rx_missed_errors = priv->q_out_of_buffer;
+}
+
+static void mlx5e_get_queue_stats_rx(struct net_device *netdev, int ix,
+				     struct netdev_queue_stats_rx *rx)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	mlx5e_read_rq(&priv->channel_stats[ix].rq, &rx->packets, &rx->bytes,
+		      &rx->alloc_fail, &rx->csum_unnecessary, &rx->csum_none);
+}
+
+static void mlx5e_get_queue_stats_tx(struct net_device *netdev, int ix,
+				     struct netdev_queue_stats_tx *tx)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u64 dropped;
+
+	mlx5e_read_sq(&priv->channel_stats[ix], &tx->packets, &tx->bytes,
+		      &dropped, &tx->stop, &tx->wake);
+}
+
+/* Counters of channel indices not open now, so that the sum is total. */
+static void mlx5e_get_base_stats(struct net_device *netdev,
+				 struct netdev_queue_stats_rx *rx,
+				 struct netdev_queue_stats_tx *tx)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	unsigned int ch;
+
+	memset(rx, 0, sizeof(*rx));
+	memset(tx, 0, sizeof(*tx));
+	rx->packets = 0;
+	for (ch = netdev->real_num_rx_queues; ch < priv->stats_nch; ch++) {
+		struct netdev_queue_stats_rx r;
+
+		mlx5e_get_queue_stats_rx(netdev, ch, &r);
+		rx->packets += r.packets;
+		rx->bytes += r.bytes;
+		rx->alloc_fail += r.alloc_fail;
+		rx->csum_unnecessary += r.csum_unnecessary;
+		rx->csum_none += r.csum_none;
+	}
+	for (ch = netdev->real_num_tx_queues; ch < priv->stats_nch; ch++) {
+		struct netdev_queue_stats_tx t;
+
+		mlx5e_get_queue_stats_tx(netdev, ch, &t);
+		tx->packets += t.packets;
+		tx->bytes += t.bytes;
+		tx->stop += t.stop;
+		tx->wake += t.wake;
+	}
+}
+
+const struct netdev_stat_ops mlx5e_stat_ops = {
+	.get_queue_stats_rx	= mlx5e_get_queue_stats_rx,
+	.get_queue_stats_tx	= mlx5e_get_queue_stats_tx,
+	.get_base_stats		= mlx5e_get_base_stats,
+};

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#ifndef __MLX5_EN_STATS_H__
+#define __MLX5_EN_STATS_H__
+
+#include <net/netdev_queues.h>
+
+#include "../en.h"
+
+void mlx5e_stats_init(struct mlx5e_priv *priv);
+int mlx5e_stats_count(struct mlx5e_priv *priv);
+void mlx5e_stats_strings(struct mlx5e_priv *priv, u8 *data);
+void mlx5e_stats_fill(struct mlx5e_priv *priv, u64 *data);
+void mlx5e_get_stats64(struct net_device *netdev,
+		       struct rtnl_link_stats64 *stats);
+extern const struct netdev_stat_ops mlx5e_stat_ops;
+
+#endif /* __MLX5_EN_STATS_H__ */

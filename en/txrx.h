@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Hot-path inlines of the channels: send WQE layouts, WQE fetch and the
+ * next producer index, the send doorbell and the CQ arm.
+ *
+ * A send WQE is a list of 16-byte segments (control, Ethernet, data) in
+ * 64-byte basic blocks (WQEBBs); a WQE never wraps the ring, so the ring
+ * end is padded with NOP WQEs when the next one would not fit. The
+ * doorbell publishes the producer counter in the doorbell record, then
+ * writes the first 8 bytes of the last WQE's control segment to the UAR
+ * page's send doorbell register.
+ */
+#ifndef __MLX5_EN_TXRX_H__
+#define __MLX5_EN_TXRX_H__
+
+#include <linux/io.h>
+
+#include "../en.h"
+
+#define MLX5E_SEND_WQE_BB	64
+#define MLX5E_SEND_WQE_DS	16
+#define MLX5E_WQEBB_NUM_DS	(MLX5E_SEND_WQE_BB / MLX5E_SEND_WQE_DS)
+
+/* Send opcodes and control segment flags (PRM). */
+#define MLX5E_OPCODE_NOP	0x00
+#define MLX5E_OPCODE_SEND	0x0a
+#define MLX5E_OPCODE_LSO	0x0e
+#define MLX5E_WQE_CTRL_CQ_UPDATE	(2 << 2)
+
+/* Ethernet segment cs_flags. */
+#define MLX5E_ETH_WQE_L3_CSUM	BIT(6)
+#define MLX5E_ETH_WQE_L4_CSUM	BIT(7)
+/* Ethernet segment: insert the VLAN tag of the union. */
+#define MLX5E_ETH_WQE_INSERT_VLAN	BIT(15)
+
+/* An RQ data segment with this lkey ends the WQE's scatter list. */
+#define MLX5E_TERMINATE_LKEY	0x100
+
+/* The CQ arm doorbell, at this offset of the UAR page. */
+#define MLX5E_CQ_DOORBELL	0x20
+
+/**
+ * struct mlx5e_wqe_ctrl_seg - send WQE control segment
+ * @opmod_idx_opcode: opcode modifier, WQE index, opcode
+ * @qpn_ds: SQ number, size in 16-byte segments
+ * @signature: unused (0)
+ * @rsvd: reserved
+ * @fm_ce_se: fence, completion request, solicited event
+ * @imm: immediate data / general id
+ */
+struct mlx5e_wqe_ctrl_seg {
+	__be32 opmod_idx_opcode;
+	__be32 qpn_ds;
+	u8 signature;
+	u8 rsvd[2];
+	u8 fm_ce_se;
+	__be32 imm;
+};
+
+/**
+ * struct mlx5e_wqe_eth_seg - send WQE Ethernet segment
+ * @swp: software parser offsets (unused)
+ * @cs_flags: checksum offloads (MLX5E_ETH_WQE_*_CSUM)
+ * @swp_flags: software parser flags (unused)
+ * @mss: LSO segment size
+ * @flow_table_metadata: unused
+ * @inline_hdr_sz: bytes of inline headers, the first two in @inline_hdr
+ * @inline_hdr: start of the inline headers
+ * @insert: VLAN insertion (type has MLX5E_ETH_WQE_INSERT_VLAN)
+ * @insert.type: insertion type
+ * @insert.vlan_tci: tag to insert
+ */
+struct mlx5e_wqe_eth_seg {
+	u8 swp[4];
+	u8 cs_flags;
+	u8 swp_flags;
+	__be16 mss;
+	__be32 flow_table_metadata;
+	union {
+		struct {
+			__be16 inline_hdr_sz;
+			u8 inline_hdr[2];
+		};
+		struct {
+			__be16 type;
+			__be16 vlan_tci;
+		} insert;
+	};
+};
+
+/**
+ * struct mlx5e_wqe_data_seg - a scatter/gather entry
+ * @byte_count: bytes
+ * @lkey: memory key
+ * @addr: bus address
+ */
+struct mlx5e_wqe_data_seg {
+	__be32 byte_count;
+	__be32 lkey;
+	__be64 addr;
+};
+
+/**
+ * struct mlx5e_tx_wqe - the start of every send WQE
+ * @ctrl: control segment
+ * @eth: Ethernet segment
+ * @data: inline header continuation and data segments
+ */
+struct mlx5e_tx_wqe {
+	struct mlx5e_wqe_ctrl_seg ctrl;
+	struct mlx5e_wqe_eth_seg eth;
+	struct mlx5e_wqe_data_seg data[];
+};
+
+static inline u16 mlx5e_sq_pi(const struct mlx5e_txqsq *sq)
+{
+	return mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
+}
+
+/* Free WQEBBs of the SQ (producer side's view). */
+static inline u16 mlx5e_sq_room(const struct mlx5e_txqsq *sq)
+{
+	return mlx5_wq_cyc_size(&sq->wq) - (u16)(sq->pc - READ_ONCE(sq->cc));
+}
+
+static inline bool mlx5e_sq_has_room(const struct mlx5e_txqsq *sq, u16 n)
+{
+	return mlx5e_sq_room(sq) >= n;
+}
+
+/**
+ * mlx5e_post_nop() - post a one-WQEBB NOP at the producer index
+ * @sq: the SQ
+ *
+ * Return: its control segment.
+ */
+static inline struct mlx5e_wqe_ctrl_seg *mlx5e_post_nop(struct mlx5e_txqsq *sq)
+{
+	u16 pi = mlx5e_sq_pi(sq);
+	struct mlx5e_wqe_ctrl_seg *ctrl = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
+
+	memset(ctrl, 0, sizeof(*ctrl));
+	ctrl->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 | MLX5E_OPCODE_NOP);
+	ctrl->qpn_ds = cpu_to_be32(sq->sqn << 8 | 1);
+	sq->wqe_info[pi] = (struct mlx5e_tx_wqe_info){ .num_wqebbs = 1 };
+	sq->pc++;
+	return ctrl;
+}
+
+/**
+ * mlx5e_fetch_wqe() - the WQE at the producer index, with room for @size
+ * @sq: the SQ
+ * @num_wqebbs: basic blocks it needs
+ * @last_ctrl: updated when NOPs pad the ring end
+ *
+ * Return: the zeroed WQE, contiguous in the ring.
+ */
+static inline struct mlx5e_tx_wqe *
+mlx5e_fetch_wqe(struct mlx5e_txqsq *sq, u16 num_wqebbs,
+		struct mlx5e_wqe_ctrl_seg **last_ctrl)
+{
+	u16 pi = mlx5e_sq_pi(sq);
+	struct mlx5e_tx_wqe *wqe;
+
+	if (unlikely(mlx5_wq_cyc_contig_to_end(&sq->wq, pi) < num_wqebbs)) {
+		u16 n = mlx5_wq_cyc_contig_to_end(&sq->wq, pi);
+
+		while (n--)
+			*last_ctrl = mlx5e_post_nop(sq);
+		u64_stats_update_begin(&sq->stats->syncp);
+		u64_stats_inc(&sq->stats->nop);
+		u64_stats_update_end(&sq->stats->syncp);
+		pi = mlx5e_sq_pi(sq);
+	}
+	wqe = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
+	memset(wqe, 0, sizeof(*wqe));
+	return wqe;
+}
+
+/**
+ * mlx5e_notify_hw() - ring the SQ's doorbell
+ * @sq: the SQ
+ * @ctrl: control segment of the last WQE posted
+ *
+ * The doorbell record is written after the WQEs (dma_wmb), and the
+ * register after the record (wmb): the device fetches up to the record.
+ */
+static inline void mlx5e_notify_hw(struct mlx5e_txqsq *sq,
+				   struct mlx5e_wqe_ctrl_seg *ctrl)
+{
+	dma_wmb();
+	mlx5_wq_cyc_update_db(&sq->wq, sq->pc);
+	/* The record is visible before the device is told to read it. */
+	wmb();
+	__raw_writeq(*(u64 *)ctrl, sq->uar_reg);
+}
+
+/**
+ * mlx5e_cq_arm() - request an event for the next CQE
+ * @cq: the CQ, consumer index up to date
+ */
+static inline void mlx5e_cq_arm(struct mlx5e_cq *cq)
+{
+	u32 ci = cq->wq.cc & 0xffffff;
+	u32 sn_ci = (cq->arm_sn & 3) << 28 | ci;
+	__be32 doorbell[2];
+
+	cq->wq.wqb.db[1] = cpu_to_be32(sn_ci);
+	/* The arm record is visible before the doorbell that arms. */
+	wmb();
+	doorbell[0] = cpu_to_be32(sn_ci);
+	doorbell[1] = cpu_to_be32(cq->mcq.cqn);
+	__raw_writeq(*(u64 *)doorbell, cq->uar_page + MLX5E_CQ_DOORBELL);
+}
+
+#endif /* __MLX5_EN_TXRX_H__ */

@@ -1,0 +1,1210 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * mlx5e: the netdev of an mlx5 function.
+ *
+ * The Ethernet side is an auxiliary driver bound to the core's
+ * mlx5_core.eth device. probe creates the netdev; suspend (before the core
+ * tears the hardware down for reload or recovery) destroys every hardware
+ * object and detaches it; resume recreates them and reopens; remove
+ * unregisters it.
+ *
+ * Opening the netdev builds the channels (each: NAPI, a TX CQ and SQ, an
+ * RX CQ and RQ, in that order), then the RSS objects that point at the RQs
+ * and the flow tables that point at the TIRs, and activates the channels.
+ * Reconfiguration builds a new set of channels from new parameters first
+ * and swaps the RSS table over to them; if building fails, the old set
+ * keeps running.
+ */
+#include <linux/auxiliary_bus.h>
+#include <linux/module.h>
+#include <net/netdev_queues.h>
+#include <net/netdev_rx_queue.h>
+#include <net/page_pool/helpers.h>
+
+#include "en.h"
+#include "en/common.h"
+#include "en/fs.h"
+#include "en/params.h"
+#include "en/rss.h"
+#include "en/stats.h"
+#include "en/txrx.h"
+
+#define MLX5E_TX_TIMEOUT	(5 * HZ)
+
+/* ---- queue objects --------------------------------------------------- */
+
+static void mlx5e_completion_event(struct mlx5_cq *mcq)
+{
+	struct mlx5e_cq *cq = container_of(mcq, struct mlx5e_cq, mcq);
+
+	cq->arm_sn++;
+	napi_schedule(cq->napi);
+}
+
+static int mlx5e_create_cq(struct mlx5e_channel *c, struct mlx5e_cq *cq,
+			   const struct mlx5e_params *params, bool rx,
+			   u8 log_size)
+{
+	struct mlx5_core_dev *mdev = c->mdev;
+	u32 out[MLX5_ST_SZ_DW(create_cq_out)] = {};
+	void *in, *cqc;
+	int inlen, err;
+	u8 eqn;
+
+	err = mlx5_comp_eqn_get(mdev, c->vector, &eqn);
+	if (err)
+		return err;
+	err = mlx5_cqwq_create(mdev->device, log_size, &cq->wq);
+	if (err)
+		return err;
+
+	inlen = MLX5_ST_SZ_BYTES(create_cq_in) +
+		sizeof(u64) * mlx5_wq_npages(&cq->wq.wqb);
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in) {
+		err = -ENOMEM;
+		goto err_wq;
+	}
+	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
+	cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	mlx5e_build_cq_ctx(params, rx, log_size, cqc);
+	MLX5_SET(cqc, cqc, uar_page, c->db.uar_index);
+	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
+	MLX5_SET64(cqc, cqc, dbr_addr, cq->wq.wqb.db_dma);
+	mlx5_wq_fill_pas(&cq->wq.wqb, MLX5_ADDR_OF(create_cq_in, in, pas));
+	err = mlx5_cmd_exec(mdev, in, inlen, out, sizeof(out));
+	kvfree(in);
+	if (err)
+		goto err_wq;
+
+	cq->mcq.cqn = MLX5_GET(create_cq_out, out, cqn);
+	cq->mcq.vector = c->vector;
+	cq->mcq.comp = mlx5e_completion_event;
+	cq->napi = &c->napi;
+	cq->uar_page = c->db.page;
+	cq->stats = c->stats;
+	cq->arm_sn = 0;
+	err = mlx5_cq_attach(mdev, &cq->mcq);
+	if (err)
+		goto err_destroy;
+	return 0;
+
+err_destroy:
+	{
+		u32 din[MLX5_ST_SZ_DW(destroy_cq_in)] = {};
+
+		MLX5_SET(destroy_cq_in, din, opcode, MLX5_CMD_OP_DESTROY_CQ);
+		MLX5_SET(destroy_cq_in, din, cqn, cq->mcq.cqn);
+		mlx5_cmd_exec_in(mdev, destroy_cq, din);
+	}
+err_wq:
+	mlx5_cqwq_destroy(mdev->device, &cq->wq);
+	return err;
+}
+
+static void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_cq_in)] = {};
+
+	mlx5_cq_detach(mdev, &cq->mcq);
+	MLX5_SET(destroy_cq_in, in, opcode, MLX5_CMD_OP_DESTROY_CQ);
+	MLX5_SET(destroy_cq_in, in, cqn, cq->mcq.cqn);
+	mlx5_cmd_exec_in(mdev, destroy_cq, in);
+	mlx5_cqwq_destroy(mdev->device, &cq->wq);
+}
+
+/**
+ * mlx5e_modify_sq_state() - move an SQ between RST, RDY and ERR
+ * @mdev: the device
+ * @sqn: the SQ
+ * @curr: its state now (MLX5_SQC_STATE_*)
+ * @next: the state wanted
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_modify_sq_state(struct mlx5_core_dev *mdev, u32 sqn, int curr,
+			  int next)
+{
+	u32 in[MLX5_ST_SZ_DW(modify_sq_in)] = {};
+	void *sqc = MLX5_ADDR_OF(modify_sq_in, in, ctx);
+
+	MLX5_SET(modify_sq_in, in, opcode, MLX5_CMD_OP_MODIFY_SQ);
+	MLX5_SET(modify_sq_in, in, sq_state, curr);
+	MLX5_SET(modify_sq_in, in, sqn, sqn);
+	MLX5_SET(sqc, sqc, state, next);
+	return mlx5_cmd_exec_in(mdev, modify_sq, in);
+}
+
+static int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn,
+				 int curr, int next)
+{
+	u32 in[MLX5_ST_SZ_DW(modify_rq_in)] = {};
+	void *rqc = MLX5_ADDR_OF(modify_rq_in, in, ctx);
+
+	MLX5_SET(modify_rq_in, in, opcode, MLX5_CMD_OP_MODIFY_RQ);
+	MLX5_SET(modify_rq_in, in, rq_state, curr);
+	MLX5_SET(modify_rq_in, in, rqn, rqn);
+	MLX5_SET(rqc, rqc, state, next);
+	return mlx5_cmd_exec_in(mdev, modify_rq, in);
+}
+
+static int mlx5e_create_sq_obj(struct mlx5e_channel *c, struct mlx5e_txqsq *sq,
+			       const struct mlx5e_params *params)
+{
+	struct mlx5e_hw_res *res = &c->priv->res;
+	u32 out[MLX5_ST_SZ_DW(create_sq_out)] = {};
+	void *in, *sqc, *wq;
+	int inlen, err;
+
+	inlen = MLX5_ST_SZ_BYTES(create_sq_in) +
+		sizeof(u64) * mlx5_wq_npages(&sq->wq.wqb);
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	MLX5_SET(create_sq_in, in, opcode, MLX5_CMD_OP_CREATE_SQ);
+	sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
+	wq = MLX5_ADDR_OF(sqc, sqc, wq);
+	mlx5e_build_sq_ctx(params, sqc);
+	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
+	MLX5_SET(sqc, sqc, tis_num_0, res->tisn);
+	MLX5_SET(sqc, sqc, cqn, sq->cq.mcq.cqn);
+	MLX5_SET(wq, wq, uar_page, c->db.uar_index);
+	MLX5_SET(wq, wq, pd, res->pdn);
+	MLX5_SET64(wq, wq, dbr_addr, sq->wq.wqb.db_dma);
+	mlx5_wq_fill_pas(&sq->wq.wqb, MLX5_ADDR_OF(wq, wq, pas));
+	err = mlx5_cmd_exec(c->mdev, in, inlen, out, sizeof(out));
+	kvfree(in);
+	if (!err)
+		sq->sqn = MLX5_GET(create_sq_out, out, sqn);
+	return err;
+}
+
+static void mlx5e_destroy_sq_obj(struct mlx5_core_dev *mdev, u32 sqn)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_sq_in)] = {};
+
+	MLX5_SET(destroy_sq_in, in, opcode, MLX5_CMD_OP_DESTROY_SQ);
+	MLX5_SET(destroy_sq_in, in, sqn, sqn);
+	mlx5_cmd_exec_in(mdev, destroy_sq, in);
+}
+
+static int mlx5e_alloc_sq_fifos(struct mlx5e_txqsq *sq, int node)
+{
+	u32 wq_sz = mlx5_wq_cyc_size(&sq->wq);
+	u32 fifo_sz = roundup_pow_of_two(wq_sz * MLX5E_WQEBB_NUM_DS);
+
+	sq->dma_fifo = kvzalloc_node(array_size(fifo_sz, sizeof(*sq->dma_fifo)),
+				     GFP_KERNEL, node);
+	sq->wqe_info = kvzalloc_node(array_size(wq_sz, sizeof(*sq->wqe_info)),
+				     GFP_KERNEL, node);
+	if (!sq->dma_fifo || !sq->wqe_info) {
+		kvfree(sq->dma_fifo);
+		kvfree(sq->wqe_info);
+		return -ENOMEM;
+	}
+	sq->dma_fifo_mask = fifo_sz - 1;
+	return 0;
+}
+
+static void mlx5e_free_sq_fifos(struct mlx5e_txqsq *sq)
+{
+	kvfree(sq->wqe_info);
+	kvfree(sq->dma_fifo);
+}
+
+/* TX CQ, ring, fifos, SQ object (in RST). */
+static int mlx5e_open_txqsq(struct mlx5e_channel *c,
+			    const struct mlx5e_params *params)
+{
+	struct mlx5e_channel_stats *stats = &c->priv->channel_stats[c->ix];
+	struct mlx5e_txqsq *sq = &c->sq;
+	int err;
+
+	err = mlx5e_create_cq(c, &sq->cq, params, false,
+			      mlx5e_tx_cq_log_size(params));
+	if (err)
+		return err;
+	err = mlx5_wq_cyc_create(c->mdev->device, params->log_sq_size,
+				 ilog2(MLX5E_SEND_WQE_BB), MLX5_WQ_DBR_SND,
+				 &sq->wq);
+	if (err)
+		goto err_cq;
+	err = mlx5e_alloc_sq_fifos(sq, cpu_to_node(c->cpu));
+	if (err)
+		goto err_wq;
+
+	sq->ch = c;
+	sq->pdev = c->mdev->device;
+	sq->uar_reg = c->db.reg;
+	sq->mkey_be = cpu_to_be32(c->priv->res.mkey);
+	sq->txq_ix = c->ix;
+	sq->txq = netdev_get_tx_queue(c->netdev, c->ix);
+	sq->stop_room = mlx5e_sq_stop_room();
+	sq->cqe_mod = params->tx_cqe_mod;
+	sq->min_inline_mode = params->tx_min_inline_mode;
+	sq->vlan_insert = MLX5_CAP_ETH(c->mdev, wqe_vlan_insert);
+	sq->stats = &stats->sq;
+	sq->cq_stats = &stats->sq_cq;
+	INIT_WORK(&sq->recover_work, mlx5e_tx_err_cqe_work);
+
+	err = mlx5e_create_sq_obj(c, sq, params);
+	if (err)
+		goto err_fifos;
+	return 0;
+
+err_fifos:
+	mlx5e_free_sq_fifos(sq);
+err_wq:
+	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
+err_cq:
+	mlx5e_destroy_cq(c->mdev, &sq->cq);
+	return err;
+}
+
+static void mlx5e_close_txqsq(struct mlx5e_channel *c)
+{
+	struct mlx5e_txqsq *sq = &c->sq;
+
+	cancel_work_sync(&sq->recover_work);
+	mlx5e_destroy_sq_obj(c->mdev, sq->sqn);
+	mlx5e_free_txqsq_descs(sq);
+	mlx5e_free_sq_fifos(sq);
+	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
+	mlx5e_destroy_cq(c->mdev, &sq->cq);
+}
+
+static int mlx5e_create_rq_obj(struct mlx5e_channel *c, struct mlx5e_rq *rq,
+			       const struct mlx5e_params *params)
+{
+	struct mlx5e_hw_res *res = &c->priv->res;
+	u32 out[MLX5_ST_SZ_DW(create_rq_out)] = {};
+	void *in, *rqc, *wq;
+	int inlen, err;
+
+	inlen = MLX5_ST_SZ_BYTES(create_rq_in) +
+		sizeof(u64) * mlx5_wq_npages(&rq->wq.wqb);
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	MLX5_SET(create_rq_in, in, opcode, MLX5_CMD_OP_CREATE_RQ);
+	rqc = MLX5_ADDR_OF(create_rq_in, in, ctx);
+	wq = MLX5_ADDR_OF(rqc, rqc, wq);
+	mlx5e_build_rq_ctx(params, rqc);
+	MLX5_SET(rqc, rqc, cqn, rq->cq.mcq.cqn);
+	MLX5_SET(rqc, rqc, counter_set_id, res->q_counter);
+	MLX5_SET(wq, wq, pd, res->pdn);
+	MLX5_SET64(wq, wq, dbr_addr, rq->wq.wqb.db_dma);
+	mlx5_wq_fill_pas(&rq->wq.wqb, MLX5_ADDR_OF(wq, wq, pas));
+	err = mlx5_cmd_exec(c->mdev, in, inlen, out, sizeof(out));
+	kvfree(in);
+	if (!err)
+		rq->rqn = MLX5_GET(create_rq_out, out, rqn);
+	return err;
+}
+
+static void mlx5e_destroy_rq_obj(struct mlx5_core_dev *mdev, u32 rqn)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_rq_in)] = {};
+
+	MLX5_SET(destroy_rq_in, in, opcode, MLX5_CMD_OP_DESTROY_RQ);
+	MLX5_SET(destroy_rq_in, in, rqn, rqn);
+	mlx5_cmd_exec_in(mdev, destroy_rq, in);
+}
+
+static int mlx5e_create_page_pool(struct mlx5e_channel *c, struct mlx5e_rq *rq)
+{
+	struct page_pool_params pp = {
+		.order = 0,
+		.flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		.pool_size = mlx5_wq_cyc_size(&rq->wq) * rq->num_frags,
+		.nid = cpu_to_node(c->cpu),
+		.dev = c->mdev->device,
+		.napi = &c->napi,
+		.netdev = c->netdev,
+		.queue_idx = c->ix,
+		.dma_dir = DMA_FROM_DEVICE,
+		.max_len = PAGE_SIZE,
+		.offset = 0,
+	};
+
+	rq->page_pool = page_pool_create(&pp);
+	if (IS_ERR(rq->page_pool)) {
+		int err = PTR_ERR(rq->page_pool);
+
+		rq->page_pool = NULL;
+		return err;
+	}
+	return 0;
+}
+
+/* The WQEs' data segments never change lkey or size: write them once. */
+static void mlx5e_init_rx_wqes(struct mlx5e_rq *rq)
+{
+	u32 nseg = 1 << (rq->wq.log_stride - ilog2(MLX5E_SEND_WQE_DS));
+	u16 i;
+	u32 f;
+
+	for (i = 0; i < mlx5_wq_cyc_size(&rq->wq); i++) {
+		struct mlx5e_wqe_data_seg *seg = mlx5_wq_cyc_get_wqe(&rq->wq, i);
+
+		for (f = 0; f < nseg; f++, seg++) {
+			if (f < rq->num_frags) {
+				seg->byte_count = cpu_to_be32(rq->frag_size);
+				seg->lkey = rq->mkey_be;
+			} else {
+				seg->byte_count = 0;
+				seg->lkey = cpu_to_be32(MLX5E_TERMINATE_LKEY);
+			}
+		}
+	}
+}
+
+/* RX CQ, ring, page pool, RQ object (in RST). */
+static int mlx5e_open_rq(struct mlx5e_channel *c,
+			 const struct mlx5e_params *params)
+{
+	struct mlx5e_rq *rq = &c->rq;
+	struct mlx5e_rq_frags_info info;
+	int err;
+
+	mlx5e_rq_frags_info(params, &info);
+	err = mlx5e_create_cq(c, &rq->cq, params, true, params->log_rq_size);
+	if (err)
+		return err;
+	err = mlx5_wq_cyc_create(c->mdev->device, params->log_rq_size,
+				 info.log_wqe_stride, MLX5_WQ_DBR_RCV, &rq->wq);
+	if (err)
+		goto err_cq;
+
+	rq->ix = c->ix;
+	rq->netdev = c->netdev;
+	rq->pdev = c->mdev->device;
+	rq->napi = &c->napi;
+	rq->stats = &c->priv->channel_stats[c->ix].rq;
+	rq->mkey_be = cpu_to_be32(c->priv->res.mkey);
+	rq->frag_size = info.frag_size;
+	rq->frag_stride = info.frag_stride;
+	rq->num_frags = info.num_frags;
+	rq->linear = info.linear;
+	rq->cc = 0;
+	rq->pc = 0;
+	rq->frags = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq) * rq->num_frags,
+				  sizeof(*rq->frags), GFP_KERNEL,
+				  cpu_to_node(c->cpu));
+	if (!rq->frags) {
+		err = -ENOMEM;
+		goto err_wq;
+	}
+	err = mlx5e_create_page_pool(c, rq);
+	if (err)
+		goto err_frags;
+	mlx5e_init_rx_wqes(rq);
+
+	err = mlx5e_create_rq_obj(c, rq, params);
+	if (err)
+		goto err_pool;
+	return 0;
+
+err_pool:
+	page_pool_destroy(rq->page_pool);
+err_frags:
+	kvfree(rq->frags);
+err_wq:
+	mlx5_wq_cyc_destroy(c->mdev->device, &rq->wq);
+err_cq:
+	mlx5e_destroy_cq(c->mdev, &rq->cq);
+	return err;
+}
+
+static void mlx5e_close_rq(struct mlx5e_channel *c)
+{
+	struct mlx5e_rq *rq = &c->rq;
+
+	mlx5e_destroy_rq_obj(c->mdev, rq->rqn);
+	mlx5e_free_rx_descs(rq);
+	page_pool_destroy(rq->page_pool);
+	kvfree(rq->frags);
+	mlx5_wq_cyc_destroy(c->mdev->device, &rq->wq);
+	mlx5e_destroy_cq(c->mdev, &rq->cq);
+}
+
+/* ---- channels -------------------------------------------------------- */
+
+static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct mlx5e_channel *c = container_of(napi, struct mlx5e_channel,
+					       napi);
+	bool busy;
+	int work;
+
+	u64_stats_update_begin(&c->stats->syncp);
+	u64_stats_inc(&c->stats->poll);
+	u64_stats_update_end(&c->stats->syncp);
+
+	busy = mlx5e_poll_tx_cq(&c->sq, budget);
+	work = mlx5e_poll_rx_cq(&c->rq, budget);
+	busy |= work == budget;
+	busy |= mlx5e_post_rx_wqes(&c->rq);
+	if (busy)
+		return budget;
+
+	if (!napi_complete_done(napi, work))
+		return work;
+
+	mlx5e_cq_arm(&c->sq.cq);
+	mlx5e_cq_arm(&c->rq.cq);
+	u64_stats_update_begin(&c->stats->syncp);
+	u64_stats_inc(&c->stats->arm);
+	u64_stats_update_end(&c->stats->syncp);
+	return work;
+}
+
+static int mlx5e_open_channel(struct mlx5e_priv *priv, u16 ix,
+			      const struct mlx5e_params *params,
+			      struct mlx5e_channel **cp)
+{
+	struct mlx5_core_dev *mdev = priv->mdev;
+	u16 vector = ix % mlx5_comp_vectors(mdev);
+	int cpu = mlx5_comp_vector_cpu(mdev, vector);
+	struct mlx5e_channel *c;
+	int err;
+
+	c = kvzalloc_node(sizeof(*c), GFP_KERNEL, cpu_to_node(cpu));
+	if (!c)
+		return -ENOMEM;
+	c->priv = priv;
+	c->mdev = mdev;
+	c->netdev = priv->netdev;
+	c->ix = ix;
+	c->vector = vector;
+	c->cpu = cpu;
+	c->stats = &priv->channel_stats[ix].ch;
+	mlx5_doorbell_get(mdev, ix, &c->db);
+	netif_napi_add(priv->netdev, &c->napi, mlx5e_napi_poll);
+	netif_napi_set_irq(&c->napi, mlx5_comp_irqn_get(mdev, vector));
+
+	err = mlx5e_open_txqsq(c, params);
+	if (err)
+		goto err_napi;
+	err = mlx5e_open_rq(c, params);
+	if (err)
+		goto err_sq;
+	*cp = c;
+	return 0;
+
+err_sq:
+	mlx5e_close_txqsq(c);
+err_napi:
+	netif_napi_del(&c->napi);
+	kvfree(c);
+	return err;
+}
+
+static void mlx5e_close_channel(struct mlx5e_channel *c)
+{
+	mlx5e_close_rq(c);
+	mlx5e_close_txqsq(c);
+	netif_napi_del(&c->napi);
+	kvfree(c);
+}
+
+/* Queues to RDY, RX buffers posted, NAPI on, CQs armed. */
+static int mlx5e_activate_channel(struct mlx5e_channel *c)
+{
+	int err;
+
+	err = mlx5e_modify_sq_state(c->mdev, c->sq.sqn, MLX5_SQC_STATE_RST,
+				    MLX5_SQC_STATE_RDY);
+	if (err)
+		return err;
+	err = mlx5e_modify_rq_state(c->mdev, c->rq.rqn, MLX5_RQC_STATE_RST,
+				    MLX5_RQC_STATE_RDY);
+	if (err)
+		goto err_sq;
+	set_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
+	napi_enable(&c->napi);
+	netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_TX, &c->napi);
+	netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_RX, &c->napi);
+	/* The first fill and the first arm run in NAPI. */
+	napi_schedule(&c->napi);
+	return 0;
+
+err_sq:
+	mlx5e_modify_sq_state(c->mdev, c->sq.sqn, MLX5_SQC_STATE_RDY,
+			      MLX5_SQC_STATE_RST);
+	return err;
+}
+
+static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
+{
+	clear_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
+	/* Recovery needs NAPI: it is over before NAPI goes. */
+	cancel_work_sync(&c->sq.recover_work);
+	/* Unless a new channel of the same index took the queues over. */
+	if (__netif_get_rx_queue(c->netdev, c->ix)->napi == &c->napi)
+		netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_RX, NULL);
+	if (netdev_get_tx_queue(c->netdev, c->ix)->napi == &c->napi)
+		netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_TX, NULL);
+	napi_disable(&c->napi);
+	mlx5e_modify_rq_state(c->mdev, c->rq.rqn, MLX5_RQC_STATE_RDY,
+			      MLX5_RQC_STATE_ERR);
+	mlx5e_modify_sq_state(c->mdev, c->sq.sqn, MLX5_SQC_STATE_RDY,
+			      MLX5_SQC_STATE_ERR);
+}
+
+static int mlx5e_open_channels(struct mlx5e_priv *priv,
+			       struct mlx5e_channels *chs)
+{
+	unsigned int i;
+	int err;
+
+	chs->c = kcalloc(chs->params.num_channels, sizeof(*chs->c),
+			 GFP_KERNEL);
+	if (!chs->c)
+		return -ENOMEM;
+	for (i = 0; i < chs->params.num_channels; i++) {
+		err = mlx5e_open_channel(priv, i, &chs->params, &chs->c[i]);
+		if (err)
+			goto err_close;
+	}
+	chs->num = chs->params.num_channels;
+	return 0;
+
+err_close:
+	while (i--)
+		mlx5e_close_channel(chs->c[i]);
+	kfree(chs->c);
+	chs->c = NULL;
+	return err;
+}
+
+static void mlx5e_close_channels(struct mlx5e_channels *chs)
+{
+	unsigned int i;
+
+	for (i = 0; i < chs->num; i++)
+		mlx5e_close_channel(chs->c[i]);
+	kfree(chs->c);
+	chs->c = NULL;
+	chs->num = 0;
+}
+
+/* ndo_start_xmit finds each TX queue's SQ here. */
+static void mlx5e_publish_sqs(struct mlx5e_priv *priv,
+			      struct mlx5e_channels *chs)
+{
+	unsigned int i;
+
+	for (i = 0; i < chs->num; i++)
+		WRITE_ONCE(priv->txq2sq[i], &chs->c[i]->sq);
+}
+
+static int mlx5e_activate_channels(struct mlx5e_priv *priv,
+				   struct mlx5e_channels *chs)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < chs->num; i++) {
+		err = mlx5e_activate_channel(chs->c[i]);
+		if (err)
+			goto err_deactivate;
+	}
+	mlx5e_publish_sqs(priv, chs);
+	return 0;
+
+err_deactivate:
+	while (i--)
+		mlx5e_deactivate_channel(chs->c[i]);
+	return err;
+}
+
+/**
+ * mlx5e_deactivate_channels() - stop the queues of @chs
+ * @priv: the netdev's private area
+ * @chs: the channels
+ * @unpublish: ndo_start_xmit may still find them: take them away first
+ *	(false when a new set has replaced them already)
+ */
+static void mlx5e_deactivate_channels(struct mlx5e_priv *priv,
+				      struct mlx5e_channels *chs,
+				      bool unpublish)
+{
+	unsigned int i;
+
+	if (unpublish) {
+		for (i = 0; i < chs->num; i++)
+			WRITE_ONCE(priv->txq2sq[i], NULL);
+		/* ndo_start_xmit runs under RCU: no SQ is used past here. */
+		synchronize_net();
+	}
+	for (i = 0; i < chs->num; i++)
+		mlx5e_deactivate_channel(chs->c[i]);
+}
+
+/* ---- the netdev's queues as a whole ---------------------------------- */
+
+static void mlx5e_stats_grow(struct mlx5e_priv *priv, u16 nch)
+{
+	priv->stats_nch = max(priv->stats_nch, nch);
+}
+
+static int mlx5e_set_real_queues(struct mlx5e_priv *priv, u16 nch)
+{
+	int err;
+
+	err = netif_set_real_num_tx_queues(priv->netdev, nch);
+	if (err)
+		return err;
+	return netif_set_real_num_rx_queues(priv->netdev, nch);
+}
+
+/* Traffic flows into the channels and out of them. */
+static void mlx5e_activate_priv(struct mlx5e_priv *priv)
+{
+	netif_tx_wake_all_queues(priv->netdev);
+}
+
+static void mlx5e_deactivate_priv(struct mlx5e_priv *priv)
+{
+	netif_tx_disable(priv->netdev);
+}
+
+/**
+ * mlx5e_open_locked() - bring the queues and the port up
+ * @netdev: the netdev
+ *
+ * Return: 0 or a negative errno, with nothing left open.
+ */
+int mlx5e_open_locked(struct net_device *netdev)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct mlx5e_channels *chs = &priv->channels;
+	int err;
+
+	chs->params = priv->params;
+	err = mlx5e_set_real_queues(priv, chs->params.num_channels);
+	if (err)
+		return err;
+	err = mlx5e_port_set_mtu(priv->mdev, MLX5E_SW2HW_MTU(chs->params.sw_mtu));
+	if (err)
+		return err;
+	err = mlx5e_open_channels(priv, chs);
+	if (err)
+		return err;
+	mlx5e_stats_grow(priv, chs->num);
+	err = mlx5e_rss_create(priv, chs);
+	if (err)
+		goto err_channels;
+	err = mlx5e_fs_create(priv);
+	if (err)
+		goto err_rss;
+	err = mlx5e_activate_channels(priv, chs);
+	if (err)
+		goto err_fs;
+	set_bit(MLX5E_STATE_OPENED, &priv->state);
+	mlx5e_activate_priv(priv);
+	err = mlx5e_port_set_admin(priv->mdev, true);
+	if (err)
+		netdev_warn(netdev, "setting the port up failed: %d\n", err);
+	queue_work(priv->wq, &priv->carrier_work);
+	queue_work(priv->wq, &priv->rx_mode_work);
+	return 0;
+
+err_fs:
+	mlx5e_fs_destroy(priv);
+err_rss:
+	mlx5e_rss_destroy(priv);
+err_channels:
+	mlx5e_close_channels(chs);
+	return err;
+}
+
+/**
+ * mlx5e_close_locked() - bring the queues down (the port too)
+ * @netdev: the netdev
+ *
+ * Return: 0.
+ */
+int mlx5e_close_locked(struct net_device *netdev)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	if (!test_and_clear_bit(MLX5E_STATE_OPENED, &priv->state))
+		return 0;
+	mlx5e_port_set_admin(priv->mdev, false);
+	netif_carrier_off(netdev);
+	mlx5e_deactivate_priv(priv);
+	mlx5e_deactivate_channels(priv, &priv->channels, true);
+	mlx5e_fs_destroy(priv);
+	mlx5e_rss_destroy(priv);
+	mlx5e_close_channels(&priv->channels);
+	return 0;
+}
+
+/**
+ * mlx5e_safe_switch_params() - apply new parameters to the queues
+ * @priv: the netdev's private area
+ * @new: the parameters
+ * @extack: why it failed
+ *
+ * When the netdev is up, a new set of channels is built first; only when
+ * that succeeded does traffic move to it (the RSS table is repointed) and
+ * the old set is closed. On failure the old channels keep running.
+ *
+ * Return: 0 or a negative errno, the old parameters then still in force.
+ */
+int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
+			     const struct mlx5e_params *new,
+			     struct netlink_ext_ack *extack)
+{
+	struct mlx5e_channels new_chs = {}, old_chs = priv->channels;
+	u16 old_mtu = old_chs.params.sw_mtu;
+	unsigned int i;
+	int err;
+
+	err = mlx5e_params_validate(priv->mdev, new, priv->max_mtu, extack);
+	if (err)
+		return err;
+	if (!test_bit(MLX5E_STATE_OPENED, &priv->state)) {
+		priv->params = *new;
+		return 0;
+	}
+
+	new_chs.params = *new;
+	err = mlx5e_open_channels(priv, &new_chs);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "building new channels failed, old ones kept");
+		return err;
+	}
+	mlx5e_stats_grow(priv, new_chs.num);
+
+	/* The new queues run before the old ones stop, and the RQT moves
+	 * to them in one command: few frames in flight are lost.
+	 */
+	mlx5e_deactivate_priv(priv);
+	err = mlx5e_set_real_queues(priv, new_chs.num);
+	if (!err && new->sw_mtu != old_mtu)
+		err = mlx5e_port_set_mtu(priv->mdev, MLX5E_SW2HW_MTU(new->sw_mtu));
+	if (!err)
+		err = mlx5e_activate_channels(priv, &new_chs);
+	if (err)
+		goto err_restore;
+	err = mlx5e_rss_redirect(priv, &new_chs);
+	if (err)
+		goto err_deactivate_new;
+
+	priv->channels = new_chs;
+	priv->params = *new;
+	for (i = new_chs.num; i < old_chs.num; i++)
+		WRITE_ONCE(priv->txq2sq[i], NULL);
+	mlx5e_deactivate_channels(priv, &old_chs, false);
+	mlx5e_close_channels(&old_chs);
+	mlx5e_activate_priv(priv);
+	return 0;
+
+err_deactivate_new:
+	mlx5e_deactivate_channels(priv, &new_chs, true);
+err_restore:
+	NL_SET_ERR_MSG_MOD(extack, "switching to new channels failed, old ones kept");
+	mlx5e_close_channels(&new_chs);
+	mlx5e_set_real_queues(priv, old_chs.num);
+	mlx5e_port_set_mtu(priv->mdev, MLX5E_SW2HW_MTU(old_mtu));
+	mlx5e_publish_sqs(priv, &old_chs);
+	mlx5e_activate_priv(priv);
+	return err;
+}
+
+/* ---- ndo ------------------------------------------------------------- */
+
+static int mlx5e_open(struct net_device *netdev)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	int err;
+
+	mutex_lock(&priv->state_lock);
+	err = mlx5e_open_locked(netdev);
+	mutex_unlock(&priv->state_lock);
+	return err;
+}
+
+static int mlx5e_close(struct net_device *netdev)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	mutex_lock(&priv->state_lock);
+	mlx5e_close_locked(netdev);
+	mutex_unlock(&priv->state_lock);
+	return 0;
+}
+
+static int mlx5e_change_mtu(struct net_device *netdev, int new_mtu)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct mlx5e_params params;
+	int err;
+
+	mutex_lock(&priv->state_lock);
+	params = priv->params;
+	params.sw_mtu = new_mtu;
+	err = mlx5e_safe_switch_params(priv, &params, NULL);
+	if (!err)
+		WRITE_ONCE(netdev->mtu, new_mtu);
+	mutex_unlock(&priv->state_lock);
+	return err;
+}
+
+static void mlx5e_set_rx_mode(struct net_device *netdev)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	queue_work(priv->wq, &priv->rx_mode_work);
+}
+
+static int mlx5e_set_mac(struct net_device *netdev, void *addr)
+{
+	struct sockaddr *saddr = addr;
+
+	if (!is_valid_ether_addr(saddr->sa_data))
+		return -EADDRNOTAVAIL;
+	netif_addr_lock_bh(netdev);
+	eth_hw_addr_set(netdev, saddr->sa_data);
+	netif_addr_unlock_bh(netdev);
+	mlx5e_set_rx_mode(netdev);
+	return 0;
+}
+
+static int mlx5e_set_features(struct net_device *netdev,
+			      netdev_features_t features)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	netdev_features_t changed = netdev->features ^ features;
+	struct mlx5e_params params;
+	int err = 0;
+
+	if (!(changed & NETIF_F_HW_VLAN_CTAG_RX))
+		return 0;
+	/* VLAN stripping is an RQ property: rebuild the RQs. */
+	mutex_lock(&priv->state_lock);
+	params = priv->params;
+	params.features = features;
+	err = mlx5e_safe_switch_params(priv, &params, NULL);
+	mutex_unlock(&priv->state_lock);
+	return err;
+}
+
+static void mlx5e_tx_timeout(struct net_device *netdev, unsigned int txqueue)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct mlx5e_txqsq *sq = READ_ONCE(priv->txq2sq[txqueue]);
+
+	/* A lost interrupt is the one stall we can cure here; an SQ in
+	 * error recovers through its error CQE.
+	 */
+	netdev_err(netdev, "TX queue %u timed out\n", txqueue);
+	if (sq)
+		napi_schedule(&sq->ch->napi);
+}
+
+static const struct net_device_ops mlx5e_netdev_ops = {
+	.ndo_open		= mlx5e_open,
+	.ndo_stop		= mlx5e_close,
+	.ndo_start_xmit		= mlx5e_xmit,
+	.ndo_get_stats64	= mlx5e_get_stats64,
+	.ndo_set_rx_mode	= mlx5e_set_rx_mode,
+	.ndo_set_mac_address	= mlx5e_set_mac,
+	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_change_mtu		= mlx5e_change_mtu,
+	.ndo_set_features	= mlx5e_set_features,
+	.ndo_tx_timeout		= mlx5e_tx_timeout,
+};
+
+/* ---- events ---------------------------------------------------------- */
+
+static void mlx5e_carrier_work(struct work_struct *work)
+{
+	struct mlx5e_priv *priv = container_of(work, struct mlx5e_priv,
+					       carrier_work);
+	bool up = false;
+
+	if (!test_bit(MLX5E_STATE_OPENED, &priv->state))
+		return;
+	if (mlx5e_port_oper_up(priv->mdev, &up))
+		return;
+	if (up)
+		netif_carrier_on(priv->netdev);
+	else
+		netif_carrier_off(priv->netdev);
+}
+
+static void mlx5e_rx_mode_work(struct work_struct *work)
+{
+	struct mlx5e_priv *priv = container_of(work, struct mlx5e_priv,
+					       rx_mode_work);
+
+	mutex_lock(&priv->state_lock);
+	if (test_bit(MLX5E_STATE_OPENED, &priv->state))
+		mlx5e_fs_apply_rx_mode(priv);
+	mutex_unlock(&priv->state_lock);
+}
+
+static int mlx5e_async_event(struct notifier_block *nb, unsigned long type,
+			     void *data)
+{
+	struct mlx5e_priv *priv = container_of(nb, struct mlx5e_priv,
+					       events_nb);
+
+	if (type != MLX5_EVENT_TYPE_PORT_CHANGE)
+		return NOTIFY_DONE;
+	queue_work(priv->wq, &priv->carrier_work);
+	return NOTIFY_OK;
+}
+
+/* ---- hardware attach / detach ---------------------------------------- */
+
+/* Everything the netdev needs from the device before it can open. */
+static int mlx5e_hw_attach(struct mlx5e_priv *priv)
+{
+	struct mlx5_core_dev *mdev = priv->mdev;
+	u16 hw_mtu;
+	int err;
+
+	err = mlx5e_port_max_mtu(mdev, &hw_mtu);
+	if (err)
+		return err;
+	priv->max_mtu = MLX5E_HW2SW_MTU(hw_mtu);
+	priv->netdev->max_mtu = priv->max_mtu;
+	if (MLX5_CAP_ETH(mdev, wqe_inline_mode) == 1) { /* vport context */
+		err = mlx5e_query_min_inline(mdev, &priv->params.tx_min_inline_mode);
+		if (err)
+			return err;
+	}
+	err = mlx5e_hw_res_create(mdev, &priv->res);
+	if (err)
+		return err;
+	priv->events_nb.notifier_call = mlx5e_async_event;
+	mlx5_notifier_register(mdev, &priv->events_nb);
+	set_bit(MLX5E_STATE_HW_READY, &priv->state);
+	return 0;
+}
+
+static void mlx5e_hw_detach(struct mlx5e_priv *priv)
+{
+	if (!test_and_clear_bit(MLX5E_STATE_HW_READY, &priv->state))
+		return;
+	mlx5_notifier_unregister(priv->mdev, &priv->events_nb);
+	cancel_work_sync(&priv->carrier_work);
+	mlx5e_hw_res_destroy(priv->mdev, &priv->res);
+}
+
+static void mlx5e_detach(struct mlx5e_priv *priv)
+{
+	struct net_device *netdev = priv->netdev;
+
+	rtnl_lock();
+	mutex_lock(&priv->state_lock);
+	if (netif_running(netdev))
+		mlx5e_close_locked(netdev);
+	netif_device_detach(netdev);
+	mlx5e_hw_detach(priv);
+	mutex_unlock(&priv->state_lock);
+	rtnl_unlock();
+}
+
+static int mlx5e_attach(struct mlx5e_priv *priv)
+{
+	struct net_device *netdev = priv->netdev;
+	int err;
+
+	rtnl_lock();
+	mutex_lock(&priv->state_lock);
+	err = mlx5e_hw_attach(priv);
+	if (err)
+		goto out;
+	if (netif_running(netdev)) {
+		err = mlx5e_open_locked(netdev);
+		if (err) {
+			mlx5e_hw_detach(priv);
+			goto out;
+		}
+	}
+	netif_device_attach(netdev);
+out:
+	mutex_unlock(&priv->state_lock);
+	rtnl_unlock();
+	return err;
+}
+
+/* ---- the netdev ------------------------------------------------------ */
+
+static void mlx5e_build_features(struct mlx5e_priv *priv)
+{
+	struct mlx5_core_dev *mdev = priv->mdev;
+	struct net_device *netdev = priv->netdev;
+	netdev_features_t f = NETIF_F_SG | NETIF_F_HIGHDMA | NETIF_F_GRO |
+			      NETIF_F_RXHASH;
+
+	if (MLX5_CAP_ETH(mdev, csum_cap))
+		f |= NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM | NETIF_F_RXCSUM;
+	if (MLX5_CAP_ETH(mdev, csum_cap) && MLX5_CAP_ETH(mdev, max_lso_cap))
+		f |= NETIF_F_TSO | NETIF_F_TSO6;
+	if (MLX5_CAP_ETH(mdev, vlan_cap))
+		f |= NETIF_F_HW_VLAN_CTAG_RX;
+	f |= NETIF_F_HW_VLAN_CTAG_TX; /* inserted inline when not in the eseg */
+
+	netdev->hw_features = f;
+	netdev->features = f;
+	netdev->vlan_features = f & ~(NETIF_F_HW_VLAN_CTAG_RX |
+				      NETIF_F_HW_VLAN_CTAG_TX);
+	netdev->hw_enc_features = 0;
+	priv->params.features = f;
+	netif_set_tso_max_size(netdev, GSO_MAX_SIZE);
+}
+
+static int mlx5e_priv_init(struct mlx5e_priv *priv, struct net_device *netdev,
+			   struct mlx5_core_dev *mdev)
+{
+	priv->netdev = netdev;
+	priv->mdev = mdev;
+	priv->max_nch = mlx5e_max_channels(mdev);
+	mutex_init(&priv->state_lock);
+	INIT_WORK(&priv->carrier_work, mlx5e_carrier_work);
+	INIT_WORK(&priv->rx_mode_work, mlx5e_rx_mode_work);
+	priv->wq = create_singlethread_workqueue("mlx5e");
+	if (!priv->wq)
+		return -ENOMEM;
+	priv->channel_stats = kvcalloc(priv->max_nch,
+				       sizeof(*priv->channel_stats), GFP_KERNEL);
+	priv->txq2sq = kcalloc(priv->max_nch, sizeof(*priv->txq2sq),
+			       GFP_KERNEL);
+	if (!priv->channel_stats || !priv->txq2sq) {
+		kfree(priv->txq2sq);
+		kvfree(priv->channel_stats);
+		destroy_workqueue(priv->wq);
+		return -ENOMEM;
+	}
+	mlx5e_stats_init(priv);
+	mlx5e_params_init(mdev, &priv->params,
+			  min_t(u16, priv->max_nch,
+				netif_get_num_default_rss_queues()),
+			  ETH_DATA_LEN);
+	mlx5e_rss_init(priv);
+	return 0;
+}
+
+static void mlx5e_priv_cleanup(struct mlx5e_priv *priv)
+{
+	destroy_workqueue(priv->wq);
+	kfree(priv->txq2sq);
+	kvfree(priv->channel_stats);
+	mutex_destroy(&priv->state_lock);
+}
+
+static int mlx5e_probe(struct auxiliary_device *adev,
+		       const struct auxiliary_device_id *id)
+{
+	struct mlx5_adev *madev = container_of(adev, struct mlx5_adev, adev);
+	struct mlx5_core_dev *mdev = madev->mdev;
+	struct net_device *netdev;
+	struct mlx5e_priv *priv;
+	u8 mac[ETH_ALEN];
+	u16 nch = mlx5e_max_channels(mdev);
+	int err;
+
+	netdev = alloc_etherdev_mqs(sizeof(*priv), nch, nch);
+	if (!netdev)
+		return -ENOMEM;
+	SET_NETDEV_DEV(netdev, mdev->device);
+	priv = netdev_priv(netdev);
+	err = mlx5e_priv_init(priv, netdev, mdev);
+	if (err)
+		goto err_free;
+
+	netdev->netdev_ops = &mlx5e_netdev_ops;
+	netdev->ethtool_ops = &mlx5e_ethtool_ops;
+	netdev->stat_ops = &mlx5e_stat_ops;
+	netdev->watchdog_timeo = MLX5E_TX_TIMEOUT;
+	netdev->min_mtu = ETH_MIN_MTU;
+	mlx5e_build_features(priv);
+
+	err = mlx5e_query_mac(mdev, mac);
+	if (err)
+		goto err_priv;
+	if (is_valid_ether_addr(mac)) {
+		eth_hw_addr_set(netdev, mac);
+	} else {
+		eth_hw_addr_random(netdev);
+		netdev_info(netdev, "no MAC in the vport context, using a random one\n");
+	}
+
+	err = mlx5e_hw_attach(priv);
+	if (err)
+		goto err_priv;
+	netif_carrier_off(netdev);
+	err = register_netdev(netdev);
+	if (err)
+		goto err_detach;
+	mlx5e_tx_reporter_create(priv);
+	auxiliary_set_drvdata(adev, priv);
+	return 0;
+
+err_detach:
+	mlx5e_hw_detach(priv);
+err_priv:
+	mlx5e_priv_cleanup(priv);
+err_free:
+	free_netdev(netdev);
+	return err;
+}
+
+static void mlx5e_remove(struct auxiliary_device *adev)
+{
+	struct mlx5e_priv *priv = auxiliary_get_drvdata(adev);
+	struct net_device *netdev = priv->netdev;
+
+	unregister_netdev(netdev);
+	mlx5e_tx_reporter_destroy(priv);
+	cancel_work_sync(&priv->rx_mode_work);
+	mutex_lock(&priv->state_lock);
+	mlx5e_hw_detach(priv);
+	mutex_unlock(&priv->state_lock);
+	mlx5e_priv_cleanup(priv);
+	free_netdev(netdev);
+}
+
+static int mlx5e_suspend(struct auxiliary_device *adev, pm_message_t state)
+{
+	mlx5e_detach(auxiliary_get_drvdata(adev));
+	return 0;
+}
+
+static int mlx5e_resume(struct auxiliary_device *adev)
+{
+	return mlx5e_attach(auxiliary_get_drvdata(adev));
+}
+
+static const struct auxiliary_device_id mlx5e_id_table[] = {
+	{ .name = MLX5_DRIVER_NAME ".eth" },
+	{}
+};
+MODULE_DEVICE_TABLE(auxiliary, mlx5e_id_table);
+
+static struct auxiliary_driver mlx5e_driver = {
+	.name = "eth",
+	.probe = mlx5e_probe,
+	.remove = mlx5e_remove,
+	.suspend = mlx5e_suspend,
+	.resume = mlx5e_resume,
+	.id_table = mlx5e_id_table,
+};
+
+int mlx5e_init(void)
+{
+	return auxiliary_driver_register(&mlx5e_driver);
+}
+
+void mlx5e_cleanup(void)
+{
+	auxiliary_driver_unregister(&mlx5e_driver);
+}

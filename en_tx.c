@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The TX pipeline, one function a stage:
+ *
+ *   mlx5e_xmit()
+ *     mlx5e_sq_xmit_prepare()    header length, segments, bytes, MSS
+ *     mlx5e_sq_calc_wqe_attr()   data segments and WQEBBs of the WQE
+ *     [MPWQE session branch: issue #10 joins or opens a session here]
+ *     mlx5e_txwqe_build_eseg()   checksum flags, VLAN insertion, inline
+ *     mlx5e_sq_xmit_wqe()        SEND or LSO: data segments, DMA fifo
+ *     mlx5e_txwqe_complete()     BQL, queue stop, completion request,
+ *                                doorbell unless more is coming
+ *
+ * Completions (NAPI) walk the CQEs; one CQE completes every WQE up to the
+ * one it names, since a completion is requested only every few WQEs and
+ * on each doorbell. An error CQE hands the SQ to its recovery work.
+ */
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/netdev_queues.h>
+
+#include "en.h"
+#include "en/txrx.h"
+
+#define MLX5E_TX_CQ_POLL_BUDGET	128
+
+/* CQE opcodes (PRM) of the send side. */
+#define MLX5E_CQE_REQ		0x0
+#define MLX5E_CQE_REQ_ERR	0xd
+
+/**
+ * struct mlx5e_tx_attr - what the prepare stage learnt of an SKB
+ * @num_bytes: bytes on the wire (headers counted per segment), for BQL
+ * @num_pkts: packets on the wire
+ * @headlen: bytes of the linear part after the inline headers
+ * @ihs: header bytes inlined into the eseg
+ * @mss: segment size (TSO), else 0
+ * @opcode: SEND or LSO
+ */
+struct mlx5e_tx_attr {
+	u32 num_bytes;
+	u16 num_pkts;
+	u16 headlen;
+	u16 ihs;
+	u16 mss;
+	u8 opcode;
+};
+
+/**
+ * struct mlx5e_tx_wqe_attr - the WQE's shape
+ * @ds_cnt: 16-byte segments
+ * @ds_cnt_inl: segments taken by inline headers beyond the eseg
+ * @num_wqebbs: basic blocks
+ */
+struct mlx5e_tx_wqe_attr {
+	u16 ds_cnt;
+	u16 ds_cnt_inl;
+	u16 num_wqebbs;
+};
+
+static void mlx5e_stats_inc(struct mlx5e_sq_stats *s, u64_stats_t *c, u64 v)
+{
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_add(c, v);
+	u64_stats_update_end(&s->syncp);
+}
+
+/* Header bytes the SQ's minimum inline mode requires in the eseg. */
+static u16 mlx5e_min_inline_len(struct mlx5e_txqsq *sq, struct sk_buff *skb)
+{
+	switch (sq->min_inline_mode) {
+	case MLX5_INLINE_MODE_NONE:
+		return 0;
+	case MLX5_INLINE_MODE_L2:
+		return min_t(u16, skb_headlen(skb), ETH_HLEN + VLAN_HLEN);
+	default: /* IP or TCP/UDP: every header up to the payload */
+		return eth_get_headlen(skb->dev, skb->data, skb_headlen(skb));
+	}
+}
+
+static void mlx5e_sq_xmit_prepare(struct mlx5e_txqsq *sq, struct sk_buff *skb,
+				  struct mlx5e_tx_attr *attr)
+{
+	if (skb_is_gso(skb)) {
+		u16 ihs = skb_tcp_all_headers(skb);
+
+		attr->opcode = MLX5E_OPCODE_LSO;
+		attr->mss = skb_shinfo(skb)->gso_size;
+		attr->ihs = ihs;
+		attr->num_pkts = skb_shinfo(skb)->gso_segs;
+		attr->num_bytes = skb->len + (attr->num_pkts - 1) * ihs;
+	} else {
+		attr->opcode = MLX5E_OPCODE_SEND;
+		attr->mss = 0;
+		attr->ihs = mlx5e_min_inline_len(sq, skb);
+		/* A tag the eseg cannot insert goes in with inline headers. */
+		if (skb_vlan_tag_present(skb) && !sq->vlan_insert)
+			attr->ihs = max_t(u16, attr->ihs,
+					  min_t(u16, skb_headlen(skb), ETH_HLEN));
+		attr->num_pkts = 1;
+		attr->num_bytes = max_t(unsigned int, skb->len, ETH_ZLEN);
+	}
+	attr->headlen = skb_headlen(skb) - attr->ihs;
+}
+
+static void mlx5e_sq_calc_wqe_attr(struct sk_buff *skb,
+				   const struct mlx5e_tx_attr *attr,
+				   struct mlx5e_tx_wqe_attr *wqe_attr)
+{
+	u16 ds_cnt = sizeof(struct mlx5e_tx_wqe) / MLX5E_SEND_WQE_DS;
+	u16 ds_cnt_inl = 0;
+
+	ds_cnt += !!attr->headlen + skb_shinfo(skb)->nr_frags;
+	if (attr->ihs) {
+		/* Two bytes fit in the eseg itself, plus a VLAN tag if any. */
+		u16 inl = attr->ihs - 2 + (skb_vlan_tag_present(skb) ? VLAN_HLEN : 0);
+
+		ds_cnt_inl = DIV_ROUND_UP(inl, MLX5E_SEND_WQE_DS);
+		ds_cnt += ds_cnt_inl;
+	}
+	wqe_attr->ds_cnt = ds_cnt;
+	wqe_attr->ds_cnt_inl = ds_cnt_inl;
+	wqe_attr->num_wqebbs = DIV_ROUND_UP(ds_cnt, MLX5E_WQEBB_NUM_DS);
+}
+
+/* Headers copied into the eseg, the VLAN tag spliced in after the MACs.
+ * The copy starts in the eseg's two inline bytes and runs on into the
+ * segments that follow it in the WQE (sized by mlx5e_sq_calc_wqe_attr()).
+ */
+static void mlx5e_insert_inline(struct sk_buff *skb, u16 ihs, u8 *dst)
+{
+	if (skb_vlan_tag_present(skb)) {
+		struct vlan_ethhdr vhdr;
+
+		memcpy(&vhdr, skb->data, 2 * ETH_ALEN);
+		vhdr.h_vlan_proto = skb->vlan_proto;
+		vhdr.h_vlan_TCI = cpu_to_be16(skb_vlan_tag_get(skb));
+		vhdr.h_vlan_encapsulated_proto = *(__be16 *)(skb->data + 2 * ETH_ALEN);
+		unsafe_memcpy(dst, &vhdr, sizeof(vhdr),
+			      /* inline headers span the following segments */);
+		unsafe_memcpy(dst + VLAN_ETH_HLEN, skb->data + ETH_HLEN,
+			      ihs - ETH_HLEN,
+			      /* inline headers span the following segments */);
+	} else {
+		unsafe_memcpy(dst, skb->data, ihs,
+			      /* inline headers span the following segments */);
+	}
+}
+
+static void mlx5e_txwqe_build_eseg(struct mlx5e_txqsq *sq, struct sk_buff *skb,
+				   const struct mlx5e_tx_attr *attr,
+				   struct mlx5e_wqe_eth_seg *eseg)
+{
+	if (likely(skb->ip_summed == CHECKSUM_PARTIAL)) {
+		eseg->cs_flags = MLX5E_ETH_WQE_L3_CSUM | MLX5E_ETH_WQE_L4_CSUM;
+		mlx5e_stats_inc(sq->stats, &sq->stats->csum_partial, 1);
+	} else {
+		mlx5e_stats_inc(sq->stats, &sq->stats->csum_none, 1);
+	}
+	eseg->mss = cpu_to_be16(attr->mss);
+
+	if (attr->ihs) {
+		u16 len = attr->ihs + (skb_vlan_tag_present(skb) ? VLAN_HLEN : 0);
+
+		eseg->inline_hdr_sz = cpu_to_be16(len);
+		mlx5e_insert_inline(skb, attr->ihs, eseg->inline_hdr);
+	} else if (skb_vlan_tag_present(skb)) {
+		eseg->insert.type = cpu_to_be16(MLX5E_ETH_WQE_INSERT_VLAN);
+		eseg->insert.vlan_tci = cpu_to_be16(skb_vlan_tag_get(skb));
+	}
+}
+
+static void mlx5e_dma_push(struct mlx5e_txqsq *sq, dma_addr_t addr, u32 size,
+			   bool page)
+{
+	struct mlx5e_sq_dma *d = &sq->dma_fifo[sq->dma_fifo_pc++ & sq->dma_fifo_mask];
+
+	d->addr = addr;
+	d->size = size;
+	d->page = page;
+}
+
+static void mlx5e_dma_unmap(struct mlx5e_txqsq *sq, struct mlx5e_sq_dma *d)
+{
+	if (d->page)
+		dma_unmap_page(sq->pdev, d->addr, d->size, DMA_TO_DEVICE);
+	else
+		dma_unmap_single(sq->pdev, d->addr, d->size, DMA_TO_DEVICE);
+}
+
+static void mlx5e_dma_unmap_n(struct mlx5e_txqsq *sq, u8 n)
+{
+	while (n--)
+		mlx5e_dma_unmap(sq, &sq->dma_fifo[--sq->dma_fifo_pc & sq->dma_fifo_mask]);
+}
+
+/* Data segments for the linear part and the fragments. */
+static int mlx5e_txwqe_build_dsegs(struct mlx5e_txqsq *sq, struct sk_buff *skb,
+				   const struct mlx5e_tx_attr *attr,
+				   struct mlx5e_wqe_data_seg *dseg)
+{
+	int i, n = 0;
+
+	if (attr->headlen) {
+		dma_addr_t addr = dma_map_single(sq->pdev, skb->data + attr->ihs,
+						 attr->headlen, DMA_TO_DEVICE);
+
+		if (unlikely(dma_mapping_error(sq->pdev, addr)))
+			return -ENOMEM;
+		dseg->addr = cpu_to_be64(addr);
+		dseg->lkey = sq->mkey_be;
+		dseg->byte_count = cpu_to_be32(attr->headlen);
+		mlx5e_dma_push(sq, addr, attr->headlen, false);
+		dseg++;
+		n++;
+	}
+	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++, dseg++, n++) {
+		skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
+		u32 len = skb_frag_size(frag);
+		dma_addr_t addr = skb_frag_dma_map(sq->pdev, frag, 0, len,
+						   DMA_TO_DEVICE);
+
+		if (unlikely(dma_mapping_error(sq->pdev, addr)))
+			goto err_unmap;
+		dseg->addr = cpu_to_be64(addr);
+		dseg->lkey = sq->mkey_be;
+		dseg->byte_count = cpu_to_be32(len);
+		mlx5e_dma_push(sq, addr, len, true);
+	}
+	return n;
+
+err_unmap:
+	mlx5e_dma_unmap_n(sq, n);
+	return -ENOMEM;
+}
+
+/* The doorbell stage: BQL, stop for room, completion request, doorbell. */
+static void mlx5e_txwqe_complete(struct mlx5e_txqsq *sq, struct sk_buff *skb,
+				 const struct mlx5e_tx_attr *attr,
+				 struct mlx5e_wqe_ctrl_seg *ctrl, bool xmit_more)
+{
+	struct mlx5e_sq_stats *stats = sq->stats;
+	bool ring;
+
+	if (!netif_txq_maybe_stop(sq->txq, mlx5e_sq_room(sq), sq->stop_room,
+				  sq->stop_room))
+		mlx5e_stats_inc(stats, &stats->stopped, 1);
+	ring = __netdev_tx_sent_queue(sq->txq, attr->num_bytes, xmit_more);
+	ring |= netif_xmit_stopped(sq->txq);
+
+	/* CQE moderation: a completion every cqe_mod WQEBBs and on every
+	 * doorbell, so that nothing rung waits for a later WQE.
+	 */
+	if (ring || (u16)(sq->pc - sq->last_cqe_pc) >= sq->cqe_mod) {
+		ctrl->fm_ce_se |= MLX5E_WQE_CTRL_CQ_UPDATE;
+		sq->last_cqe_pc = sq->pc;
+	}
+
+	u64_stats_update_begin(&stats->syncp);
+	u64_stats_add(&stats->packets, attr->num_pkts);
+	u64_stats_add(&stats->bytes, attr->num_bytes);
+	if (attr->mss) {
+		u64_stats_inc(&stats->tso_packets);
+		u64_stats_add(&stats->tso_bytes, skb->len - attr->ihs);
+	}
+	if (xmit_more && !ring)
+		u64_stats_inc(&stats->xmit_more);
+	if (ring)
+		u64_stats_inc(&stats->doorbells);
+	u64_stats_update_end(&stats->syncp);
+
+	if (ring)
+		mlx5e_notify_hw(sq, ctrl);
+}
+
+static void mlx5e_sq_xmit_wqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
+			      const struct mlx5e_tx_attr *attr,
+			      const struct mlx5e_tx_wqe_attr *wqe_attr,
+			      struct mlx5e_tx_wqe *wqe, bool xmit_more)
+{
+	struct mlx5e_wqe_ctrl_seg *ctrl = &wqe->ctrl;
+	struct mlx5e_tx_wqe_info *wi;
+	u16 pi = mlx5e_sq_pi(sq);
+	int num_dma;
+
+	num_dma = mlx5e_txwqe_build_dsegs(sq, skb, attr,
+					  wqe->data + wqe_attr->ds_cnt_inl);
+	if (unlikely(num_dma < 0))
+		goto err_drop;
+
+	ctrl->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 | attr->opcode);
+	ctrl->qpn_ds = cpu_to_be32(sq->sqn << 8 | wqe_attr->ds_cnt);
+
+	wi = &sq->wqe_info[pi];
+	wi->skb = skb;
+	wi->num_bytes = attr->num_bytes;
+	wi->num_wqebbs = wqe_attr->num_wqebbs;
+	wi->num_dma = num_dma;
+	sq->pc += wqe_attr->num_wqebbs;
+	skb_tx_timestamp(skb);
+
+	mlx5e_txwqe_complete(sq, skb, attr, ctrl, xmit_more);
+	return;
+
+err_drop:
+	mlx5e_stats_inc(sq->stats, &sq->stats->dropped, 1);
+	dev_kfree_skb_any(skb);
+}
+
+/* Ring for what the NOP padding posted when the SKB itself is dropped. */
+static void mlx5e_flush_nops(struct mlx5e_txqsq *sq,
+			     struct mlx5e_wqe_ctrl_seg *ctrl)
+{
+	if (ctrl) {
+		ctrl->fm_ce_se |= MLX5E_WQE_CTRL_CQ_UPDATE;
+		sq->last_cqe_pc = sq->pc;
+		mlx5e_notify_hw(sq, ctrl);
+	}
+}
+
+/**
+ * mlx5e_xmit() - ndo_start_xmit
+ * @skb: the packet
+ * @netdev: the netdev
+ *
+ * Return: NETDEV_TX_OK (the SKB is sent or dropped and counted).
+ */
+netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct mlx5e_wqe_ctrl_seg *nop_ctrl = NULL;
+	struct mlx5e_tx_wqe_attr wqe_attr;
+	struct mlx5e_tx_attr attr;
+	struct mlx5e_tx_wqe *wqe;
+	struct mlx5e_txqsq *sq;
+
+	sq = READ_ONCE(priv->txq2sq[skb_get_queue_mapping(skb)]);
+	if (unlikely(!sq || !test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state))) {
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+
+	mlx5e_sq_xmit_prepare(sq, skb, &attr);
+	if (unlikely(attr.ihs > MLX5E_MAX_INLINE_HDR))
+		goto drop;
+	mlx5e_sq_calc_wqe_attr(skb, &attr, &wqe_attr);
+	if (unlikely(wqe_attr.num_wqebbs > MLX5E_SQ_MAX_WQEBBS)) {
+		if (skb_linearize(skb))
+			goto drop;
+		mlx5e_sq_xmit_prepare(sq, skb, &attr);
+		mlx5e_sq_calc_wqe_attr(skb, &attr, &wqe_attr);
+	}
+
+	/* MPWQE: an SQ in MPWQE mode sends an SKB that fits a session
+	 * (linear, no LSO, no VLAN insertion, no inline) through the session
+	 * helpers here, closing any open session otherwise (issue #10).
+	 */
+
+	wqe = mlx5e_fetch_wqe(sq, wqe_attr.num_wqebbs, &nop_ctrl);
+	mlx5e_txwqe_build_eseg(sq, skb, &attr, &wqe->eth);
+	mlx5e_sq_xmit_wqe(sq, skb, &attr, &wqe_attr, wqe, netdev_xmit_more());
+	return NETDEV_TX_OK;
+
+drop:
+	mlx5e_stats_inc(sq->stats, &sq->stats->dropped, 1);
+	dev_kfree_skb_any(skb);
+	mlx5e_flush_nops(sq, nop_ctrl);
+	return NETDEV_TX_OK;
+}
+
+/* Release what the WQEs from the consumer counter up to @last own. */
+static void mlx5e_tx_complete_wqes(struct mlx5e_txqsq *sq, u16 last,
+				   int napi_budget, u32 *pkts, u32 *bytes)
+{
+	bool done;
+
+	do {
+		u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->cc);
+		struct mlx5e_tx_wqe_info *wi = &sq->wqe_info[ci];
+		u8 i;
+
+		done = sq->cc == last;
+		if (wi->skb) {
+			for (i = 0; i < wi->num_dma; i++)
+				mlx5e_dma_unmap(sq, &sq->dma_fifo[sq->dma_fifo_cc++ &
+								  sq->dma_fifo_mask]);
+			(*pkts)++;
+			*bytes += wi->num_bytes;
+			napi_consume_skb(wi->skb, napi_budget);
+			wi->skb = NULL;
+		}
+		sq->cc += wi->num_wqebbs;
+	} while (!done && sq->cc != sq->pc);
+}
+
+/**
+ * mlx5e_poll_tx_cq() - TX completions of an SQ (NAPI)
+ * @sq: the SQ
+ * @napi_budget: NAPI budget (0: not in NAPI, SKBs freed as such)
+ *
+ * Return: whether CQEs may remain.
+ */
+bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
+{
+	struct mlx5e_sq_cq_stats *stats = sq->cq_stats;
+	struct mlx5e_cq *cq = &sq->cq;
+	u32 pkts = 0, bytes = 0;
+	struct mlx5_cqe64 *cqe;
+	int n = 0, err = 0;
+
+	if (unlikely(!test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state) &&
+		     !test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state)))
+		return false;
+
+	while (n < MLX5E_TX_CQ_POLL_BUDGET && (cqe = mlx5_cqwq_get_cqe(&cq->wq))) {
+		u8 opcode = get_cqe_opcode(cqe);
+
+		mlx5_cqwq_pop(&cq->wq);
+		n++;
+		if (unlikely(opcode == MLX5E_CQE_REQ_ERR)) {
+			err++;
+			if (!test_and_set_bit(MLX5E_SQ_STATE_RECOVERING,
+					      &sq->state))
+				queue_work(sq->ch->priv->wq, &sq->recover_work);
+		}
+		mlx5e_tx_complete_wqes(sq, be16_to_cpu(cqe->wqe_counter),
+				       napi_budget, &pkts, &bytes);
+	}
+	if (!n)
+		return false;
+	mlx5_cqwq_update_db(&cq->wq);
+
+	u64_stats_update_begin(&stats->syncp);
+	u64_stats_add(&stats->cqes, n);
+	u64_stats_add(&stats->cqe_err, err);
+	u64_stats_update_end(&stats->syncp);
+
+	if (!__netif_txq_completed_wake(sq->txq, pkts, bytes, mlx5e_sq_room(sq),
+					sq->stop_room,
+					test_bit(MLX5E_SQ_STATE_RECOVERING,
+						 &sq->state))) {
+		u64_stats_update_begin(&stats->syncp);
+		u64_stats_inc(&stats->wake);
+		u64_stats_update_end(&stats->syncp);
+	}
+	return n == MLX5E_TX_CQ_POLL_BUDGET;
+}
+
+/**
+ * mlx5e_free_txqsq_descs() - drop what posted WQEs still own
+ * @sq: the SQ, destroyed or in reset: the device reads none of it
+ */
+void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq)
+{
+	u32 pkts = 0, bytes = 0;
+
+	while (sq->cc != sq->pc) {
+		u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->cc);
+		struct mlx5e_tx_wqe_info *wi = &sq->wqe_info[ci];
+		u8 i;
+
+		if (wi->skb) {
+			for (i = 0; i < wi->num_dma; i++)
+				mlx5e_dma_unmap(sq, &sq->dma_fifo[sq->dma_fifo_cc++ &
+								  sq->dma_fifo_mask]);
+			pkts++;
+			bytes += wi->num_bytes;
+			dev_kfree_skb_any(wi->skb);
+			wi->skb = NULL;
+		}
+		sq->cc += wi->num_wqebbs;
+	}
+	netdev_tx_completed_queue(sq->txq, pkts, bytes);
+}
