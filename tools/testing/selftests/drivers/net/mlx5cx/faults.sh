@@ -84,7 +84,7 @@ dmesg_mark health
 cxsim freeze "$bdf" on
 ktap_check "a stuck health counter is reported to fw, which only reports" \
 	wait_for 30 reporter_counts
-devlink health show "pci/$bdf" | sed 's/^/# /'
+devlink health show "pci/$bdf" reporter fw | sed 's/^/# /'
 ktap_check "dmesg names the stuck counter; no internal error, no recovery" \
 	bash -c "dmesg | sed -n '/selftest-mark: health$/,\$p' | grep -q 'health counter stuck' &&
 		 ! dmesg | sed -n '/selftest-mark: health$/,\$p' | grep -q 'mlx5_core $bdf: recovering' &&
