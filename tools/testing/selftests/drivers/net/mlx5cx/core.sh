@@ -4,6 +4,7 @@
 # Driver core on the model: bring-up reaches a working HCA with EQs and
 # doorbells, page requests at run time are served both ways, and 50
 # probe/remove cycles leave nothing behind on the device.
+# vm-args: --timeout 1500
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
