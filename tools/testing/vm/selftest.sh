@@ -88,7 +88,8 @@ guest_script warn "echo '<4>WARNING: CPU: 0 PID: 1 at selftest' >/dev/kmsg; exit
 guest_script crash 'echo 1 >/proc/sys/kernel/sysrq; echo c >/proc/sysrq-trigger; sleep 600'
 # shellcheck disable=SC2016 # expanded in the guest
 guest_script args '[ $# -eq 4 ] && [ "$1" = "a b" ] && [ "$2" = "" ] &&
-[ "$3" = "it'\''s \"q\" \$HOME *" ] && [ "$4" = "x  y" ] && echo ARGS-INTACT'
+[ "$3" = "it'\''s \"q\" \$HOME *" ] && [ "$4" = "x  y" ] &&
+[ "$VM_ENV_T" = "a b '\''c'\''" ] && echo ARGS-INTACT'
 guest_script sleep 'sleep 600'
 guest_script daemon 'sleep 600 & echo started; exit 3'
 guest_script qmp "$(dirname "$RUN")/qmp '{\"execute\": \"query-status\"}' &&
@@ -162,8 +163,8 @@ else
 	echo "not ok $N - three boots: the consoles of the crashed boots are not as expected"
 	find "$d" -maxdepth 1 | sed 's/^/# /'
 fi
-check "args with spaces and quotes arrive intact" 0 240 'ARGS-INTACT' \
-	"$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
+check "args and --env values with spaces and quotes arrive intact" 0 240 'ARGS-INTACT' \
+	--env "VM_ENV_T=a b 'c'" "$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
 check "a process left running does not hold the VM" 3 240 'started' "$TMP/daemon.sh"
 check "a script past --timeout 20 times out" 124 120 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
 check "monitor commands from the guest reach QEMU" 0 240 '"status": "running"' "$TMP/qmp.sh"

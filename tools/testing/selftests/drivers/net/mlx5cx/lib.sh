@@ -41,6 +41,17 @@ if ! declare -F ktap_test_result >/dev/null; then
 	exit 1
 fi
 
+# sized FULL QUICK: how many rounds a loop of a test makes: FULL, or QUICK
+# under make check, which sets MLX5CX_QUICK=1 to keep within its time
+# budget (make check-full, kselftest by hand and real hardware: FULL).
+sized() {
+	if [ -n "${MLX5CX_QUICK:-}" ]; then
+		echo "$2"
+	else
+		echo "$1"
+	fi
+}
+
 # The test-facing names, on the kernel's helpers.
 ktap_header() {
 	ktap_print_header
