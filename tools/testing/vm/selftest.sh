@@ -94,6 +94,16 @@ guest_script sleep 'sleep 600'
 guest_script daemon 'sleep 600 & echo started; exit 3'
 guest_script qmp "$(dirname "$RUN")/qmp '{\"execute\": \"query-status\"}' &&
 ! $(dirname "$RUN")/qmp '{\"execute\": \"no-such-command\"}'"
+# Two snapshots of the insn-count plugin around a known loop in the kernel.
+# shellcheck disable=SC2016 # expanded in the guest
+guest_script insn 'snap() {
+	rm -f "$VM_RESULTS/insn-$1.txt"; echo "$1" >"$VM_RESULTS/insn.req.tmp"
+	mv "$VM_RESULTS/insn.req.tmp" "$VM_RESULTS/insn.req"
+	for i in $(seq 500); do [ -f "$VM_RESULTS/insn-$1.txt" ] && return 0; sleep 0.02; done
+	return 1
+}
+[ "$VM_INSN_COUNT" = 1 ] && snap a && dd if=/dev/zero of=/dev/null bs=4k count=20000 &&
+snap b && '"$(dirname "$RUN")/../bench/insn-report"' "$VM_RESULTS/insn-a.txt" "$VM_RESULTS/insn-b.txt"'
 
 # The debug kernel's cases.  Its boot is slower: limits are wider.
 debug_cases() {
@@ -168,4 +178,6 @@ check "args and --env values with spaces and quotes arrive intact" 0 240 'ARGS-I
 check "a process left running does not hold the VM" 3 240 'started' "$TMP/daemon.sh"
 check "a script past --timeout 20 times out" 124 120 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
 check "monitor commands from the guest reach QEMU" 0 240 '"status": "running"' "$TMP/qmp.sh"
+check "--insn-count: snapshots on request, kernel instructions counted" 0 240 \
+	'insn\.kernel=[0-9]{6,}' --insn-count "$TMP/insn.sh"
 finish
