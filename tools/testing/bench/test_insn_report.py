@@ -7,6 +7,7 @@
 
 import importlib.machinery
 import importlib.util
+import lzma
 import os
 import subprocess
 import sys
@@ -80,6 +81,12 @@ with tempfile.TemporaryDirectory() as tmp:
        "command line: per packet figures")
     sizes = ir.elf_section_sizes(sys.executable)
     ok(sizes.get(".text", 0) > 0, "section sizes from an ELF file")
+    with open(sys.executable, "rb") as f:
+        elf = f.read()
+    with open(os.path.join(tmp, "m.ko.xz"), "wb") as f:
+        f.write(lzma.compress(elf))
+    ok(ir.elf_section_sizes(os.path.join(tmp, "m.ko.xz")) == sizes,
+       "the same from the file compressed with xz, as distributions ship modules")
     with open(paths["b"], "a") as f:
         f.write("garbage\n")
     try:
