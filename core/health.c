@@ -369,16 +369,18 @@ static const struct devlink_health_reporter_ops mlx5_fw_fatal_reporter_ops = {
 };
 
 /**
- * mlx5_health_init() - create the workqueue and the devlink health reporters
- * @dev: the device, its devlink instance allocated and locked
+ * mlx5_health_wq_init() - the health work items and their workqueue
+ * @dev: the device, before probe takes the devlink lock
  *
- * Return: 0 or a negative errno.
+ * The report work takes the devlink lock to recover, so the workqueue is
+ * created and destroyed (which drains it) outside that lock: lockdep
+ * rightly sees a deadlock in destroying it under the lock.
+ *
+ * Return: 0 or -ENOMEM.
  */
-int mlx5_health_init(struct mlx5_core_dev *dev)
+int mlx5_health_wq_init(struct mlx5_core_dev *dev)
 {
-	struct devlink *devlink = priv_to_devlink(dev);
 	struct mlx5_health *health = &dev->health;
-	int err;
 
 	INIT_DELAYED_WORK(&health->poll, mlx5_health_poll);
 	INIT_WORK(&health->report, mlx5_health_report_work);
@@ -391,8 +393,29 @@ int mlx5_health_init(struct mlx5_core_dev *dev)
 	/* Not ordered: the poll runs while a recovery reloads. */
 	health->wq = alloc_workqueue("mlx5_health-%s", 0, 0,
 				     dev_name(dev->device));
-	if (!health->wq)
-		return -ENOMEM;
+	return health->wq ? 0 : -ENOMEM;
+}
+
+/**
+ * mlx5_health_wq_cleanup() - destroy the health workqueue
+ * @dev: the device, its reports flushed, the devlink lock not held
+ */
+void mlx5_health_wq_cleanup(struct mlx5_core_dev *dev)
+{
+	destroy_workqueue(dev->health.wq);
+}
+
+/**
+ * mlx5_health_init() - create the devlink health reporters
+ * @dev: the device, its devlink instance allocated and locked
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5_health_init(struct mlx5_core_dev *dev)
+{
+	struct devlink *devlink = priv_to_devlink(dev);
+	struct mlx5_health *health = &dev->health;
+	int err;
 
 	health->fw_reporter = devl_health_reporter_create(devlink,
 							  &mlx5_fw_reporter_ops,
@@ -400,7 +423,7 @@ int mlx5_health_init(struct mlx5_core_dev *dev)
 	if (IS_ERR(health->fw_reporter)) {
 		err = PTR_ERR(health->fw_reporter);
 		dev_err(dev->device, "creating the fw health reporter failed\n");
-		goto err_wq;
+		return err;
 	}
 	health->fatal_reporter =
 		devl_health_reporter_create(devlink, &mlx5_fw_fatal_reporter_ops,
@@ -414,8 +437,6 @@ int mlx5_health_init(struct mlx5_core_dev *dev)
 
 err_fw:
 	devl_health_reporter_destroy(health->fw_reporter);
-err_wq:
-	destroy_workqueue(health->wq);
 	return err;
 }
 
@@ -423,7 +444,6 @@ void mlx5_health_cleanup(struct mlx5_core_dev *dev)
 {
 	devl_health_reporter_destroy(dev->health.fatal_reporter);
 	devl_health_reporter_destroy(dev->health.fw_reporter);
-	destroy_workqueue(dev->health.wq);
 }
 
 /**

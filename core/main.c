@@ -456,6 +456,10 @@ static int mlx5_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_disable;
 
+	err = mlx5_health_wq_init(dev);
+	if (err)
+		goto err_disable;
+
 	devl_lock(devlink);
 	err = mlx5_init_one(dev);
 	if (err)
@@ -482,6 +486,7 @@ err_uninit:
 	mlx5_uninit_one(dev);
 err_unlock:
 	devl_unlock(devlink);
+	mlx5_health_wq_cleanup(dev);
 err_disable:
 	mlx5_pci_disable(dev);
 err_caps:
@@ -504,6 +509,7 @@ static void mlx5_pci_remove(struct pci_dev *pdev)
 	devl_unregister(devlink);
 	mlx5_uninit_one(dev);
 	devl_unlock(devlink);
+	mlx5_health_wq_cleanup(dev);
 
 	mlx5_pci_disable(dev);
 	mlx5_caps_free(dev);

@@ -57,6 +57,8 @@ void mlx5_eqs_cleanup(struct mlx5_core_dev *dev);
 int mlx5_eq_cmd_recover(struct mlx5_core_dev *dev);
 
 /* core/health.c */
+int mlx5_health_wq_init(struct mlx5_core_dev *dev);
+void mlx5_health_wq_cleanup(struct mlx5_core_dev *dev);
 int mlx5_health_init(struct mlx5_core_dev *dev);
 void mlx5_health_cleanup(struct mlx5_core_dev *dev);
 void mlx5_health_start(struct mlx5_core_dev *dev);
