@@ -316,6 +316,7 @@ enum {
  * @cq: its completion queue (its ring's consumer side is NAPI's)
  * @pc: producer counter (WQEBBs posted)
  * @last_cqe_pc: @pc when a completion was last requested
+ * @rung_pc: @pc when the doorbell was last rung
  * @dma_fifo_pc: DMA fifo producer counter
  * @skb_fifo_pc: SKB fifo producer counter
  * @mpwqe: the open MPWQE session
@@ -357,6 +358,7 @@ struct mlx5e_txqsq {
 	/* dirtied @xmit */
 	u16 pc ____cacheline_aligned_in_smp;
 	u16 last_cqe_pc;
+	u16 rung_pc;
 	u32 dma_fifo_pc;
 	u32 skb_fifo_pc;
 	struct mlx5e_tx_mpwqe mpwqe;
@@ -617,6 +619,7 @@ int mlx5e_modify_sq_state(struct mlx5_core_dev *mdev, u32 sqn, int curr,
 netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev);
 bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget);
 void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq);
+void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq);
 void mlx5e_tx_err_cqe_work(struct work_struct *work);
 
 /* en/reporter_tx.c */

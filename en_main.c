@@ -548,6 +548,8 @@ err_sq:
 
 static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 {
+	/* The TX queue is disabled: what xmit_more left unrung goes out. */
+	mlx5e_tx_flush_pending(&c->sq);
 	clear_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
 	/* Recovery needs NAPI: it is over before NAPI goes. */
 	cancel_work_sync(&c->sq.recover_work);

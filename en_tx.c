@@ -398,8 +398,43 @@ static void mlx5e_tx_doorbell_stage(struct mlx5e_txqsq *sq,
 	if (ring) {
 		/* Nothing rung waits for a later WQE to be completed. */
 		mlx5e_tx_request_cqe(sq, ctrl);
+		sq->rung_pc = sq->pc;
 		mlx5e_notify_hw(sq, ctrl);
 	}
+}
+
+/* Close the session, post a NOP (the doorbell names a WQE) and ring. */
+static void mlx5e_tx_ring_nop(struct mlx5e_txqsq *sq)
+{
+	struct mlx5e_wqe_ctrl_seg *ctrl;
+
+	if (mlx5e_tx_mpwqe_session_is_open(sq))
+		mlx5e_tx_mpwqe_session_complete(sq);
+	ctrl = mlx5e_post_nop(sq);
+	u64_stats_update_begin(&sq->stats->syncp);
+	u64_stats_inc(&sq->stats->nop);
+	u64_stats_inc(&sq->stats->doorbells);
+	u64_stats_update_end(&sq->stats->syncp);
+	mlx5e_tx_request_cqe(sq, ctrl);
+	sq->rung_pc = sq->pc;
+	mlx5e_notify_hw(sq, ctrl);
+}
+
+/**
+ * mlx5e_tx_flush_pending() - ring for WQEs a broken burst left unrung
+ * @sq: the SQ, its TX queue disabled (no xmit runs)
+ *
+ * A sender that stops mid-burst once the queue is stopped (pktgen does)
+ * never sends the SKB that was to ring: before the SQ is taken down, what
+ * it holds is posted and rung, so that it is sent rather than dropped.
+ */
+void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq)
+{
+	if (!test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state) ||
+	    test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state))
+		return;
+	if (mlx5e_tx_mpwqe_session_is_open(sq) || sq->pc != sq->rung_pc)
+		mlx5e_tx_ring_nop(sq);
 }
 
 /**
@@ -413,19 +448,10 @@ static void mlx5e_tx_doorbell_stage(struct mlx5e_txqsq *sq,
  */
 static void mlx5e_tx_flush(struct mlx5e_txqsq *sq, bool xmit_more)
 {
-	struct mlx5e_wqe_ctrl_seg *ctrl;
-
 	if (xmit_more && !netif_xmit_stopped(sq->txq))
 		return;
-	if (mlx5e_tx_mpwqe_session_is_open(sq))
-		mlx5e_tx_mpwqe_session_complete(sq);
-	ctrl = mlx5e_post_nop(sq);
-	u64_stats_update_begin(&sq->stats->syncp);
-	u64_stats_inc(&sq->stats->nop);
-	u64_stats_inc(&sq->stats->doorbells);
-	u64_stats_update_end(&sq->stats->syncp);
-	mlx5e_tx_request_cqe(sq, ctrl);
-	mlx5e_notify_hw(sq, ctrl);
+	if (mlx5e_tx_mpwqe_session_is_open(sq) || sq->pc != sq->rung_pc)
+		mlx5e_tx_ring_nop(sq);
 }
 
 static void mlx5e_tx_drop(struct mlx5e_txqsq *sq, struct sk_buff *skb,
