@@ -17,11 +17,8 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-if [ -n "${MLX5CX_QUICK:-}" ]; then
-	N=${N:-4000} TOGGLES=${TOGGLES:-10}
-else
-	N=${N:-20000} TOGGLES=${TOGGLES:-100}
-fi
+N=${N:-$(sized 20000 4000)}
+TOGGLES=${TOGGLES:-$(sized 100 10)}
 
 ktap_header 14
 
