@@ -73,6 +73,22 @@ snap() {
 	eval "${p}_mflush=$(echo "$rep" | report_get wqe.flushed)"
 }
 
+# tx_pair PREFIX: A's tx_packets and the model's tx.packets into
+# PREFIX_dtx and PREFIX_mtx, read while no packet is sent in between (the
+# driver's count the same before and after the model's is read).
+tx_pair() {
+	local i p1 p2 m
+
+	for i in 1 2 3 4 5; do
+		p1=$(ethtool_stat "$a" tx_packets)
+		m=$(model_get "$bdf_a" tx.packets)
+		p2=$(ethtool_stat "$a" tx_packets)
+		[ "$p1" = "$p2" ] && break
+		sleep 0.2
+	done
+	eval "${1}_dtx=$p2 ${1}_mtx=$m"
+}
+
 # d NAME: counter NAME's change from s0_ to s1_.
 d() { local x=s1_$1 y=s0_$1; echo $(( ${!x:-0} - ${!y:-0} )); }
 
@@ -144,6 +160,7 @@ mixed() {
 	sleep 1
 	snap s0
 	bdrop0=$(b_counted_drops)
+	tx_pair s0
 	ip netns exec "$NS" python3 - "$B_IP" 198.19.7.2 >"$VM_RESULTS/mixed-rx.txt" 2>&1 <<'PY' &
 import hashlib, socket, sys, threading
 ip, vip = sys.argv[1], sys.argv[2]
@@ -215,12 +232,13 @@ PY
 )
 	rc=$?
 	wait "$rpid"
-	sleep 0.5
+	sleep 1
 	snap s1
+	tx_pair s1
 	bdrop1=$(b_counted_drops)
 	echo "$out" | sed 's/^/# sent: /'
 	sed 's/^/# received: /' "$VM_RESULTS/mixed-rx.txt"
-	diag "tx_packets +$(d pkts), model A tx +$(d mtx): tx_mpwqe_pkts +$(d mpkts) in tx_mpwqe_blks +$(d blks); TSO +$(d tso), csum none +$(d csn); model SEND +$(d msend), LSO +$(d mlso), ENHANCED_MPSW +$(d mmpw)"
+	diag "tx_packets +$(d dtx), model A tx +$(d mtx): tx_mpwqe_pkts +$(d mpkts) in tx_mpwqe_blks +$(d blks); TSO +$(d tso), csum none +$(d csn); model SEND +$(d msend), LSO +$(d mlso), ENHANCED_MPSW +$(d mmpw)"
 	sent=$(echo "$out" | awk '$1 >= 6000 { s += $2 } END { print s + 0 }')
 	got=$(awk '$1 >= 6000 && $3 == 0 { s += $2 } END { print s + 0 }' "$VM_RESULTS/mixed-rx.txt")
 	lost=$((sent - got))
@@ -228,7 +246,7 @@ PY
 	cxsim report "$bdf_b" | grep '^rx\.drops\.' | sed 's/^/#   /'
 	ip link del "$a.7"
 	ip -n "$NS" link del "$b.7"
-	[ $rc -eq 0 ] && [ "$(d pkts)" -eq "$(d mtx)" ] &&
+	[ $rc -eq 0 ] && [ "$(d dtx)" -eq "$(d mtx)" ] &&
 		[ "$(echo "$out" | grep '^500')" = "$(grep '^500' "$VM_RESULTS/mixed-rx.txt")" ] &&
 		[ "$(awk '$1 >= 6000 { print $1 }' "$VM_RESULTS/mixed-rx.txt" | wc -l)" -eq 3 ] &&
 		awk '$1 >= 6000 && $3 != 0 { exit 1 }' "$VM_RESULTS/mixed-rx.txt" &&
