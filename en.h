@@ -55,8 +55,10 @@
 #define MLX5E_SQ_MAX_WQEBBS		16
 /* Inline header bytes an LSO WQE may carry. */
 #define MLX5E_MAX_INLINE_HDR		256
-/* A completion is requested at least every this many WQEs. */
-#define MLX5E_TX_CQE_MOD_DEFAULT	16
+/* Besides the completion on every doorbell, one at least every this
+ * fraction of the ring (log2), so that a long batch frees room early.
+ */
+#define MLX5E_TX_CQE_MOD_RING_SHIFT	2
 
 /* RSS: indirection table entries, key bytes. */
 #define MLX5E_INDIR_RQT_SIZE		256
@@ -88,10 +90,13 @@ enum mlx5e_traffic_type {
  * enum mlx5e_priv_flag - private flags (ethtool --show-priv-flags)
  * @MLX5E_PFLAG_RX_CQE_MODERATION_EQE: placeholder so the table is never
  *	empty; later flags (MPWQE, striding RQ) append here
+ * @MLX5E_PFLAG_SKB_TX_MPWQE: pack small SKBs into Enhanced Multi-Packet
+ *	send WQEs (needs enhanced_multi_pkt_send_wqe)
  * @MLX5E_NUM_PFLAGS: number of flags
  */
 enum mlx5e_priv_flag {
 	MLX5E_PFLAG_RX_CQE_MODERATION_EQE,
+	MLX5E_PFLAG_SKB_TX_MPWQE,
 	MLX5E_NUM_PFLAGS,
 };
 
@@ -101,7 +106,6 @@ enum mlx5e_priv_flag {
  * @log_sq_size: log2 of WQEBBs per SQ
  * @log_rq_size: log2 of WQEs per RQ
  * @sw_mtu: the netdev MTU
- * @tx_cqe_mod: a TX completion is requested every this many WQEs
  * @tx_min_inline_mode: MLX5_INLINE_MODE_* the SQs must honour
  * @rx_cq_usecs: RX CQ moderation period
  * @rx_cq_frames: RX CQ moderation count
@@ -118,7 +122,6 @@ struct mlx5e_params {
 	u8 log_sq_size;
 	u8 log_rq_size;
 	u16 sw_mtu;
-	u16 tx_cqe_mod;
 	u8 tx_min_inline_mode;
 	u16 rx_cq_usecs;
 	u16 rx_cq_frames;
@@ -140,8 +143,10 @@ struct mlx5e_params {
  * @xmit_more: SKBs sent with more to follow (doorbell deferred)
  * @stopped: times the queue was stopped for room
  * @dropped: SKBs dropped (DMA mapping failure, malformed)
- * @nop: NOP WQEs posted to pad the ring end
+ * @nop: NOP WQEs posted (ring end padding, flushes after a drop)
  * @doorbells: doorbells rung
+ * @mpwqe_blks: Enhanced Multi-Packet WQEs (MPWQE sessions) posted
+ * @mpwqe_pkts: packets sent in them
  */
 struct mlx5e_sq_stats {
 	struct u64_stats_sync syncp;
@@ -156,6 +161,8 @@ struct mlx5e_sq_stats {
 	u64_stats_t dropped;
 	u64_stats_t nop;
 	u64_stats_t doorbells;
+	u64_stats_t mpwqe_blks;
+	u64_stats_t mpwqe_pkts;
 };
 
 /**
@@ -268,78 +275,117 @@ struct mlx5e_sq_dma {
  * @num_bytes: bytes for BQL
  * @num_wqebbs: basic blocks it spans
  * @num_dma: DMA fifo entries it owns
+ * @num_fifo_pkts: SKBs it owns in the SKB fifo (an MPWQE session; @skb
+ *	is then NULL)
  */
 struct mlx5e_tx_wqe_info {
 	struct sk_buff *skb;
 	u32 num_bytes;
 	u8 num_wqebbs;
 	u8 num_dma;
+	u8 num_fifo_pkts;
+};
+
+/**
+ * struct mlx5e_tx_mpwqe - the SQ's open MPWQE session
+ * @wqe: the WQE being filled at the producer index (NULL: none open)
+ * @bytes: bytes of its packets, for BQL
+ * @ds_count: 16-byte segments so far (control, Ethernet, one per packet)
+ * @max_ds: segments it may grow to (device limit, ring end)
+ * @pkts: packets so far
+ */
+struct mlx5e_tx_mpwqe {
+	struct mlx5e_tx_wqe *wqe;
+	u32 bytes;
+	u8 ds_count;
+	u8 max_ds;
+	u8 pkts;
 };
 
 enum {
 	MLX5E_SQ_STATE_ENABLED,
 	MLX5E_SQ_STATE_RECOVERING,
+	MLX5E_SQ_STATE_MPWQE,
 };
 
 /**
  * struct mlx5e_txqsq - a send queue serving one netdev TX queue
  * @cc: consumer counter (WQEBBs completed)
  * @dma_fifo_cc: DMA fifo consumer counter
+ * @skb_fifo_cc: SKB fifo consumer counter
+ * @cq: its completion queue (its ring's consumer side is NAPI's)
  * @pc: producer counter (WQEBBs posted)
- * @dma_fifo_pc: DMA fifo producer counter
  * @last_cqe_pc: @pc when a completion was last requested
- * @doorbell_ctrl: control segment of the last WQE not yet rung
- * @cq: its completion queue
+ * @rung_pc: @pc when the doorbell was last rung
+ * @dma_fifo_pc: DMA fifo producer counter
+ * @skb_fifo_pc: SKB fifo producer counter
+ * @mpwqe: the open MPWQE session
  * @wq: the WQEBB ring
  * @dma_fifo: DMA mappings, in posting order
+ * @skb_fifo: SKBs of MPWQE sessions, in posting order
  * @wqe_info: per WQE index, what it owns
- * @dma_fifo_mask: fifo entries minus one
+ * @uar_reg: the send doorbell register
  * @txq: the netdev TX queue
  * @pdev: the DMA device
- * @uar_reg: the send doorbell register
- * @mkey_be: the memory key of data segments, big endian
- * @sqn: SQ number
- * @stop_room: WQEBBs that must be free for the queue to stay awake
- * @cqe_mod: request a completion every this many WQEBBs
- * @min_inline_mode: headers the eseg must inline
- * @vlan_insert: the eseg can insert a VLAN tag (else it is inlined)
- * @state: MLX5E_SQ_STATE_*
  * @stats: xmit-side counters
  * @cq_stats: completion-side counters
+ * @state: MLX5E_SQ_STATE_*
+ * @qpn_be: SQ number in place for a control segment, big endian
+ * @mkey_be: the memory key of data segments, big endian
+ * @dma_fifo_mask: DMA fifo entries minus one
+ * @skb_fifo_mask: SKB fifo entries minus one
+ * @stop_room: WQEBBs that must be free for the queue to stay awake
+ * @cqe_mod: request a completion at least every this many WQEBBs
+ * @max_mpw_ds: 16-byte segments of the largest MPWQE the device takes
+ * @min_inline_mode: headers the eseg must inline
+ * @vlan_insert: the eseg can insert a VLAN tag (else it is inlined)
+ * @sqn: SQ number
  * @ch: the channel
  * @txq_ix: index of @txq
  * @recover_work: recovery after an error CQE
+ *
+ * One cache line group per writer: NAPI (completions), ndo_start_xmit
+ * (producer), nobody on the fast path (read only, set at open), then the
+ * control path.
  */
 struct mlx5e_txqsq {
 	/* dirtied @completion */
 	u16 cc;
 	u32 dma_fifo_cc;
+	u32 skb_fifo_cc;
+	struct mlx5e_cq cq;
 
 	/* dirtied @xmit */
 	u16 pc ____cacheline_aligned_in_smp;
-	u32 dma_fifo_pc;
 	u16 last_cqe_pc;
+	u16 rung_pc;
+	u32 dma_fifo_pc;
+	u32 skb_fifo_pc;
+	struct mlx5e_tx_mpwqe mpwqe;
 
 	/* read only */
-	struct mlx5e_cq cq ____cacheline_aligned_in_smp;
-	struct mlx5_wq_cyc wq;
+	struct mlx5_wq_cyc wq ____cacheline_aligned_in_smp;
 	struct mlx5e_sq_dma *dma_fifo;
+	struct sk_buff **skb_fifo;
 	struct mlx5e_tx_wqe_info *wqe_info;
-	u32 dma_fifo_mask;
+	void __iomem *uar_reg;
 	struct netdev_queue *txq;
 	struct device *pdev;
-	void __iomem *uar_reg;
-	__be32 mkey_be;
-	u32 sqn;
-	u16 stop_room;
-	u16 cqe_mod;
-	u8 min_inline_mode;
-	bool vlan_insert;
-	unsigned long state;
 	struct mlx5e_sq_stats *stats;
 	struct mlx5e_sq_cq_stats *cq_stats;
+	unsigned long state;
+	__be32 qpn_be;
+	__be32 mkey_be;
+	u32 dma_fifo_mask;
+	u32 skb_fifo_mask;
+	u16 stop_room;
+	u16 cqe_mod;
+	u8 max_mpw_ds;
+	u8 min_inline_mode;
+	bool vlan_insert;
 
 	/* control path */
+	u32 sqn ____cacheline_aligned_in_smp;
 	struct mlx5e_channel *ch;
 	u16 txq_ix;
 	struct work_struct recover_work;
@@ -573,6 +619,7 @@ int mlx5e_modify_sq_state(struct mlx5_core_dev *mdev, u32 sqn, int curr,
 netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev);
 bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget);
 void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq);
+void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq);
 void mlx5e_tx_err_cqe_work(struct work_struct *work);
 
 /* en/reporter_tx.c */

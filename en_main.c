@@ -174,8 +174,10 @@ static int mlx5e_create_sq_obj(struct mlx5e_channel *c, struct mlx5e_txqsq *sq,
 	mlx5_wq_fill_pas(&sq->wq.wqb, MLX5_ADDR_OF(wq, wq, pas));
 	err = mlx5_cmd_exec(c->mdev, in, inlen, out, sizeof(out));
 	kvfree(in);
-	if (!err)
+	if (!err) {
 		sq->sqn = MLX5_GET(create_sq_out, out, sqn);
+		sq->qpn_be = cpu_to_be32(sq->sqn << 8);
+	}
 	return err;
 }
 
@@ -191,24 +193,30 @@ static void mlx5e_destroy_sq_obj(struct mlx5_core_dev *mdev, u32 sqn)
 static int mlx5e_alloc_sq_fifos(struct mlx5e_txqsq *sq, int node)
 {
 	u32 wq_sz = mlx5_wq_cyc_size(&sq->wq);
+	/* Each mapping and each SKB of a session takes a segment at least. */
 	u32 fifo_sz = roundup_pow_of_two(wq_sz * MLX5E_WQEBB_NUM_DS);
 
 	sq->dma_fifo = kvzalloc_node(array_size(fifo_sz, sizeof(*sq->dma_fifo)),
 				     GFP_KERNEL, node);
+	sq->skb_fifo = kvzalloc_node(array_size(fifo_sz, sizeof(*sq->skb_fifo)),
+				     GFP_KERNEL, node);
 	sq->wqe_info = kvzalloc_node(array_size(wq_sz, sizeof(*sq->wqe_info)),
 				     GFP_KERNEL, node);
-	if (!sq->dma_fifo || !sq->wqe_info) {
+	if (!sq->dma_fifo || !sq->skb_fifo || !sq->wqe_info) {
 		kvfree(sq->dma_fifo);
+		kvfree(sq->skb_fifo);
 		kvfree(sq->wqe_info);
 		return -ENOMEM;
 	}
 	sq->dma_fifo_mask = fifo_sz - 1;
+	sq->skb_fifo_mask = fifo_sz - 1;
 	return 0;
 }
 
 static void mlx5e_free_sq_fifos(struct mlx5e_txqsq *sq)
 {
 	kvfree(sq->wqe_info);
+	kvfree(sq->skb_fifo);
 	kvfree(sq->dma_fifo);
 }
 
@@ -240,7 +248,10 @@ static int mlx5e_open_txqsq(struct mlx5e_channel *c,
 	sq->txq_ix = c->ix;
 	sq->txq = netdev_get_tx_queue(c->netdev, c->ix);
 	sq->stop_room = mlx5e_sq_stop_room();
-	sq->cqe_mod = params->tx_cqe_mod;
+	sq->cqe_mod = mlx5e_tx_cqe_mod(params);
+	sq->max_mpw_ds = mlx5e_max_mpw_ds(c->mdev);
+	if (params->pflags & BIT(MLX5E_PFLAG_SKB_TX_MPWQE))
+		set_bit(MLX5E_SQ_STATE_MPWQE, &sq->state);
 	sq->min_inline_mode = params->tx_min_inline_mode;
 	sq->vlan_insert = MLX5_CAP_ETH(c->mdev, wqe_vlan_insert);
 	sq->stats = &stats->sq;
@@ -537,6 +548,8 @@ err_sq:
 
 static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 {
+	/* The TX queue is disabled: what xmit_more left unrung goes out. */
+	mlx5e_tx_flush_pending(&c->sq);
 	clear_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
 	/* Recovery needs NAPI: it is over before NAPI goes. */
 	cancel_work_sync(&c->sq.recover_work);

@@ -5,15 +5,27 @@
  *   mlx5e_xmit()
  *     mlx5e_sq_xmit_prepare()    header length, segments, bytes, MSS
  *     mlx5e_sq_calc_wqe_attr()   data segments and WQEBBs of the WQE
- *     [MPWQE session branch: issue #10 joins or opens a session here]
  *     mlx5e_txwqe_build_eseg()   checksum flags, VLAN insertion, inline
+ *     then either
+ *     mlx5e_sq_xmit_mpwqe()      a small linear SKB joins the SQ's open
+ *                                MPWQE session (one data segment)
+ *     or
  *     mlx5e_sq_xmit_wqe()        SEND or LSO: data segments, DMA fifo
- *     mlx5e_txwqe_complete()     BQL, queue stop, completion request,
+ *     mlx5e_tx_doorbell_stage()  queue stop, BQL, completion request,
  *                                doorbell unless more is coming
  *
+ * MPWQE (Enhanced Multi-Packet WQE, skb_tx_mpwqe): packets whose Ethernet
+ * segments are identical share one WQE, a control and an Ethernet segment
+ * followed by one data segment per packet. The session stays open across
+ * calls while more is coming; it is closed when full (the device's largest
+ * WQE, or the ring end: it never wraps, so no NOP pads before it), when an
+ * SKB with another Ethernet segment or one that cannot join arrives, and
+ * before every doorbell. Its SKBs wait in the SKB fifo.
+ *
  * Completions (NAPI) walk the CQEs; one CQE completes every WQE up to the
- * one it names, since a completion is requested only every few WQEs and
- * on each doorbell. An error CQE hands the SQ to its recovery work.
+ * one it names: a completion is requested on each doorbell, and within a
+ * long batch every quarter ring. An error CQE hands the SQ to its
+ * recovery work.
  */
 #include <linux/tcp.h>
 #include <linux/udp.h>
@@ -234,43 +246,220 @@ err_unmap:
 	return -ENOMEM;
 }
 
-/* The doorbell stage: BQL, stop for room, completion request, doorbell. */
-static void mlx5e_txwqe_complete(struct mlx5e_txqsq *sq, struct sk_buff *skb,
-				 const struct mlx5e_tx_attr *attr,
-				 struct mlx5e_wqe_ctrl_seg *ctrl, bool xmit_more)
+static void mlx5e_tx_request_cqe(struct mlx5e_txqsq *sq,
+				 struct mlx5e_wqe_ctrl_seg *ctrl)
+{
+	ctrl->fm_ce_se |= MLX5E_WQE_CTRL_CQ_UPDATE;
+	sq->last_cqe_pc = sq->pc;
+}
+
+/* Within a long batch, a completion every cqe_mod WQEBBs. */
+static void mlx5e_tx_maybe_request_cqe(struct mlx5e_txqsq *sq,
+				       struct mlx5e_wqe_ctrl_seg *ctrl)
+{
+	if (unlikely((u16)(sq->pc - sq->last_cqe_pc) >= sq->cqe_mod))
+		mlx5e_tx_request_cqe(sq, ctrl);
+}
+
+static bool mlx5e_tx_mpwqe_session_is_open(const struct mlx5e_txqsq *sq)
+{
+	return sq->mpwqe.wqe;
+}
+
+/* WQEBBs the open session takes beyond the producer counter. */
+static u16 mlx5e_tx_mpwqe_session_wqebbs(const struct mlx5e_txqsq *sq)
+{
+	return DIV_ROUND_UP(sq->mpwqe.ds_count, MLX5E_WQEBB_NUM_DS);
+}
+
+/* An SKB that can be a data segment of a session: one linear buffer, no
+ * LSO, no header to inline and no VLAN tag to insert (both would make its
+ * Ethernet segment its own).
+ */
+static bool mlx5e_tx_skb_fits_mpwqe(const struct sk_buff *skb,
+				    const struct mlx5e_tx_attr *attr)
+{
+	return !skb_is_nonlinear(skb) && !attr->mss && !attr->ihs &&
+	       !skb_vlan_tag_present(skb);
+}
+
+static bool mlx5e_tx_mpwqe_same_eseg(const struct mlx5e_txqsq *sq,
+				     const struct mlx5e_wqe_eth_seg *eseg)
+{
+	return !memcmp(&sq->mpwqe.wqe->eth, eseg, sizeof(*eseg));
+}
+
+/* Open a session at the producer index, as large as the device allows
+ * and the ring holds before its end.
+ */
+static void mlx5e_tx_mpwqe_session_start(struct mlx5e_txqsq *sq,
+					 const struct mlx5e_wqe_eth_seg *eseg)
+{
+	struct mlx5e_tx_mpwqe *session = &sq->mpwqe;
+	u16 pi = mlx5e_sq_pi(sq);
+	u16 contig = mlx5_wq_cyc_contig_to_end(&sq->wq, pi);
+	struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
+
+	memset(&wqe->ctrl, 0, sizeof(wqe->ctrl));
+	wqe->eth = *eseg;
+	*session = (struct mlx5e_tx_mpwqe) {
+		.wqe = wqe,
+		.ds_count = sizeof(struct mlx5e_tx_wqe) / MLX5E_SEND_WQE_DS,
+		.max_ds = min_t(u16, sq->max_mpw_ds,
+				contig * MLX5E_WQEBB_NUM_DS),
+	};
+	mlx5e_stats_inc(sq->stats, &sq->stats->mpwqe_blks, 1);
+}
+
+static void mlx5e_tx_mpwqe_add_dseg(struct mlx5e_txqsq *sq, dma_addr_t addr,
+				    u32 len, u32 num_bytes)
+{
+	struct mlx5e_tx_mpwqe *session = &sq->mpwqe;
+	struct mlx5e_wqe_data_seg *dseg;
+
+	dseg = (struct mlx5e_wqe_data_seg *)session->wqe + session->ds_count;
+	dseg->addr = cpu_to_be64(addr);
+	dseg->lkey = sq->mkey_be;
+	dseg->byte_count = cpu_to_be32(len);
+	session->ds_count++;
+	session->pkts++;
+	session->bytes += num_bytes;
+}
+
+static bool mlx5e_tx_mpwqe_is_full(const struct mlx5e_txqsq *sq)
+{
+	return sq->mpwqe.ds_count == sq->mpwqe.max_ds;
+}
+
+/* Post the open session: one WQE info owns all of its SKBs and mappings. */
+static struct mlx5e_wqe_ctrl_seg *
+mlx5e_tx_mpwqe_session_complete(struct mlx5e_txqsq *sq)
+{
+	struct mlx5e_tx_mpwqe *session = &sq->mpwqe;
+	struct mlx5e_wqe_ctrl_seg *ctrl = &session->wqe->ctrl;
+	struct mlx5e_tx_wqe_info *wi = &sq->wqe_info[mlx5e_sq_pi(sq)];
+
+	ctrl->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
+					     MLX5_OPCODE_ENHANCED_MPSW);
+	ctrl->qpn_ds = sq->qpn_be | cpu_to_be32(session->ds_count);
+	*wi = (struct mlx5e_tx_wqe_info) {
+		.num_bytes = session->bytes,
+		.num_wqebbs = mlx5e_tx_mpwqe_session_wqebbs(sq),
+		.num_dma = session->pkts,
+		.num_fifo_pkts = session->pkts,
+	};
+	sq->pc += wi->num_wqebbs;
+	session->wqe = NULL;
+	mlx5e_tx_maybe_request_cqe(sq, ctrl);
+	return ctrl;
+}
+
+/**
+ * mlx5e_tx_doorbell_stage() - queue stop, BQL, doorbell
+ * @sq: the SQ
+ * @ctrl: control segment of the WQE just posted (NULL: the SKB joined the
+ *	open session)
+ * @num_bytes: bytes of the SKB, for BQL
+ * @xmit_more: the stack has more for this queue
+ *
+ * The queue stops while room remains for the largest WQE and its ring-end
+ * padding after the open session is closed; a stopping queue closes the
+ * session and rings, so that its completions can wake it. Otherwise the
+ * doorbell waits for the end of the burst (or for BQL to stop the queue),
+ * and rings after closing the session, with a completion request.
+ */
+static void mlx5e_tx_doorbell_stage(struct mlx5e_txqsq *sq,
+				    struct mlx5e_wqe_ctrl_seg *ctrl,
+				    u32 num_bytes, bool xmit_more)
 {
 	struct mlx5e_sq_stats *stats = sq->stats;
 	bool ring;
 
+	if (mlx5e_tx_mpwqe_session_is_open(sq) &&
+	    (int)mlx5e_sq_room(sq) - mlx5e_tx_mpwqe_session_wqebbs(sq) <
+	    sq->stop_room)
+		ctrl = mlx5e_tx_mpwqe_session_complete(sq);
 	if (!netif_txq_maybe_stop(sq->txq, mlx5e_sq_room(sq), sq->stop_room,
 				  sq->stop_room))
 		mlx5e_stats_inc(stats, &stats->stopped, 1);
-	ring = __netdev_tx_sent_queue(sq->txq, attr->num_bytes, xmit_more);
+	ring = __netdev_tx_sent_queue(sq->txq, num_bytes, xmit_more);
 	ring |= netif_xmit_stopped(sq->txq);
 
-	/* CQE moderation: a completion every cqe_mod WQEBBs and on every
-	 * doorbell, so that nothing rung waits for a later WQE.
-	 */
-	if (ring || (u16)(sq->pc - sq->last_cqe_pc) >= sq->cqe_mod) {
-		ctrl->fm_ce_se |= MLX5E_WQE_CTRL_CQ_UPDATE;
-		sq->last_cqe_pc = sq->pc;
-	}
+	if (ring && mlx5e_tx_mpwqe_session_is_open(sq))
+		ctrl = mlx5e_tx_mpwqe_session_complete(sq);
 
 	u64_stats_update_begin(&stats->syncp);
-	u64_stats_add(&stats->packets, attr->num_pkts);
-	u64_stats_add(&stats->bytes, attr->num_bytes);
-	if (attr->mss) {
-		u64_stats_inc(&stats->tso_packets);
-		u64_stats_add(&stats->tso_bytes, skb->len - attr->ihs);
-	}
 	if (xmit_more && !ring)
 		u64_stats_inc(&stats->xmit_more);
 	if (ring)
 		u64_stats_inc(&stats->doorbells);
 	u64_stats_update_end(&stats->syncp);
 
-	if (ring)
+	if (ring) {
+		/* Nothing rung waits for a later WQE to be completed. */
+		mlx5e_tx_request_cqe(sq, ctrl);
+		sq->rung_pc = sq->pc;
 		mlx5e_notify_hw(sq, ctrl);
+	}
+}
+
+/* Close the session, post a NOP (the doorbell names a WQE) and ring. */
+static void mlx5e_tx_ring_nop(struct mlx5e_txqsq *sq)
+{
+	struct mlx5e_wqe_ctrl_seg *ctrl;
+
+	if (mlx5e_tx_mpwqe_session_is_open(sq))
+		mlx5e_tx_mpwqe_session_complete(sq);
+	ctrl = mlx5e_post_nop(sq);
+	u64_stats_update_begin(&sq->stats->syncp);
+	u64_stats_inc(&sq->stats->nop);
+	u64_stats_inc(&sq->stats->doorbells);
+	u64_stats_update_end(&sq->stats->syncp);
+	mlx5e_tx_request_cqe(sq, ctrl);
+	sq->rung_pc = sq->pc;
+	mlx5e_notify_hw(sq, ctrl);
+}
+
+/**
+ * mlx5e_tx_flush_pending() - ring for WQEs a broken burst left unrung
+ * @sq: the SQ, its TX queue disabled (no xmit runs)
+ *
+ * A sender that stops mid-burst once the queue is stopped (pktgen does)
+ * never sends the SKB that was to ring: before the SQ is taken down, what
+ * it holds is posted and rung, so that it is sent rather than dropped.
+ */
+void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq)
+{
+	if (!test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state) ||
+	    test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state))
+		return;
+	if (mlx5e_tx_mpwqe_session_is_open(sq) || sq->pc != sq->rung_pc)
+		mlx5e_tx_ring_nop(sq);
+}
+
+/**
+ * mlx5e_tx_flush() - ring for what was posted before a dropped SKB
+ * @sq: the SQ
+ * @xmit_more: what the stack said of the dropped SKB
+ *
+ * WQEs posted earlier in the burst were waiting for the dropped SKB's
+ * doorbell: close the session, post a NOP (the doorbell names a WQE) and
+ * ring. Nothing is owed while more is coming and the queue runs.
+ */
+static void mlx5e_tx_flush(struct mlx5e_txqsq *sq, bool xmit_more)
+{
+	if (xmit_more && !netif_xmit_stopped(sq->txq))
+		return;
+	if (mlx5e_tx_mpwqe_session_is_open(sq) || sq->pc != sq->rung_pc)
+		mlx5e_tx_ring_nop(sq);
+}
+
+static void mlx5e_tx_drop(struct mlx5e_txqsq *sq, struct sk_buff *skb,
+			  bool xmit_more)
+{
+	mlx5e_stats_inc(sq->stats, &sq->stats->dropped, 1);
+	dev_kfree_skb_any(skb);
+	mlx5e_tx_flush(sq, xmit_more);
 }
 
 static void mlx5e_sq_xmit_wqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
@@ -279,43 +468,80 @@ static void mlx5e_sq_xmit_wqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 			      struct mlx5e_tx_wqe *wqe, bool xmit_more)
 {
 	struct mlx5e_wqe_ctrl_seg *ctrl = &wqe->ctrl;
+	struct mlx5e_sq_stats *stats = sq->stats;
 	struct mlx5e_tx_wqe_info *wi;
 	u16 pi = mlx5e_sq_pi(sq);
 	int num_dma;
 
 	num_dma = mlx5e_txwqe_build_dsegs(sq, skb, attr,
 					  wqe->data + wqe_attr->ds_cnt_inl);
-	if (unlikely(num_dma < 0))
-		goto err_drop;
+	if (unlikely(num_dma < 0)) {
+		mlx5e_tx_drop(sq, skb, xmit_more);
+		return;
+	}
 
 	ctrl->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 | attr->opcode);
-	ctrl->qpn_ds = cpu_to_be32(sq->sqn << 8 | wqe_attr->ds_cnt);
+	ctrl->qpn_ds = sq->qpn_be | cpu_to_be32(wqe_attr->ds_cnt);
 
 	wi = &sq->wqe_info[pi];
 	wi->skb = skb;
 	wi->num_bytes = attr->num_bytes;
 	wi->num_wqebbs = wqe_attr->num_wqebbs;
 	wi->num_dma = num_dma;
+	wi->num_fifo_pkts = 0;
 	sq->pc += wqe_attr->num_wqebbs;
+	mlx5e_tx_maybe_request_cqe(sq, ctrl);
 	skb_tx_timestamp(skb);
 
-	mlx5e_txwqe_complete(sq, skb, attr, ctrl, xmit_more);
-	return;
+	u64_stats_update_begin(&stats->syncp);
+	u64_stats_add(&stats->packets, attr->num_pkts);
+	u64_stats_add(&stats->bytes, attr->num_bytes);
+	if (attr->mss) {
+		u64_stats_inc(&stats->tso_packets);
+		u64_stats_add(&stats->tso_bytes, skb->len - attr->ihs);
+	}
+	u64_stats_update_end(&stats->syncp);
 
-err_drop:
-	mlx5e_stats_inc(sq->stats, &sq->stats->dropped, 1);
-	dev_kfree_skb_any(skb);
+	mlx5e_tx_doorbell_stage(sq, ctrl, attr->num_bytes, xmit_more);
 }
 
-/* Ring for what the NOP padding posted when the SKB itself is dropped. */
-static void mlx5e_flush_nops(struct mlx5e_txqsq *sq,
-			     struct mlx5e_wqe_ctrl_seg *ctrl)
+/* An SKB into the open session, or a new one. */
+static void mlx5e_sq_xmit_mpwqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
+				const struct mlx5e_tx_attr *attr,
+				const struct mlx5e_wqe_eth_seg *eseg,
+				bool xmit_more)
 {
-	if (ctrl) {
-		ctrl->fm_ce_se |= MLX5E_WQE_CTRL_CQ_UPDATE;
-		sq->last_cqe_pc = sq->pc;
-		mlx5e_notify_hw(sq, ctrl);
+	struct mlx5e_sq_stats *stats = sq->stats;
+	struct mlx5e_wqe_ctrl_seg *ctrl = NULL;
+	dma_addr_t addr;
+
+	addr = dma_map_single(sq->pdev, skb->data, skb->len, DMA_TO_DEVICE);
+	if (unlikely(dma_mapping_error(sq->pdev, addr))) {
+		mlx5e_tx_drop(sq, skb, xmit_more);
+		return;
 	}
+
+	if (!mlx5e_tx_mpwqe_session_is_open(sq)) {
+		mlx5e_tx_mpwqe_session_start(sq, eseg);
+	} else if (!mlx5e_tx_mpwqe_same_eseg(sq, eseg)) {
+		mlx5e_tx_mpwqe_session_complete(sq);
+		mlx5e_tx_mpwqe_session_start(sq, eseg);
+	}
+
+	mlx5e_dma_push(sq, addr, skb->len, false);
+	sq->skb_fifo[sq->skb_fifo_pc++ & sq->skb_fifo_mask] = skb;
+	mlx5e_tx_mpwqe_add_dseg(sq, addr, skb->len, attr->num_bytes);
+	skb_tx_timestamp(skb);
+
+	u64_stats_update_begin(&stats->syncp);
+	u64_stats_inc(&stats->packets);
+	u64_stats_add(&stats->bytes, attr->num_bytes);
+	u64_stats_inc(&stats->mpwqe_pkts);
+	u64_stats_update_end(&stats->syncp);
+
+	if (mlx5e_tx_mpwqe_is_full(sq))
+		ctrl = mlx5e_tx_mpwqe_session_complete(sq);
+	mlx5e_tx_doorbell_stage(sq, ctrl, attr->num_bytes, xmit_more);
 }
 
 /**
@@ -329,6 +555,7 @@ netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
 	struct mlx5e_wqe_ctrl_seg *nop_ctrl = NULL;
+	bool xmit_more = netdev_xmit_more();
 	struct mlx5e_tx_wqe_attr wqe_attr;
 	struct mlx5e_tx_attr attr;
 	struct mlx5e_tx_wqe *wqe;
@@ -343,6 +570,20 @@ netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev)
 	mlx5e_sq_xmit_prepare(sq, skb, &attr);
 	if (unlikely(attr.ihs > MLX5E_MAX_INLINE_HDR))
 		goto drop;
+
+	if (test_bit(MLX5E_SQ_STATE_MPWQE, &sq->state)) {
+		if (mlx5e_tx_skb_fits_mpwqe(skb, &attr)) {
+			struct mlx5e_wqe_eth_seg eseg = {};
+
+			mlx5e_txwqe_build_eseg(sq, skb, &attr, &eseg);
+			mlx5e_sq_xmit_mpwqe(sq, skb, &attr, &eseg, xmit_more);
+			return NETDEV_TX_OK;
+		}
+		/* It goes alone, after what the session holds. */
+		if (mlx5e_tx_mpwqe_session_is_open(sq))
+			mlx5e_tx_mpwqe_session_complete(sq);
+	}
+
 	mlx5e_sq_calc_wqe_attr(skb, &attr, &wqe_attr);
 	if (unlikely(wqe_attr.num_wqebbs > MLX5E_SQ_MAX_WQEBBS)) {
 		if (skb_linearize(skb))
@@ -351,21 +592,40 @@ netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev)
 		mlx5e_sq_calc_wqe_attr(skb, &attr, &wqe_attr);
 	}
 
-	/* MPWQE: an SQ in MPWQE mode sends an SKB that fits a session
-	 * (linear, no LSO, no VLAN insertion, no inline) through the session
-	 * helpers here, closing any open session otherwise (issue #10).
-	 */
-
 	wqe = mlx5e_fetch_wqe(sq, wqe_attr.num_wqebbs, &nop_ctrl);
 	mlx5e_txwqe_build_eseg(sq, skb, &attr, &wqe->eth);
-	mlx5e_sq_xmit_wqe(sq, skb, &attr, &wqe_attr, wqe, netdev_xmit_more());
+	mlx5e_sq_xmit_wqe(sq, skb, &attr, &wqe_attr, wqe, xmit_more);
 	return NETDEV_TX_OK;
 
 drop:
-	mlx5e_stats_inc(sq->stats, &sq->stats->dropped, 1);
-	dev_kfree_skb_any(skb);
-	mlx5e_flush_nops(sq, nop_ctrl);
+	mlx5e_tx_drop(sq, skb, xmit_more);
 	return NETDEV_TX_OK;
+}
+
+/* Release what one posted WQE owns: its SKB, or a session's SKBs. */
+static void mlx5e_tx_wi_free(struct mlx5e_txqsq *sq,
+			     struct mlx5e_tx_wqe_info *wi, int napi_budget,
+			     u32 *pkts, u32 *bytes)
+{
+	u8 i;
+
+	if (!wi->skb && !wi->num_fifo_pkts)
+		return;
+	for (i = 0; i < wi->num_dma; i++)
+		mlx5e_dma_unmap(sq, &sq->dma_fifo[sq->dma_fifo_cc++ &
+						  sq->dma_fifo_mask]);
+	*bytes += wi->num_bytes;
+	if (wi->skb) {
+		napi_consume_skb(wi->skb, napi_budget);
+		wi->skb = NULL;
+		(*pkts)++;
+		return;
+	}
+	for (i = 0; i < wi->num_fifo_pkts; i++)
+		napi_consume_skb(sq->skb_fifo[sq->skb_fifo_cc++ &
+					      sq->skb_fifo_mask], napi_budget);
+	*pkts += wi->num_fifo_pkts;
+	wi->num_fifo_pkts = 0;
 }
 
 /* Release what the WQEs from the consumer counter up to @last own. */
@@ -377,18 +637,9 @@ static void mlx5e_tx_complete_wqes(struct mlx5e_txqsq *sq, u16 last,
 	do {
 		u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->cc);
 		struct mlx5e_tx_wqe_info *wi = &sq->wqe_info[ci];
-		u8 i;
 
 		done = sq->cc == last;
-		if (wi->skb) {
-			for (i = 0; i < wi->num_dma; i++)
-				mlx5e_dma_unmap(sq, &sq->dma_fifo[sq->dma_fifo_cc++ &
-								  sq->dma_fifo_mask]);
-			(*pkts)++;
-			*bytes += wi->num_bytes;
-			napi_consume_skb(wi->skb, napi_budget);
-			wi->skb = NULL;
-		}
+		mlx5e_tx_wi_free(sq, wi, napi_budget, pkts, bytes);
 		sq->cc += wi->num_wqebbs;
 	} while (!done && sq->cc != sq->pc);
 }
@@ -454,20 +705,14 @@ void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq)
 {
 	u32 pkts = 0, bytes = 0;
 
+	/* A session left open (more was promised, then the queue went down). */
+	if (mlx5e_tx_mpwqe_session_is_open(sq))
+		mlx5e_tx_mpwqe_session_complete(sq);
 	while (sq->cc != sq->pc) {
 		u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->cc);
 		struct mlx5e_tx_wqe_info *wi = &sq->wqe_info[ci];
-		u8 i;
 
-		if (wi->skb) {
-			for (i = 0; i < wi->num_dma; i++)
-				mlx5e_dma_unmap(sq, &sq->dma_fifo[sq->dma_fifo_cc++ &
-								  sq->dma_fifo_mask]);
-			pkts++;
-			bytes += wi->num_bytes;
-			dev_kfree_skb_any(wi->skb);
-			wi->skb = NULL;
-		}
+		mlx5e_tx_wi_free(sq, wi, 0, &pkts, &bytes);
 		sq->cc += wi->num_wqebbs;
 	}
 	netdev_tx_completed_queue(sq->txq, pkts, bytes);

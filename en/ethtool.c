@@ -18,6 +18,7 @@
  */
 static const char mlx5e_priv_flags[MLX5E_NUM_PFLAGS][ETH_GSTRING_LEN] = {
 	"rx_cqe_moder",
+	"skb_tx_mpwqe",
 };
 
 static void mlx5e_get_drvinfo(struct net_device *netdev,
@@ -155,16 +156,35 @@ static u32 mlx5e_get_priv_flags(struct net_device *netdev)
 	return priv->params.pflags;
 }
 
+/* A flag that changes the queues (skb_tx_mpwqe) reopens the channels
+ * through mlx5e_safe_switch_params(): the new SQs take it from their
+ * first packet, the old ones complete what they hold.
+ */
 static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct mlx5e_params params;
+	int err = 0;
 
 	if (flags & ~GENMASK(MLX5E_NUM_PFLAGS - 1, 0))
 		return -EINVAL;
 	mutex_lock(&priv->state_lock);
-	priv->params.pflags = flags;
+	params = priv->params;
+	params.pflags = flags;
+	if ((flags ^ priv->params.pflags) & BIT(MLX5E_PFLAG_SKB_TX_MPWQE)) {
+		/* ethtool's set_priv_flags has no extack: say it in dmesg. */
+		if ((flags & BIT(MLX5E_PFLAG_SKB_TX_MPWQE)) &&
+		    !MLX5_CAP_ETH(priv->mdev, enhanced_multi_pkt_send_wqe)) {
+			netdev_err(netdev, "%s\n", MLX5E_MPWQE_UNSUPPORTED_MSG);
+			err = -EOPNOTSUPP;
+		} else {
+			err = mlx5e_safe_switch_params(priv, &params, NULL);
+		}
+	} else {
+		priv->params = params;
+	}
 	mutex_unlock(&priv->state_lock);
-	return 0;
+	return err;
 }
 
 static u32 mlx5e_get_rxfh_key_size(struct net_device *netdev)

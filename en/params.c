@@ -36,11 +36,45 @@ u8 mlx5e_log_max_ring_size(struct mlx5_core_dev *mdev, bool sq)
 }
 
 /* Room that keeps the SQ awake: the largest WQE plus the NOPs that may
- * pad the ring end before it.
+ * pad the ring end before it. An open MPWQE session is counted as used
+ * on top of this (en_tx.c), so that closing it never eats into the room.
  */
 u16 mlx5e_sq_stop_room(void)
 {
 	return 2 * MLX5E_SQ_MAX_WQEBBS;
+}
+
+/**
+ * mlx5e_max_mpw_ds() - 16-byte segments of the largest MPWQE
+ * @mdev: the device
+ *
+ * The device's largest send WQE, at most MLX5_SEND_WQE_MAX_WQEBBS - 1
+ * basic blocks: 16 of them would be 64 segments, which the 6-bit ds_cnt
+ * of the control segment cannot say.
+ *
+ * Return: the segment count, control and Ethernet segments included.
+ */
+u8 mlx5e_max_mpw_ds(struct mlx5_core_dev *mdev)
+{
+	u16 wqebbs = MLX5_CAP_GEN(mdev, max_wqe_sz_sq) / MLX5E_SEND_WQE_BB;
+
+	wqebbs = clamp_t(u16, wqebbs, 1, MLX5E_SQ_MAX_WQEBBS - 1);
+	return wqebbs * MLX5E_WQEBB_NUM_DS;
+}
+
+/**
+ * mlx5e_tx_cqe_mod() - WQEBBs between completion requests within a batch
+ * @params: the parameters
+ *
+ * Every doorbell requests a completion for what it rings, so a burst
+ * costs one CQE; within a longer batch one more every quarter ring lets
+ * completions free room before the batch ends.
+ *
+ * Return: the interval in WQEBBs.
+ */
+u16 mlx5e_tx_cqe_mod(const struct mlx5e_params *params)
+{
+	return BIT(params->log_sq_size) >> MLX5E_TX_CQE_MOD_RING_SHIFT;
 }
 
 /**
@@ -58,7 +92,8 @@ void mlx5e_params_init(struct mlx5_core_dev *mdev, struct mlx5e_params *params,
 	params->log_sq_size = MLX5E_LOG_SQ_SIZE_DEFAULT;
 	params->log_rq_size = MLX5E_LOG_RQ_SIZE_DEFAULT;
 	params->sw_mtu = mtu;
-	params->tx_cqe_mod = MLX5E_TX_CQE_MOD_DEFAULT;
+	if (MLX5_CAP_ETH(mdev, enhanced_multi_pkt_send_wqe))
+		params->pflags |= BIT(MLX5E_PFLAG_SKB_TX_MPWQE);
 	params->rx_cq_usecs = MLX5E_RX_CQ_USECS_DEFAULT;
 	params->rx_cq_frames = MLX5E_RX_CQ_FRAMES_DEFAULT;
 	params->tx_cq_usecs = MLX5E_TX_CQ_USECS_DEFAULT;
@@ -112,7 +147,7 @@ void mlx5e_rq_frags_info(const struct mlx5e_params *params,
  * @max_mtu: the port's maximum software MTU
  * @extack: why not
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL, or -EOPNOTSUPP for a mode the device lacks.
  */
 int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 			  const struct mlx5e_params *params, u16 max_mtu,
@@ -139,6 +174,11 @@ int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 				       1 << MLX5E_LOG_RQ_SIZE_MIN,
 				       1 << mlx5e_log_max_ring_size(mdev, false));
 		return -EINVAL;
+	}
+	if ((params->pflags & BIT(MLX5E_PFLAG_SKB_TX_MPWQE)) &&
+	    !MLX5_CAP_ETH(mdev, enhanced_multi_pkt_send_wqe)) {
+		NL_SET_ERR_MSG_MOD(extack, MLX5E_MPWQE_UNSUPPORTED_MSG);
+		return -EOPNOTSUPP;
 	}
 	if (params->sw_mtu < ETH_MIN_MTU || params->sw_mtu > max_mtu) {
 		NL_SET_ERR_MSG_FMT_MOD(extack, "MTU must be %u..%u",

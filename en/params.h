@@ -4,6 +4,10 @@
 
 #include "../en.h"
 
+/* Why skb_tx_mpwqe cannot be set (extack and dmesg). */
+#define MLX5E_MPWQE_UNSUPPORTED_MSG \
+	"skb_tx_mpwqe: the device has no enhanced multi-packet send WQE"
+
 /**
  * struct mlx5e_rq_frags_info - how a legacy RQ WQE scatters a frame
  * @frag_size: bytes the device may write into each fragment
@@ -25,6 +29,8 @@ void mlx5e_params_init(struct mlx5_core_dev *mdev, struct mlx5e_params *params,
 u16 mlx5e_max_channels(struct mlx5_core_dev *mdev);
 u8 mlx5e_log_max_ring_size(struct mlx5_core_dev *mdev, bool sq);
 u16 mlx5e_sq_stop_room(void);
+u8 mlx5e_max_mpw_ds(struct mlx5_core_dev *mdev);
+u16 mlx5e_tx_cqe_mod(const struct mlx5e_params *params);
 void mlx5e_rq_frags_info(const struct mlx5e_params *params,
 			 struct mlx5e_rq_frags_info *info);
 int mlx5e_params_validate(struct mlx5_core_dev *mdev,

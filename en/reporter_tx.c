@@ -70,6 +70,7 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 		sq->cc = 0;
 		sq->pc = 0;
 		sq->last_cqe_pc = 0;
+		sq->rung_pc = 0;
 		sq->dma_fifo_cc = 0;
 		sq->dma_fifo_pc = 0;
 		err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_RST,

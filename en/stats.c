@@ -47,6 +47,8 @@ static const struct mlx5e_counter_desc mlx5e_sq_desc[] = {
 	{ "queue_dropped", offsetof(struct mlx5e_sq_stats, dropped) },
 	MLX5E_DESC(struct mlx5e_sq_stats, nop),
 	MLX5E_DESC(struct mlx5e_sq_stats, doorbells),
+	MLX5E_DESC(struct mlx5e_sq_stats, mpwqe_blks),
+	MLX5E_DESC(struct mlx5e_sq_stats, mpwqe_pkts),
 };
 
 static const struct mlx5e_counter_desc mlx5e_sq_cq_desc[] = {

@@ -141,7 +141,7 @@ static inline struct mlx5e_wqe_ctrl_seg *mlx5e_post_nop(struct mlx5e_txqsq *sq)
 
 	memset(ctrl, 0, sizeof(*ctrl));
 	ctrl->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 | MLX5E_OPCODE_NOP);
-	ctrl->qpn_ds = cpu_to_be32(sq->sqn << 8 | 1);
+	ctrl->qpn_ds = sq->qpn_be | cpu_to_be32(1);
 	sq->wqe_info[pi] = (struct mlx5e_tx_wqe_info){ .num_wqebbs = 1 };
 	sq->pc++;
 	return ctrl;

@@ -70,6 +70,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	uint32_t i;
 
 	KV(o, "dp.desc_bytes", dp->desc_bytes);
+	KV(o, "dp.wqebbs", dp->wqebbs);
 	KV(o, "dp.payload_bytes", dp->payload_bytes);
 	KV(o, "dp.rx_wqe_bytes", dp->rx_wqe_bytes);
 	KV(o, "dp.rx_dma_bytes", dp->rx_dma_bytes);
@@ -113,11 +114,13 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 		const struct cx_sq *sq = core->func.nic->sq.slot[i];
 
 		if (sq)
-			cx_out(o, "sq.%u doorbells=%llu wqes=%llu cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u\n",
+			cx_out(o, "sq.%u doorbells=%llu wqes=%llu cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u mpwqes=%llu wqebbs=%llu\n",
 				  sq->sqn, (unsigned long long)sq->doorbells,
 				  (unsigned long long)sq->wqes, sq->cc,
 				  sq->state, sq->cqn, cx_sq_state_name(sq->state),
-				  sq->errors, sq->err_resets);
+				  sq->errors, sq->err_resets,
+				  (unsigned long long)sq->mpw_wqes,
+				  (unsigned long long)sq->wqebbs);
 	}
 	for (i = 0; i < core->func.nic->rq.cap; i++) {
 		const struct cx_rq *rq = core->func.nic->rq.slot[i];

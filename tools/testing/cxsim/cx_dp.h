@@ -22,6 +22,7 @@
 struct cx_dp {
 	/* bus */
 	uint64_t desc_bytes;		/* WQE bytes fetched */
+	uint64_t wqebbs;		/* WQEBBs fetched */
 	uint64_t payload_bytes;		/* bytes gathered by data segments */
 	uint64_t rx_wqe_bytes;		/* RX WQE bytes fetched */
 	uint64_t rx_dma_bytes;		/* frame bytes written */

@@ -79,6 +79,8 @@ struct cx_sq {
 	uint32_t cc;		/* WQEBBs consumed */
 	uint64_t doorbells;
 	uint64_t wqes;
+	uint64_t mpw_wqes;	/* ENHANCED_MPSW WQEs (MPWQE sessions) run */
+	uint64_t wqebbs;	/* WQEBBs fetched */
 	uint32_t errors;	/* times it went to the error state */
 	uint32_t err_resets;	/* MODIFY_SQ ERR -> RST */
 };

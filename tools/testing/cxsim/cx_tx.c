@@ -258,6 +258,8 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 		if (r == CX_WQE_EMPTY)
 			break;
 		dp->desc_bytes += w.desc_bytes;
+		dp->wqebbs += w.desc_bytes / CX_WQEBB;
+		sq->wqebbs += w.desc_bytes / CX_WQEBB;
 		dp->payload_bytes += w.payload_bytes;
 		if (core->faults.err_cqe_sqn &&
 		    core->faults.err_cqe_sqn == sq->sqn &&
@@ -296,7 +298,10 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 			switch (w.opcode) {
 			case MLX5_OPCODE_SEND:		dp->wqe_send++; break;
 			case MLX5_OPCODE_LSO:		dp->wqe_lso++; break;
-			case MLX5_OPCODE_ENHANCED_MPSW:	dp->wqe_mpw++; break;
+			case MLX5_OPCODE_ENHANCED_MPSW:
+				dp->wqe_mpw++;
+				sq->mpw_wqes++;
+				break;
 			case MLX5_OPCODE_NOP:		dp->wqe_nop++; break;
 			}
 		}

@@ -229,6 +229,11 @@ static void test_dp_tx(void)
 	   cx_sq_lookup(&core, sqn)->cc == 4 &&
 	   cx_sq_lookup(&core, sqn)->doorbells == 2,
 	   "MPWQE and NOP counted; cc 4; 2 doorbells on the SQ");
+	ok(cx_sq_lookup(&core, sqn)->mpw_wqes == 1 &&
+	   cx_sq_lookup(&core, sqn)->wqebbs == 4 &&
+	   report_val("dp.wqebbs") == 4 &&
+	   report_val("dp.desc_bytes") == 4 * 64,
+	   "per SQ: 1 MPWQE session, 4 WQEBBs fetched (SEND 1, MPWQE 2, NOP 1)");
 
 	/* WQE 4: ds_cnt 0 -> error CQE, SQ in error. */
 	w = dp_wqebb(4);

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Inside the VM (run by ./pktgen-burst): for each driver, skb_tx_mpwqe
+# setting and burst, N pktgen packets of 64 bytes from port A on queue 0;
+# the model's report of port A before and after each run, and pktgen's
+# result line, go to $VM_RESULTS/raw/<driver>-<on|off>-b<burst>.*.
+# The packets go to port B's MAC but an address B does not own, so B's
+# stack answers nothing and port A sees no traffic but its own.
+
+# shellcheck source-path=SCRIPTDIR source=../selftests/drivers/net/mlx5cx/lib.sh
+source "$(dirname "$0")/../selftests/drivers/net/mlx5cx/lib.sh"
+
+N=${N:-20000}
+BURSTS=${BURSTS:-1 8 32 64}
+DRIVERS=${DRIVERS:-ours distro}
+RAW=$VM_RESULTS/raw
+mkdir -p "$RAW"
+
+bdf_a=$(cx_functions | sed -n 1p)
+bdf_b=$(cx_functions | sed -n 2p)
+
+for drv in $DRIVERS; do
+	case $drv in
+	ours) load_ours ;;
+	distro) modprobe mlx5_core ;;
+	*) echo "unknown driver $drv" >&2; exit 1 ;;
+	esac
+	a=$(netdev_of "$bdf_a")
+	b=$(netdev_of "$bdf_b")
+	PEER_DEV=$b
+	pair_up "$a" "$b" || { echo "$drv: links did not come up" >&2; exit 1; }
+	ethtool -L "$a" combined 1 2>/dev/null || true
+	wait_for 10 carrier "$a" 1
+	ping -c 2 -W 2 "$B_IP" >/dev/null
+	for mode in on off; do
+		ethtool --set-priv-flags "$a" skb_tx_mpwqe "$mode"
+		wait_for 10 carrier "$a" 1
+		sleep 1
+		for burst in $BURSTS; do
+			tag=$RAW/$drv-$mode-b$burst
+			pktgen_setup "$a" "$N" "$burst"
+			echo "dst 198.18.0.99" >"/proc/net/pktgen/$a"
+			ethtool -S "$a" >"$tag.ethtool-before"
+			cxsim report "$bdf_a" >"$tag.before"
+			pktgen_start
+			sleep 0.5
+			cxsim report "$bdf_a" >"$tag.after"
+			ethtool -S "$a" >"$tag.ethtool-after"
+			grep -A2 '^Result' "/proc/net/pktgen/$a" >"$tag.pktgen"
+			echo "$drv skb_tx_mpwqe $mode burst $burst: $(head -n 1 "$tag.pktgen")"
+		done
+	done
+	pair_down
+	modprobe -r mlx5_core 2>/dev/null || rmmod mlx5_core
+done

@@ -1,0 +1,327 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Our netdev's Enhanced Multi-Packet send WQEs (skb_tx_mpwqe) and its
+# doorbell rule: pktgen bursts of 64-byte packets packed into sessions
+# that the model counts one for one, doorbells once per burst, WQEBBs per
+# packet no more than the distribution driver's; MPWQE off sends one SEND
+# WQE per packet; burst 1 rings for every packet; a mixed stream (TSO,
+# sendfile, VLAN, checksum on and off, small UDP) arrives byte for byte
+# with sessions closing on each fallback; the flag toggled under pktgen
+# loses nothing it counted as sent.
+#
+# MLX5CX_QUICK=1 scales the packet counts and toggles down (make check);
+# the issue's figures come from the full size.
+# vm-args: --timeout 1200
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+N=${N:-$(sized 20000 4000)}
+TOGGLES=${TOGGLES:-$(sized 100 10)}
+
+ktap_header 14
+
+bdf_a=$(cx_functions | sed -n 1p)
+bdf_b=$(cx_functions | sed -n 2p)
+
+dmesg -C
+load_ours
+ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
+a=$(netdev_of "$bdf_a")
+b=$(netdev_of "$bdf_b")
+PEER_DEV=$b
+ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+ethtool --show-priv-flags "$a" | sed 's/^/# /'
+ktap_check "skb_tx_mpwqe is on by default" \
+	bash -c "ethtool --show-priv-flags $a | grep -Eq 'skb_tx_mpwqe *: on'"
+
+counters_named() {
+	local c
+
+	for c in tx_mpwqe_blks tx_mpwqe_pkts tx_xmit_more tx_nop tx0_mpwqe_blks \
+		 tx0_mpwqe_pkts; do
+		[ -n "$(ethtool_stat "$a" "$c")" ] || { diag "no $c"; return 1; }
+	done
+}
+ktap_check "ethtool -S has tx_mpwqe_blks, tx_mpwqe_pkts, tx_xmit_more, tx_nop (total and per queue)" \
+	counters_named
+
+# snap PREFIX: the driver's and the model's counters into PREFIX_*.
+snap() {
+	local p=$1 rep
+
+	rep=$(cxsim report "$bdf_a")
+	eval "${p}_pkts=$(ethtool_stat "$a" tx_packets)"
+	eval "${p}_blks=$(ethtool_stat "$a" tx_mpwqe_blks)"
+	eval "${p}_mpkts=$(ethtool_stat "$a" tx_mpwqe_pkts)"
+	eval "${p}_db=$(ethtool_stat "$a" tx_doorbells)"
+	eval "${p}_stop=$(ethtool_stat "$a" tx_queue_stopped)"
+	eval "${p}_more=$(ethtool_stat "$a" tx_xmit_more)"
+	eval "${p}_tso=$(ethtool_stat "$a" tx_tso_packets)"
+	eval "${p}_csn=$(ethtool_stat "$a" tx_csum_none)"
+	eval "${p}_cqes=$(ethtool_stat "$a" tx_cqes)"
+	eval "${p}_mtx=$(echo "$rep" | report_get tx.packets)"
+	eval "${p}_mmpw=$(echo "$rep" | report_get wqe.ENHANCED_MPSW)"
+	eval "${p}_msend=$(echo "$rep" | report_get wqe.SEND)"
+	eval "${p}_mlso=$(echo "$rep" | report_get wqe.LSO)"
+	eval "${p}_mdb=$(echo "$rep" | report_get sq.doorbells)"
+	eval "${p}_mbbs=$(echo "$rep" | report_get dp.wqebbs)"
+	eval "${p}_mdesc=$(echo "$rep" | report_get dp.desc_bytes)"
+	eval "${p}_mcqe=$(echo "$rep" | report_get cqe.tx)"
+	eval "${p}_mlink=$(echo "$rep" | report_get tx.drops.link_down)"
+	eval "${p}_mflush=$(echo "$rep" | report_get wqe.flushed)"
+}
+
+# tx_pair PREFIX: A's tx_packets and the model's tx.packets into
+# PREFIX_dtx and PREFIX_mtx, read while no packet is sent in between (the
+# driver's count the same before and after the model's is read).
+tx_pair() {
+	local i p1 p2 m
+
+	for i in 1 2 3 4 5; do
+		p1=$(ethtool_stat "$a" tx_packets)
+		m=$(model_get "$bdf_a" tx.packets)
+		p2=$(ethtool_stat "$a" tx_packets)
+		[ "$p1" = "$p2" ] && break
+		sleep 0.2
+	done
+	eval "${1}_dtx=$p2 ${1}_mtx=$m"
+}
+
+# d NAME: counter NAME's change from s0_ to s1_.
+d() { local x=s1_$1 y=s0_$1; echo $(( ${!x:-0} - ${!y:-0} )); }
+
+pktgen() {
+	pktgen_setup "$@" && pktgen_start
+}
+
+burst32() {
+	local pk bl mp db stop mdb mpw bbs desc cqe
+
+	snap s0
+	pktgen "$a" "$N" 32 || return 1
+	sleep 0.5
+	snap s1
+	pk=$(d pkts) bl=$(d blks) mp=$(d mpkts) db=$(d db) stop=$(d stop)
+	mdb=$(d mdb) mpw=$(d mmpw) bbs=$(d mbbs) desc=$(d mdesc) cqe=$(d mcqe)
+	diag "pktgen $N x 64 B, burst 32: tx_packets +$pk, tx_mpwqe_pkts +$mp, tx_mpwqe_blks +$bl, model ENHANCED_MPSW +$mpw, SEND +$(d msend)"
+	diag "doorbells: driver +$db, model +$mdb, queue stops +$stop; CQEs: model +$cqe, driver +$(d cqes)"
+	diag "per packet: $(awk -v p="$pk" -v w="$bbs" -v b="$desc" -v d="$mdb" -v c="$cqe" \
+		'BEGIN { printf "WQEBBs %.3f, descriptor bytes %.1f, doorbells %.4f, CQEs %.4f", w / p, b / p, d / p, c / p }')"
+	# Every packet went into a session, the model ran each session the
+	# driver posted, a doorbell per 32 packets plus one per queue stop,
+	# and no more than the distribution driver's 1/3 WQEBB per packet.
+	[ "$pk" -ge "$N" ] && [ "$mp" -eq "$pk" ] && [ "$(d mtx)" -eq "$pk" ] &&
+		[ "$bl" -gt 0 ] && [ "$mpw" -eq "$bl" ] && [ "$mdb" -eq "$db" ] &&
+		[ "$mdb" -le $(( (pk + 31) / 32 + stop )) ] &&
+		[ $((3 * bbs)) -le "$pk" ]
+}
+ktap_check "pktgen burst 32: tx_mpwqe_pkts == packets, model ENHANCED_MPSW == tx_mpwqe_blks, doorbells <= 1/32 + stops, WQEBBs <= 1/3 per packet" \
+	burst32
+
+# Burst 1: no packet waits for a later one.
+burst1() {
+	local n=200 pk db mdb
+
+	snap s0
+	pktgen "$a" "$n" 1 || return 1
+	sleep 0.5
+	snap s1
+	pk=$(d pkts) db=$(d db) mdb=$(d mdb)
+	diag "pktgen $n, burst 1: tx_packets +$pk, doorbells driver +$db, model +$mdb, sessions +$(d blks), tx_xmit_more +$(d more)"
+	[ "$pk" -ge "$n" ] && [ "$db" -ge "$pk" ] && [ "$mdb" -eq "$db" ] &&
+		[ "$(d mtx)" -eq "$pk" ] && [ "$(d more)" -eq 0 ]
+}
+ktap_check "pktgen burst 1: a doorbell for every packet, the model sent each" burst1
+ktap_check "a single ping is answered (its doorbell is rung at once)" \
+	ping -c 1 -W 5 "$B_IP"
+
+# B's losses the stacks and the model count: UDP receive errors in B's
+# namespace and the model's drops at B's port.
+b_counted_drops() {
+	echo $(( $(snmp_get "$NS" Udp InErrors) + $(snmp_get "$NS" Udp NoPorts) +
+		 $(model_sum "$bdf_b" rx.drops.) ))
+}
+
+# The mixed stream: every TCP byte arrives (the receiver hashes it), every
+# UDP datagram arrives intact or is counted dropped by B, and A's driver
+# posted nothing that the model did not send.
+mixed() {
+	local out rc bdrop0 bdrop1 sent got lost
+
+	modprobe 8021q || return 1
+	ip link add link "$a" name "$a.7" type vlan id 7
+	ip -n "$NS" link add link "$b" name "$b.7" type vlan id 7
+	ip addr add 198.19.7.1/24 dev "$a.7"
+	ip -n "$NS" addr add 198.19.7.2/24 dev "$b.7"
+	ip link set "$a.7" up
+	ip -n "$NS" link set "$b.7" up
+	sleep 1
+	snap s0
+	bdrop0=$(b_counted_drops)
+	tx_pair s0
+	ip netns exec "$NS" python3 - "$B_IP" 198.19.7.2 >"$VM_RESULTS/mixed-rx.txt" 2>&1 <<'PY' &
+import hashlib, socket, sys, threading
+ip, vip = sys.argv[1], sys.argv[2]
+res = {}
+def tcp(port):
+    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((ip, port)); s.listen(1); s.settimeout(120)
+    c, _ = s.accept(); c.settimeout(120); h = hashlib.sha256(); n = 0
+    while True:
+        b = c.recv(1 << 16)
+        if not b: break
+        h.update(b); n += len(b)
+    res[port] = (n, h.hexdigest())
+def udp(addr, port, count):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+    s.bind((addr, port)); s.settimeout(20); got = set(); bad = 0
+    try:
+        while len(got) < count:
+            b, _ = s.recvfrom(2048); i = int.from_bytes(b[:4], "big")
+            if b != i.to_bytes(4, "big") * (len(b) // 4): bad += 1
+            else: got.add(i)
+    except socket.timeout:
+        pass
+    res[port] = (len(got), bad)
+th = [threading.Thread(target=tcp, args=(p,)) for p in (5001, 5002)]
+th += [threading.Thread(target=udp, args=(ip, 6001, 3000)),
+       threading.Thread(target=udp, args=(ip, 6002, 1000)),
+       threading.Thread(target=udp, args=(vip, 6003, 1000))]
+for t in th: t.start()
+for t in th: t.join()
+for k in sorted(res): print(k, *res[k])
+PY
+	local rpid=$!
+	sleep 2
+	out=$(python3 - "$B_IP" 198.19.7.2 <<'PY'
+import hashlib, os, socket, sys, tempfile, threading, time
+ip, vip = sys.argv[1], sys.argv[2]
+SO_NO_CHECK = 11
+res = {}
+blob = os.urandom(4 << 20)
+def tcp_send():
+    s = socket.create_connection((ip, 5001)); s.sendall(blob); s.close()
+    res[5001] = (len(blob), hashlib.sha256(blob).hexdigest())
+def tcp_sendfile():
+    data = os.urandom(2 << 20)
+    with tempfile.TemporaryFile() as f:
+        f.write(data); f.flush()
+        s = socket.create_connection((ip, 5002)); off = 0
+        while off < len(data):
+            off += os.sendfile(s.fileno(), f.fileno(), off, len(data) - off)
+        s.close()
+    res[5002] = (len(data), hashlib.sha256(data).hexdigest())
+def udp(addr, port, count, nocsum):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    if nocsum: s.setsockopt(socket.SOL_SOCKET, SO_NO_CHECK, 1)
+    for i in range(count):
+        s.sendto(i.to_bytes(4, "big") * 8, (addr, port))
+        if i % 50 == 49: time.sleep(0.01)
+    res[port] = (count, 0)
+th = [threading.Thread(target=tcp_send), threading.Thread(target=tcp_sendfile),
+      threading.Thread(target=udp, args=(ip, 6001, 3000, False)),
+      threading.Thread(target=udp, args=(ip, 6002, 1000, True)),
+      threading.Thread(target=udp, args=(vip, 6003, 1000, False))]
+for t in th: t.start()
+for t in th: t.join()
+for k in sorted(res): print(k, *res[k])
+PY
+)
+	rc=$?
+	wait "$rpid"
+	sleep 1
+	snap s1
+	tx_pair s1
+	bdrop1=$(b_counted_drops)
+	echo "$out" | sed 's/^/# sent: /'
+	sed 's/^/# received: /' "$VM_RESULTS/mixed-rx.txt"
+	diag "tx_packets +$(d dtx), model A tx +$(d mtx): tx_mpwqe_pkts +$(d mpkts) in tx_mpwqe_blks +$(d blks); TSO +$(d tso), csum none +$(d csn); model SEND +$(d msend), LSO +$(d mlso), ENHANCED_MPSW +$(d mmpw)"
+	sent=$(echo "$out" | awk '$1 >= 6000 { s += $2 } END { print s + 0 }')
+	got=$(awk '$1 >= 6000 && $3 == 0 { s += $2 } END { print s + 0 }' "$VM_RESULTS/mixed-rx.txt")
+	lost=$((sent - got))
+	diag "UDP: sent $sent, received intact $got, missing $lost; B counted dropped +$((bdrop1 - bdrop0)) (UDP InErrors, NoPorts, port drops)"
+	cxsim report "$bdf_b" | grep '^rx\.drops\.' | sed 's/^/#   /'
+	ip link del "$a.7"
+	ip -n "$NS" link del "$b.7"
+	[ $rc -eq 0 ] && [ "$(d dtx)" -eq "$(d mtx)" ] &&
+		[ "$(echo "$out" | grep '^500')" = "$(grep '^500' "$VM_RESULTS/mixed-rx.txt")" ] &&
+		[ "$(awk '$1 >= 6000 { print $1 }' "$VM_RESULTS/mixed-rx.txt" | wc -l)" -eq 3 ] &&
+		awk '$1 >= 6000 && $3 != 0 { exit 1 }' "$VM_RESULTS/mixed-rx.txt" &&
+		[ "$lost" -le $((bdrop1 - bdrop0)) ] &&
+		[ "$(d tso)" -gt 0 ] && [ "$(d mlso)" -gt 0 ] &&
+		[ "$(d msend)" -gt 0 ] && [ "$(d csn)" -ge 1000 ] &&
+		[ "$(d mmpw)" -eq "$(d blks)" ] &&
+		[ "$(d blks)" -gt $(( ($(d mpkts) + 57) / 58 )) ]
+}
+ktap_check "mixed TSO, sendfile, VLAN, checksum on/off and small UDP: every byte arrives or is counted dropped, sessions close on each fallback" \
+	mixed
+
+mpwqe_off() {
+	local n=1024
+
+	ethtool --set-priv-flags "$a" skb_tx_mpwqe off || return 1
+	wait_for 10 carrier "$a" 1
+	sleep 1
+	snap s0
+	pktgen "$a" "$n" 32 || return 1
+	sleep 0.5
+	snap s1
+	diag "skb_tx_mpwqe off: pktgen $n, tx_packets +$(d pkts), model SEND +$(d msend), ENHANCED_MPSW +$(d mmpw), tx_mpwqe_blks +$(d blks), tx_mpwqe_pkts +$(d mpkts)"
+	[ "$(d pkts)" -ge "$n" ] && [ "$(d msend)" -eq "$(d pkts)" ] &&
+		[ "$(d mmpw)" -eq 0 ] && [ "$(d blks)" -eq 0 ] && [ "$(d mpkts)" -eq 0 ]
+}
+ktap_check "skb_tx_mpwqe off: tx_mpwqe_* unchanged, one SEND WQE per packet" mpwqe_off
+
+# Toggled under pktgen: A's driver counted every packet it took; each
+# one left the model's port A (or was dropped there and counted), and
+# each that left reached B's driver or was counted dropped by B's port.
+toggles() {
+	local i pg rep brx0 brx1 mrx0 mrx1 mdrop0 mdrop1
+
+	ethtool --set-priv-flags "$a" skb_tx_mpwqe on || return 1
+	wait_for 10 carrier "$a" 1
+	sleep 1
+	snap s0
+	brx0=$(ethtool_stat "$b" rx_packets "$NS")
+	rep=$(cxsim report "$bdf_b")
+	mrx0=$(echo "$rep" | report_get rx.packets)
+	mdrop0=$(echo "$rep" | awk 'index($1, "rx.drops.") == 1 { s += $2 } END { print s + 0 }')
+	pktgen_setup "$a" 0 32
+	pktgen_start &
+	pg=$!
+	for i in $(seq "$TOGGLES"); do
+		ethtool --set-priv-flags "$a" skb_tx_mpwqe off || { diag "toggle $i off failed"; break; }
+		ethtool --set-priv-flags "$a" skb_tx_mpwqe on || { diag "toggle $i on failed"; break; }
+	done
+	echo stop >/proc/net/pktgen/pgctrl
+	wait "$pg"
+	sleep 2
+	snap s1
+	brx1=$(ethtool_stat "$b" rx_packets "$NS")
+	rep=$(cxsim report "$bdf_b")
+	mrx1=$(echo "$rep" | report_get rx.packets)
+	mdrop1=$(echo "$rep" | awk 'index($1, "rx.drops.") == 1 { s += $2 } END { print s + 0 }')
+	diag "$TOGGLES toggles ($i done) under pktgen: A tx_packets +$(d pkts), model A tx +$(d mtx), link-down drops +$(d mlink), flushed WQEs +$(d mflush)"
+	diag "B: model rx +$((mrx1 - mrx0)), port drops +$((mdrop1 - mdrop0)), driver rx_packets +$((brx1 - brx0)); sessions +$(d blks) ($(d mpkts) packets)"
+	[ "$i" -eq "$TOGGLES" ] && [ "$(d pkts)" -gt 0 ] &&
+		[ "$(d pkts)" -eq $(( $(d mtx) + $(d mlink) )) ] &&
+		[ "$(d mtx)" -eq $(( mrx1 - mrx0 + mdrop1 - mdrop0 )) ] &&
+		[ $((brx1 - brx0)) -eq $((mrx1 - mrx0)) ]
+}
+ktap_check "skb_tx_mpwqe toggled $TOGGLES times under pktgen: every packet counted sent is received or counted dropped" \
+	toggles
+ktap_check "skb_tx_mpwqe is on after the toggles, traffic flows" \
+	bash -c "ethtool --show-priv-flags $a | grep -Eq 'skb_tx_mpwqe *: on' && ping -c 2 -W 5 $B_IP >/dev/null"
+
+complaints=$(mlx5_complaints)
+[ -z "$complaints" ] || echo "$complaints" | sed 's/^/# /'
+ktap_check "no error or warning in dmesg" test -z "$complaints"
+
+pair_down
+ktap_check "rmmod" unload_mlx5
+ktap_check "rmmod: nothing left on the device" all_clean
+
+ktap_finish

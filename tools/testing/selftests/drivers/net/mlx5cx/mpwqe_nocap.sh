@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-args: --port-prop mpwqe=off
+#
+# Our netdev on a model without enhanced MPWQE (enhanced_multi_pkt_send_wqe
+# clear, as on a ConnectX-4): skb_tx_mpwqe reads off, turning it on is
+# refused with the reason in dmesg and the flag unchanged, and traffic
+# flows as one SEND WQE per packet.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+require_testport "a model with mpwqe=off stands in for a device without MPWQE"
+
+ktap_header 6
+
+bdf_a=$(cx_functions | sed -n 1p)
+bdf_b=$(cx_functions | sed -n 2p)
+dmesg -C
+load_ours
+ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
+a=$(netdev_of "$bdf_a")
+b=$(netdev_of "$bdf_b")
+
+ethtool --show-priv-flags "$a" | sed 's/^/# /'
+ktap_check "skb_tx_mpwqe is off" \
+	bash -c "ethtool --show-priv-flags $a | grep -Eq 'skb_tx_mpwqe *: off'"
+refused() {
+	local out msg
+
+	dmesg_mark refuse
+	out=$(ethtool --set-priv-flags "$a" skb_tx_mpwqe on 2>&1) && return 1
+	msg=$(dmesg_since refuse | grep 'skb_tx_mpwqe')
+	diag "set skb_tx_mpwqe on: $out"
+	diag "dmesg: $msg"
+	echo "$msg" | grep -q 'no enhanced multi-packet send WQE' &&
+		ethtool --show-priv-flags "$a" | grep -Eq 'skb_tx_mpwqe *: off'
+}
+ktap_check "turning skb_tx_mpwqe on is refused, with the reason in dmesg" refused
+
+pair_up "$a" "$b"
+sends() {
+	local s0 m0 t0 s m t
+
+	s0=$(model_get "$bdf_a" wqe.SEND)
+	m0=$(model_get "$bdf_a" wqe.ENHANCED_MPSW)
+	t0=$(ethtool_stat "$a" tx_packets)
+	ping -c 20 -i 0.05 -W 2 "$B_IP" >/dev/null || return 1
+	s=$(( $(model_get "$bdf_a" wqe.SEND) - ${s0:-0} ))
+	m=$(( $(model_get "$bdf_a" wqe.ENHANCED_MPSW) - ${m0:-0} ))
+	t=$(( $(ethtool_stat "$a" tx_packets) - t0 ))
+	diag "20 pings: tx_packets +$t, model SEND +$s, ENHANCED_MPSW +$m, tx_mpwqe_blks $(ethtool_stat "$a" tx_mpwqe_blks)"
+	[ "$s" -eq "$t" ] && [ "$t" -ge 20 ] && [ "$m" -eq 0 ] &&
+		[ "$(ethtool_stat "$a" tx_mpwqe_blks)" -eq 0 ]
+}
+ktap_check "traffic flows, as SEND WQEs only" sends
+
+pair_down
+ktap_check "rmmod" unload_mlx5
+ktap_check "rmmod: nothing left on the device" all_clean
+
+ktap_finish
