@@ -335,6 +335,9 @@ enum {
  * @dma_fifo_mask: DMA fifo entries minus one
  * @skb_fifo_mask: SKB fifo entries minus one
  * @stop_room: WQEBBs that must be free for the queue to stay awake
+ * @wake_room: WQEBBs that must be free for a stopped queue to wake: a
+ *	quarter of the ring, so that a saturated queue does not stop and
+ *	wake (and ring) on every packet
  * @cqe_mod: request a completion at least every this many WQEBBs
  * @max_mpw_ds: 16-byte segments of the largest MPWQE the device takes
  * @min_inline_mode: headers the eseg must inline
@@ -379,6 +382,7 @@ struct mlx5e_txqsq {
 	u32 dma_fifo_mask;
 	u32 skb_fifo_mask;
 	u16 stop_room;
+	u16 wake_room;
 	u16 cqe_mod;
 	u8 max_mpw_ds;
 	u8 min_inline_mode;

@@ -248,6 +248,8 @@ static int mlx5e_open_txqsq(struct mlx5e_channel *c,
 	sq->txq_ix = c->ix;
 	sq->txq = netdev_get_tx_queue(c->netdev, c->ix);
 	sq->stop_room = mlx5e_sq_stop_room();
+	sq->wake_room = max_t(u16, sq->stop_room,
+			      mlx5_wq_cyc_size(&sq->wq) / 4);
 	sq->cqe_mod = mlx5e_tx_cqe_mod(params);
 	sq->max_mpw_ds = mlx5e_max_mpw_ds(c->mdev);
 	if (params->pflags & BIT(MLX5E_PFLAG_SKB_TX_MPWQE))

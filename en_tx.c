@@ -380,7 +380,7 @@ static void mlx5e_tx_doorbell_stage(struct mlx5e_txqsq *sq,
 	    sq->stop_room)
 		ctrl = mlx5e_tx_mpwqe_session_complete(sq);
 	if (!netif_txq_maybe_stop(sq->txq, mlx5e_sq_room(sq), sq->stop_room,
-				  sq->stop_room))
+				  sq->wake_room))
 		mlx5e_stats_inc(stats, &stats->stopped, 1);
 	ring = __netdev_tx_sent_queue(sq->txq, num_bytes, xmit_more);
 	ring |= netif_xmit_stopped(sq->txq);
@@ -687,7 +687,7 @@ bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 	u64_stats_update_end(&stats->syncp);
 
 	if (!__netif_txq_completed_wake(sq->txq, pkts, bytes, mlx5e_sq_room(sq),
-					sq->stop_room,
+					sq->wake_room,
 					test_bit(MLX5E_SQ_STATE_RECOVERING,
 						 &sq->state))) {
 		u64_stats_update_begin(&stats->syncp);
