@@ -24,15 +24,11 @@
 #include <net/page_pool/types.h>
 
 #include "mlx5_core.h"
+#include "en/params_rx.h"
 #include "lib/wq.h"
 
 #define MLX5E_MAX_NUM_CHANNELS		64
 #define MLX5E_NUM_TC			1
-
-/* What the port adds to the software MTU: Ethernet header, one VLAN, FCS. */
-#define MLX5E_ETH_HARD_MTU	(ETH_HLEN + VLAN_HLEN + ETH_FCS_LEN)
-#define MLX5E_SW2HW_MTU(mtu)	((mtu) + MLX5E_ETH_HARD_MTU)
-#define MLX5E_HW2SW_MTU(mtu)	((mtu) - MLX5E_ETH_HARD_MTU)
 
 /* Ring sizes (log2 of entries): the device's limit caps the maximum. */
 #define MLX5E_LOG_SQ_SIZE_MIN		6
@@ -41,13 +37,6 @@
 #define MLX5E_LOG_RQ_SIZE_MIN		6
 #define MLX5E_LOG_RQ_SIZE_DEFAULT	10
 #define MLX5E_LOG_RQ_SIZE_MAX		13
-
-/* Bytes copied into the linear part of a fragmented receive. */
-#define MLX5E_RX_MAX_HEAD		256
-/* Headroom before a received frame (room for XDP and stack headers). */
-#define MLX5E_RX_HEADROOM		(NET_SKB_PAD + NET_IP_ALIGN)
-/* The most fragments one receive WQE scatters over. */
-#define MLX5E_RX_MAX_FRAGS		4
 
 /* The largest send WQE, in 64-byte basic blocks (control + Ethernet with
  * inline headers + one data segment per fragment and the head).
@@ -109,6 +98,8 @@ enum mlx5e_priv_flag {
  * @tx_cq_frames: TX CQ moderation count
  * @pflags: private flags, BIT(enum mlx5e_priv_flag)
  * @features: netdev features the queues honour (checksum, VLAN stripping)
+ * @xdp_prog: the XDP program of the RQs, or NULL (the netdev holds the
+ *	reference; the channels borrow it)
  *
  * Copied, changed and validated as a whole: the new channels are built
  * from a new copy while the old ones keep running.
@@ -126,6 +117,7 @@ struct mlx5e_params {
 	u16 tx_cq_frames;
 	u32 pflags;
 	netdev_features_t features;
+	struct bpf_prog *xdp_prog;
 };
 
 /**
@@ -185,6 +177,7 @@ struct mlx5e_sq_cq_stats {
  * @wqe_err: error CQEs
  * @buff_alloc_err: buffer allocations that failed (refill retried later)
  * @gro_packets: packets handed to GRO
+ * @pages: pages taken from the page pool (a new page started by a buffer)
  */
 struct mlx5e_rq_stats {
 	struct u64_stats_sync syncp;
@@ -196,6 +189,7 @@ struct mlx5e_rq_stats {
 	u64_stats_t wqe_err;
 	u64_stats_t buff_alloc_err;
 	u64_stats_t gro_packets;
+	u64_stats_t pages;
 };
 
 /**
@@ -372,6 +366,7 @@ struct mlx5e_rq_frag {
  * @frag_stride: bytes each fragment takes from a page
  * @num_frags: fragments per WQE
  * @linear: one fragment holds the frame plus headroom and skb_shared_info
+ * @headroom: bytes before the frame in a linear fragment
  * @rqn: RQ number
  * @ix: queue index
  */
@@ -394,6 +389,7 @@ struct mlx5e_rq {
 	u32 frag_stride;
 	u8 num_frags;
 	bool linear;
+	u16 headroom;
 	u32 rqn;
 	u16 ix;
 } ____cacheline_aligned_in_smp;

@@ -364,15 +364,16 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 			 const struct mlx5e_params *params)
 {
 	struct mlx5e_rq *rq = &c->rq;
-	struct mlx5e_rq_frags_info info;
+	struct mlx5e_rx_buf_layout l;
 	int err;
 
-	mlx5e_rq_frags_info(params, &info);
+	mlx5e_rq_layout(params, &l);
 	err = mlx5e_create_cq(c, &rq->cq, params, true, params->log_rq_size);
 	if (err)
 		return err;
 	err = mlx5_wq_cyc_create(c->mdev->device, params->log_rq_size,
-				 info.log_wqe_stride, MLX5_WQ_DBR_RCV, &rq->wq);
+				 mlx5e_rq_log_wqe_stride(&l), MLX5_WQ_DBR_RCV,
+				 &rq->wq);
 	if (err)
 		goto err_cq;
 
@@ -382,10 +383,11 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	rq->napi = &c->napi;
 	rq->stats = &c->priv->channel_stats[c->ix].rq;
 	rq->mkey_be = cpu_to_be32(c->priv->res.mkey);
-	rq->frag_size = info.frag_size;
-	rq->frag_stride = info.frag_stride;
-	rq->num_frags = info.num_frags;
-	rq->linear = info.linear;
+	rq->frag_size = l.frag_size;
+	rq->frag_stride = l.stride;
+	rq->num_frags = l.num_frags;
+	rq->linear = l.linear;
+	rq->headroom = l.headroom;
 	rq->cc = 0;
 	rq->pc = 0;
 	rq->frags = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq) * rq->num_frags,

@@ -41,7 +41,6 @@ static int mlx5e_alloc_rx_wqe(struct mlx5e_rq *rq, u16 ix)
 {
 	struct mlx5e_wqe_data_seg *seg = mlx5_wq_cyc_get_wqe(&rq->wq, ix);
 	struct mlx5e_rq_frag *frag = mlx5e_rq_frags(rq, ix);
-	u32 headroom = rq->linear ? MLX5E_RX_HEADROOM : 0;
 	unsigned int offset;
 	u8 i;
 
@@ -52,10 +51,13 @@ static int mlx5e_alloc_rx_wqe(struct mlx5e_rq *rq, u16 ix)
 						rq->frag_stride);
 		if (unlikely(!page))
 			goto err_free;
+		/* The pool starts a page with the buffer at offset 0. */
+		if (!offset)
+			mlx5e_rq_stats_inc(rq, &rq->stats->pages);
 		frag->page = page;
 		frag->offset = offset;
 		seg->addr = cpu_to_be64(page_pool_get_dma_addr(page) + offset +
-					headroom);
+					rq->headroom);
 	}
 	return 0;
 
@@ -151,12 +153,12 @@ static struct sk_buff *mlx5e_skb_from_linear(struct mlx5e_rq *rq,
 	struct sk_buff *skb;
 
 	page_pool_dma_sync_for_cpu(rq->page_pool, frag->page,
-				   frag->offset + MLX5E_RX_HEADROOM, len);
-	net_prefetch(va + MLX5E_RX_HEADROOM);
+				   frag->offset + rq->headroom, len);
+	net_prefetch(va + rq->headroom);
 	skb = napi_build_skb(va, rq->frag_stride);
 	if (unlikely(!skb))
 		return NULL;
-	skb_reserve(skb, MLX5E_RX_HEADROOM);
+	skb_reserve(skb, rq->headroom);
 	skb_put(skb, len);
 	skb_mark_for_recycle(skb);
 	frag->page = NULL;
