@@ -22,6 +22,7 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <net/page_pool/types.h>
+#include <net/xdp.h>
 
 #include "mlx5_core.h"
 #include "en/params_rx.h"
@@ -178,6 +179,11 @@ struct mlx5e_sq_cq_stats {
  * @buff_alloc_err: buffer allocations that failed (refill retried later)
  * @gro_packets: packets handed to GRO
  * @pages: pages taken from the page pool (a new page started by a buffer)
+ * @xdp_drop: frames XDP dropped (XDP_DROP, XDP_ABORTED, failed actions)
+ * @xdp_redirect: frames XDP redirected
+ * @xdp_tx_xmit: frames XDP_TX posted on the XDP SQ
+ * @xdp_tx_full: XDP_TX frames dropped, the XDP SQ full
+ * @xdp_tx_err: error completions of the XDP SQ
  */
 struct mlx5e_rq_stats {
 	struct u64_stats_sync syncp;
@@ -190,6 +196,26 @@ struct mlx5e_rq_stats {
 	u64_stats_t buff_alloc_err;
 	u64_stats_t gro_packets;
 	u64_stats_t pages;
+	u64_stats_t xdp_drop;
+	u64_stats_t xdp_redirect;
+	u64_stats_t xdp_tx_xmit;
+	u64_stats_t xdp_tx_full;
+	u64_stats_t xdp_tx_err;
+};
+
+/**
+ * struct mlx5e_xdp_xmit_stats - ndo_xdp_xmit counters, written under the
+ *	XDP SQ's lock
+ * @syncp: for 64-bit readers on 32-bit hosts
+ * @xdp_xmit: frames posted
+ * @xdp_full: frames refused, the XDP SQ full
+ * @xdp_err: frames refused, DMA mapping failed
+ */
+struct mlx5e_xdp_xmit_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t xdp_xmit;
+	u64_stats_t xdp_full;
+	u64_stats_t xdp_err;
 };
 
 /**
@@ -212,6 +238,7 @@ struct mlx5e_ch_stats {
  * @sq: SQ, xmit side
  * @sq_cq: SQ, completion side
  * @rq: RQ
+ * @xdp_xmit: the XDP SQ, ndo_xdp_xmit side
  *
  * Kept in the netdev's private area, not in the channel, so that totals
  * survive closing and reopening channels.
@@ -221,6 +248,7 @@ struct mlx5e_channel_stats {
 	struct mlx5e_sq_stats sq;
 	struct mlx5e_sq_cq_stats sq_cq;
 	struct mlx5e_rq_stats rq;
+	struct mlx5e_xdp_xmit_stats xdp_xmit;
 } ____cacheline_aligned_in_smp;
 
 /**
@@ -367,6 +395,10 @@ struct mlx5e_rq_frag {
  * @num_frags: fragments per WQE
  * @linear: one fragment holds the frame plus headroom and skb_shared_info
  * @headroom: bytes before the frame in a linear fragment
+ * @xdp_prog: the XDP program, or NULL (replaced under RCU)
+ * @xdpsq: the channel's XDP SQ (with @xdp_prog)
+ * @xdp_flush: XDP redirected frames this poll: xdp_do_flush() at its end
+ * @xdp_rxq: what XDP knows of the queue (page_pool memory model)
  * @rqn: RQ number
  * @ix: queue index
  */
@@ -390,6 +422,10 @@ struct mlx5e_rq {
 	u8 num_frags;
 	bool linear;
 	u16 headroom;
+	struct bpf_prog __rcu *xdp_prog;
+	struct mlx5e_xdpsq *xdpsq;
+	bool xdp_flush;
+	struct xdp_rxq_info xdp_rxq;
 	u32 rqn;
 	u16 ix;
 } ____cacheline_aligned_in_smp;
@@ -399,6 +435,7 @@ struct mlx5e_rq {
  * @napi: polls @sq's and @rq's CQs
  * @sq: the send queue (one traffic class)
  * @rq: the receive queue
+ * @xdpsq: the XDP send queue, while an XDP program is attached
  * @priv: the netdev's private area
  * @mdev: the device
  * @netdev: the netdev
@@ -412,6 +449,7 @@ struct mlx5e_channel {
 	struct napi_struct napi;
 	struct mlx5e_txqsq sq;
 	struct mlx5e_rq rq;
+	struct mlx5e_xdpsq *xdpsq;
 
 	struct mlx5e_priv *priv;
 	struct mlx5_core_dev *mdev;
@@ -508,6 +546,7 @@ enum {
 	MLX5E_STATE_OPENED,
 	MLX5E_STATE_DESTROYING,
 	MLX5E_STATE_HW_READY,
+	MLX5E_STATE_XDP_XMIT,	/* ndo_xdp_xmit may use the channels' XDP SQs */
 };
 
 /**
@@ -564,6 +603,9 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 			     struct netlink_ext_ack *extack);
 int mlx5e_modify_sq_state(struct mlx5_core_dev *mdev, u32 sqn, int curr,
 			  int next);
+int mlx5e_create_cq(struct mlx5e_channel *c, struct mlx5e_cq *cq,
+		    const struct mlx5e_params *params, bool rx, u8 log_size);
+void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq);
 
 /* en_tx.c */
 netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev);
