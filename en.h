@@ -22,17 +22,14 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <net/page_pool/types.h>
+#include <net/xdp.h>
 
 #include "mlx5_core.h"
+#include "en/params_rx.h"
 #include "lib/wq.h"
 
 #define MLX5E_MAX_NUM_CHANNELS		64
 #define MLX5E_NUM_TC			1
-
-/* What the port adds to the software MTU: Ethernet header, one VLAN, FCS. */
-#define MLX5E_ETH_HARD_MTU	(ETH_HLEN + VLAN_HLEN + ETH_FCS_LEN)
-#define MLX5E_SW2HW_MTU(mtu)	((mtu) + MLX5E_ETH_HARD_MTU)
-#define MLX5E_HW2SW_MTU(mtu)	((mtu) - MLX5E_ETH_HARD_MTU)
 
 /* Ring sizes (log2 of entries): the device's limit caps the maximum. */
 #define MLX5E_LOG_SQ_SIZE_MIN		6
@@ -41,13 +38,6 @@
 #define MLX5E_LOG_RQ_SIZE_MIN		6
 #define MLX5E_LOG_RQ_SIZE_DEFAULT	10
 #define MLX5E_LOG_RQ_SIZE_MAX		13
-
-/* Bytes copied into the linear part of a fragmented receive. */
-#define MLX5E_RX_MAX_HEAD		256
-/* Headroom before a received frame (room for XDP and stack headers). */
-#define MLX5E_RX_HEADROOM		(NET_SKB_PAD + NET_IP_ALIGN)
-/* The most fragments one receive WQE scatters over. */
-#define MLX5E_RX_MAX_FRAGS		4
 
 /* The largest send WQE, in 64-byte basic blocks (control + Ethernet with
  * inline headers + one data segment per fragment and the head).
@@ -113,6 +103,8 @@ enum mlx5e_priv_flag {
  * @tx_cq_frames: TX CQ moderation count
  * @pflags: private flags, BIT(enum mlx5e_priv_flag)
  * @features: netdev features the queues honour (checksum, VLAN stripping)
+ * @xdp_prog: the XDP program of the RQs, or NULL (the netdev holds the
+ *	reference; the channels borrow it)
  *
  * Copied, changed and validated as a whole: the new channels are built
  * from a new copy while the old ones keep running.
@@ -129,6 +121,7 @@ struct mlx5e_params {
 	u16 tx_cq_frames;
 	u32 pflags;
 	netdev_features_t features;
+	struct bpf_prog *xdp_prog;
 };
 
 /**
@@ -192,6 +185,12 @@ struct mlx5e_sq_cq_stats {
  * @wqe_err: error CQEs
  * @buff_alloc_err: buffer allocations that failed (refill retried later)
  * @gro_packets: packets handed to GRO
+ * @pages: pages taken from the page pool (a new page started by a buffer)
+ * @xdp_drop: frames XDP dropped (XDP_DROP, XDP_ABORTED, failed actions)
+ * @xdp_redirect: frames XDP redirected
+ * @xdp_tx_xmit: frames XDP_TX posted on the XDP SQ
+ * @xdp_tx_full: XDP_TX frames dropped, the XDP SQ full
+ * @xdp_tx_err: error completions of the XDP SQ
  */
 struct mlx5e_rq_stats {
 	struct u64_stats_sync syncp;
@@ -203,6 +202,27 @@ struct mlx5e_rq_stats {
 	u64_stats_t wqe_err;
 	u64_stats_t buff_alloc_err;
 	u64_stats_t gro_packets;
+	u64_stats_t pages;
+	u64_stats_t xdp_drop;
+	u64_stats_t xdp_redirect;
+	u64_stats_t xdp_tx_xmit;
+	u64_stats_t xdp_tx_full;
+	u64_stats_t xdp_tx_err;
+};
+
+/**
+ * struct mlx5e_xdp_xmit_stats - ndo_xdp_xmit counters, written under the
+ *	XDP SQ's lock
+ * @syncp: for 64-bit readers on 32-bit hosts
+ * @xdp_xmit: frames posted
+ * @xdp_full: frames refused, the XDP SQ full
+ * @xdp_err: frames refused, DMA mapping failed
+ */
+struct mlx5e_xdp_xmit_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t xdp_xmit;
+	u64_stats_t xdp_full;
+	u64_stats_t xdp_err;
 };
 
 /**
@@ -225,6 +245,7 @@ struct mlx5e_ch_stats {
  * @sq: SQ, xmit side
  * @sq_cq: SQ, completion side
  * @rq: RQ
+ * @xdp_xmit: the XDP SQ, ndo_xdp_xmit side
  *
  * Kept in the netdev's private area, not in the channel, so that totals
  * survive closing and reopening channels.
@@ -234,6 +255,7 @@ struct mlx5e_channel_stats {
 	struct mlx5e_sq_stats sq;
 	struct mlx5e_sq_cq_stats sq_cq;
 	struct mlx5e_rq_stats rq;
+	struct mlx5e_xdp_xmit_stats xdp_xmit;
 } ____cacheline_aligned_in_smp;
 
 /**
@@ -422,6 +444,11 @@ struct mlx5e_rq_frag {
  * @frag_stride: bytes each fragment takes from a page
  * @num_frags: fragments per WQE
  * @linear: one fragment holds the frame plus headroom and skb_shared_info
+ * @headroom: bytes before the frame in a linear fragment
+ * @xdp_prog: the XDP program, or NULL (replaced under RCU)
+ * @xdpsq: the channel's XDP SQ (with @xdp_prog)
+ * @xdp_flush: XDP redirected frames this poll: xdp_do_flush() at its end
+ * @xdp_rxq: what XDP knows of the queue (page_pool memory model)
  * @rqn: RQ number
  * @ix: queue index
  */
@@ -444,6 +471,11 @@ struct mlx5e_rq {
 	u32 frag_stride;
 	u8 num_frags;
 	bool linear;
+	u16 headroom;
+	struct bpf_prog __rcu *xdp_prog;
+	struct mlx5e_xdpsq *xdpsq;
+	bool xdp_flush;
+	struct xdp_rxq_info xdp_rxq;
 	u32 rqn;
 	u16 ix;
 } ____cacheline_aligned_in_smp;
@@ -453,6 +485,7 @@ struct mlx5e_rq {
  * @napi: polls @sq's and @rq's CQs
  * @sq: the send queue (one traffic class)
  * @rq: the receive queue
+ * @xdpsq: the XDP send queue, while an XDP program is attached
  * @priv: the netdev's private area
  * @mdev: the device
  * @netdev: the netdev
@@ -466,6 +499,7 @@ struct mlx5e_channel {
 	struct napi_struct napi;
 	struct mlx5e_txqsq sq;
 	struct mlx5e_rq rq;
+	struct mlx5e_xdpsq *xdpsq;
 
 	struct mlx5e_priv *priv;
 	struct mlx5_core_dev *mdev;
@@ -562,6 +596,7 @@ enum {
 	MLX5E_STATE_OPENED,
 	MLX5E_STATE_DESTROYING,
 	MLX5E_STATE_HW_READY,
+	MLX5E_STATE_XDP_XMIT,	/* ndo_xdp_xmit may use the channels' XDP SQs */
 };
 
 /**
@@ -618,6 +653,9 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 			     struct netlink_ext_ack *extack);
 int mlx5e_modify_sq_state(struct mlx5_core_dev *mdev, u32 sqn, int curr,
 			  int next);
+int mlx5e_create_cq(struct mlx5e_channel *c, struct mlx5e_cq *cq,
+		    const struct mlx5e_params *params, bool rx, u8 log_size);
+void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq);
 
 /* en_tx.c */
 netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev);

@@ -28,6 +28,7 @@
 #include "en/rss.h"
 #include "en/stats.h"
 #include "en/txrx.h"
+#include "en/xdp.h"
 
 #define MLX5E_TX_TIMEOUT	(5 * HZ)
 
@@ -41,9 +42,18 @@ static void mlx5e_completion_event(struct mlx5_cq *mcq)
 	napi_schedule(cq->napi);
 }
 
-static int mlx5e_create_cq(struct mlx5e_channel *c, struct mlx5e_cq *cq,
-			   const struct mlx5e_params *params, bool rx,
-			   u8 log_size)
+/**
+ * mlx5e_create_cq() - a CQ of a channel, attached to its completion vector
+ * @c: the channel
+ * @cq: filled in
+ * @params: the parameters (moderation)
+ * @rx: the CQ of an RQ, else of an SQ
+ * @log_size: log2 of its CQEs
+ *
+ * Return: 0 or a negative errno, nothing left behind.
+ */
+int mlx5e_create_cq(struct mlx5e_channel *c, struct mlx5e_cq *cq,
+		    const struct mlx5e_params *params, bool rx, u8 log_size)
 {
 	struct mlx5_core_dev *mdev = c->mdev;
 	u32 out[MLX5_ST_SZ_DW(create_cq_out)] = {};
@@ -102,7 +112,12 @@ err_wq:
 	return err;
 }
 
-static void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq)
+/**
+ * mlx5e_destroy_cq() - undo mlx5e_create_cq()
+ * @mdev: the device
+ * @cq: the CQ
+ */
+void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq)
 {
 	u32 in[MLX5_ST_SZ_DW(destroy_cq_in)] = {};
 
@@ -324,7 +339,8 @@ static void mlx5e_destroy_rq_obj(struct mlx5_core_dev *mdev, u32 rqn)
 	mlx5_cmd_exec_in(mdev, destroy_rq, in);
 }
 
-static int mlx5e_create_page_pool(struct mlx5e_channel *c, struct mlx5e_rq *rq)
+static int mlx5e_create_page_pool(struct mlx5e_channel *c, struct mlx5e_rq *rq,
+				  const struct mlx5e_params *params)
 {
 	struct page_pool_params pp = {
 		.order = 0,
@@ -335,7 +351,8 @@ static int mlx5e_create_page_pool(struct mlx5e_channel *c, struct mlx5e_rq *rq)
 		.napi = &c->napi,
 		.netdev = c->netdev,
 		.queue_idx = c->ix,
-		.dma_dir = DMA_FROM_DEVICE,
+		/* XDP_TX sends from the buffers it received into. */
+		.dma_dir = params->xdp_prog ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE,
 		.max_len = PAGE_SIZE,
 		.offset = 0,
 	};
@@ -377,15 +394,16 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 			 const struct mlx5e_params *params)
 {
 	struct mlx5e_rq *rq = &c->rq;
-	struct mlx5e_rq_frags_info info;
+	struct mlx5e_rx_buf_layout l;
 	int err;
 
-	mlx5e_rq_frags_info(params, &info);
+	mlx5e_rq_layout(params, &l);
 	err = mlx5e_create_cq(c, &rq->cq, params, true, params->log_rq_size);
 	if (err)
 		return err;
 	err = mlx5_wq_cyc_create(c->mdev->device, params->log_rq_size,
-				 info.log_wqe_stride, MLX5_WQ_DBR_RCV, &rq->wq);
+				 mlx5e_rq_log_wqe_stride(&l), MLX5_WQ_DBR_RCV,
+				 &rq->wq);
 	if (err)
 		goto err_cq;
 
@@ -395,10 +413,11 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	rq->napi = &c->napi;
 	rq->stats = &c->priv->channel_stats[c->ix].rq;
 	rq->mkey_be = cpu_to_be32(c->priv->res.mkey);
-	rq->frag_size = info.frag_size;
-	rq->frag_stride = info.frag_stride;
-	rq->num_frags = info.num_frags;
-	rq->linear = info.linear;
+	rq->frag_size = l.frag_size;
+	rq->frag_stride = l.stride;
+	rq->num_frags = l.num_frags;
+	rq->linear = l.linear;
+	rq->headroom = l.headroom;
 	rq->cc = 0;
 	rq->pc = 0;
 	rq->frags = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq) * rq->num_frags,
@@ -408,16 +427,28 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 		err = -ENOMEM;
 		goto err_wq;
 	}
-	err = mlx5e_create_page_pool(c, rq);
+	err = mlx5e_create_page_pool(c, rq, params);
 	if (err)
 		goto err_frags;
+	err = xdp_rxq_info_reg(&rq->xdp_rxq, c->netdev, c->ix, c->napi.napi_id);
+	if (err)
+		goto err_pool;
+	err = xdp_rxq_info_reg_mem_model(&rq->xdp_rxq, MEM_TYPE_PAGE_POOL,
+					 rq->page_pool);
+	if (err)
+		goto err_rxq;
+	RCU_INIT_POINTER(rq->xdp_prog, params->xdp_prog);
+	rq->xdpsq = c->xdpsq;
+	rq->xdp_flush = false;
 	mlx5e_init_rx_wqes(rq);
 
 	err = mlx5e_create_rq_obj(c, rq, params);
 	if (err)
-		goto err_pool;
+		goto err_rxq;
 	return 0;
 
+err_rxq:
+	xdp_rxq_info_unreg(&rq->xdp_rxq);
 err_pool:
 	page_pool_destroy(rq->page_pool);
 err_frags:
@@ -435,6 +466,7 @@ static void mlx5e_close_rq(struct mlx5e_channel *c)
 
 	mlx5e_destroy_rq_obj(c->mdev, rq->rqn);
 	mlx5e_free_rx_descs(rq);
+	xdp_rxq_info_unreg(&rq->xdp_rxq);
 	page_pool_destroy(rq->page_pool);
 	kvfree(rq->frags);
 	mlx5_wq_cyc_destroy(c->mdev->device, &rq->wq);
@@ -455,6 +487,8 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	u64_stats_update_end(&c->stats->syncp);
 
 	busy = mlx5e_poll_tx_cq(&c->sq, budget);
+	if (c->xdpsq)
+		busy |= mlx5e_poll_xdpsq_cq(c->xdpsq);
 	work = mlx5e_poll_rx_cq(&c->rq, budget);
 	busy |= work == budget;
 	busy |= mlx5e_post_rx_wqes(&c->rq);
@@ -465,6 +499,8 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 		return work;
 
 	mlx5e_cq_arm(&c->sq.cq);
+	if (c->xdpsq)
+		mlx5e_cq_arm(&c->xdpsq->cq);
 	mlx5e_cq_arm(&c->rq.cq);
 	u64_stats_update_begin(&c->stats->syncp);
 	u64_stats_inc(&c->stats->arm);
@@ -499,12 +535,19 @@ static int mlx5e_open_channel(struct mlx5e_priv *priv, u16 ix,
 	err = mlx5e_open_txqsq(c, params);
 	if (err)
 		goto err_napi;
+	if (params->xdp_prog) {
+		err = mlx5e_open_xdpsq(c, params);
+		if (err)
+			goto err_sq;
+	}
 	err = mlx5e_open_rq(c, params);
 	if (err)
-		goto err_sq;
+		goto err_xdpsq;
 	*cp = c;
 	return 0;
 
+err_xdpsq:
+	mlx5e_close_xdpsq(c);
 err_sq:
 	mlx5e_close_txqsq(c);
 err_napi:
@@ -516,6 +559,7 @@ err_napi:
 static void mlx5e_close_channel(struct mlx5e_channel *c)
 {
 	mlx5e_close_rq(c);
+	mlx5e_close_xdpsq(c);
 	mlx5e_close_txqsq(c);
 	netif_napi_del(&c->napi);
 	kvfree(c);
@@ -678,10 +722,12 @@ static int mlx5e_set_real_queues(struct mlx5e_priv *priv, u16 nch)
 static void mlx5e_activate_priv(struct mlx5e_priv *priv)
 {
 	netif_tx_wake_all_queues(priv->netdev);
+	mlx5e_xdp_xmit_enable(priv);
 }
 
 static void mlx5e_deactivate_priv(struct mlx5e_priv *priv)
 {
+	mlx5e_xdp_xmit_disable(priv);
 	netif_tx_disable(priv->netdev);
 }
 
@@ -933,6 +979,8 @@ static const struct net_device_ops mlx5e_netdev_ops = {
 	.ndo_change_mtu		= mlx5e_change_mtu,
 	.ndo_set_features	= mlx5e_set_features,
 	.ndo_tx_timeout		= mlx5e_tx_timeout,
+	.ndo_bpf		= mlx5e_xdp_bpf,
+	.ndo_xdp_xmit		= mlx5e_xdp_xmit,
 };
 
 /* ---- events ---------------------------------------------------------- */
@@ -1141,6 +1189,7 @@ static int mlx5e_probe(struct auxiliary_device *adev,
 	netdev->stat_ops = &mlx5e_stat_ops;
 	netdev->watchdog_timeo = MLX5E_TX_TIMEOUT;
 	netdev->min_mtu = ETH_MIN_MTU;
+	netdev->xdp_features = mlx5e_xdp_features();
 	mlx5e_build_features(priv);
 
 	err = mlx5e_query_mac(mdev, mac);

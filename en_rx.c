@@ -9,6 +9,9 @@
  * small SKB and the rest attached as page fragments. Pages return to the
  * pool when the SKB is freed (skb_mark_for_recycle).
  *
+ * With an XDP program (en/xdp.c) each linear buffer goes through it
+ * first; what XDP consumes builds no SKB.
+ *
  * NAPI polls the CQ, hands SKBs to GRO and refills the WQEs it consumed.
  * A failed allocation stops the refill, is counted and is retried at the
  * next poll.
@@ -18,6 +21,7 @@
 
 #include "en.h"
 #include "en/txrx.h"
+#include "en/xdp.h"
 
 /* CQE opcodes (PRM) of the receive side. */
 #define MLX5E_CQE_RESP_SEND	0x2
@@ -41,7 +45,6 @@ static int mlx5e_alloc_rx_wqe(struct mlx5e_rq *rq, u16 ix)
 {
 	struct mlx5e_wqe_data_seg *seg = mlx5_wq_cyc_get_wqe(&rq->wq, ix);
 	struct mlx5e_rq_frag *frag = mlx5e_rq_frags(rq, ix);
-	u32 headroom = rq->linear ? MLX5E_RX_HEADROOM : 0;
 	unsigned int offset;
 	u8 i;
 
@@ -52,10 +55,13 @@ static int mlx5e_alloc_rx_wqe(struct mlx5e_rq *rq, u16 ix)
 						rq->frag_stride);
 		if (unlikely(!page))
 			goto err_free;
+		/* The pool starts a page with the buffer at offset 0. */
+		if (!offset)
+			mlx5e_rq_stats_inc(rq, &rq->stats->pages);
 		frag->page = page;
 		frag->offset = offset;
 		seg->addr = cpu_to_be64(page_pool_get_dma_addr(page) + offset +
-					headroom);
+					rq->headroom);
 	}
 	return 0;
 
@@ -143,20 +149,18 @@ static void mlx5e_rx_hash(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 	skb_set_hash(skb, be32_to_cpu(cqe->rss_hash_result), type);
 }
 
+/* The buffer is synced for the CPU; XDP may have moved the frame. */
 static struct sk_buff *mlx5e_skb_from_linear(struct mlx5e_rq *rq,
 					     struct mlx5e_rq_frag *frag,
-					     u32 len)
+					     u32 headroom, u32 len)
 {
 	void *va = page_address(frag->page) + frag->offset;
 	struct sk_buff *skb;
 
-	page_pool_dma_sync_for_cpu(rq->page_pool, frag->page,
-				   frag->offset + MLX5E_RX_HEADROOM, len);
-	net_prefetch(va + MLX5E_RX_HEADROOM);
 	skb = napi_build_skb(va, rq->frag_stride);
 	if (unlikely(!skb))
 		return NULL;
-	skb_reserve(skb, MLX5E_RX_HEADROOM);
+	skb_reserve(skb, headroom);
 	skb_put(skb, len);
 	skb_mark_for_recycle(skb);
 	frag->page = NULL;
@@ -192,7 +196,8 @@ static struct sk_buff *mlx5e_skb_from_frags(struct mlx5e_rq *rq,
 	return skb;
 }
 
-static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe)
+static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
+				struct mlx5_cqe64 *cqe)
 {
 	u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, be16_to_cpu(cqe->wqe_counter));
 	struct mlx5e_rq_frag *frag = mlx5e_rq_frags(rq, ix);
@@ -203,10 +208,18 @@ static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe)
 		mlx5e_rq_stats_inc(rq, &rq->stats->wqe_err);
 		goto release;
 	}
-	if (rq->linear)
-		skb = mlx5e_skb_from_linear(rq, frag, len);
-	else
+	if (rq->linear) {
+		u32 headroom = rq->headroom;
+
+		page_pool_dma_sync_for_cpu(rq->page_pool, frag->page,
+					   frag->offset + headroom, len);
+		net_prefetch(page_address(frag->page) + frag->offset + headroom);
+		if (prog && mlx5e_xdp_rx(rq, prog, frag, &headroom, &len))
+			goto release;
+		skb = mlx5e_skb_from_linear(rq, frag, headroom, len);
+	} else {
 		skb = mlx5e_skb_from_frags(rq, frag, len);
+	}
 	if (unlikely(!skb)) {
 		mlx5e_rq_stats_inc(rq, &rq->stats->buff_alloc_err);
 		goto release;
@@ -243,15 +256,21 @@ int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
 {
 	struct mlx5_cqwq *cqwq = &rq->cq.wq;
 	struct mlx5_cqe64 *cqe;
+	struct bpf_prog *prog;
 	int work = 0;
 
+	rcu_read_lock();
+	prog = rcu_dereference(rq->xdp_prog);
 	while (work < budget && (cqe = mlx5_cqwq_get_cqe(cqwq))) {
 		mlx5_cqwq_pop(cqwq);
-		mlx5e_handle_rx_cqe(rq, cqe);
+		mlx5e_handle_rx_cqe(rq, prog, cqe);
 		work++;
 	}
 	if (work)
 		mlx5_cqwq_update_db(cqwq);
+	if (prog)
+		mlx5e_xdp_rx_done(rq);
+	rcu_read_unlock();
 	return work;
 }
 

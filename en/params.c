@@ -109,35 +109,21 @@ void mlx5e_params_init(struct mlx5_core_dev *mdev, struct mlx5e_params *params,
 }
 
 /**
- * mlx5e_rq_frags_info() - the receive buffer layout for the MTU
- * @params: the parameters
- * @info: filled in
- *
- * When headroom, the largest frame and skb_shared_info fit in a page, each
- * WQE has one buffer of that size rounded up to a power of two, so small
- * MTUs put several buffers in one page and the SKB is built around the
- * buffer. Else the frame is scattered over whole pages.
+ * mlx5e_rq_layout() - the legacy RQ's receive buffers for the parameters
+ * @params: the parameters (MTU, XDP program)
+ * @l: filled in (see mlx5e_rx_buf_layout())
  */
-void mlx5e_rq_frags_info(const struct mlx5e_params *params,
-			 struct mlx5e_rq_frags_info *info)
+void mlx5e_rq_layout(const struct mlx5e_params *params,
+		     struct mlx5e_rx_buf_layout *l)
 {
-	u32 hw_mtu = MLX5E_SW2HW_MTU(params->sw_mtu);
-	u32 linear = SKB_DATA_ALIGN(MLX5E_RX_HEADROOM + hw_mtu) +
-		     SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	mlx5e_rx_buf_layout(MLX5E_RQ_TYPE_LEGACY, params->sw_mtu,
+			    !!params->xdp_prog, PAGE_SHIFT, l);
+}
 
-	if (linear <= PAGE_SIZE) {
-		info->linear = true;
-		info->num_frags = 1;
-		info->frag_stride = roundup_pow_of_two(linear);
-		info->frag_size = hw_mtu;
-	} else {
-		info->linear = false;
-		info->num_frags = DIV_ROUND_UP(hw_mtu, PAGE_SIZE);
-		info->frag_stride = PAGE_SIZE;
-		info->frag_size = PAGE_SIZE;
-	}
-	info->log_wqe_stride = order_base_2(info->num_frags *
-					    MLX5E_SEND_WQE_DS);
+/* log2 of a legacy RQ WQE: one 16-byte data segment per fragment. */
+u8 mlx5e_rq_log_wqe_stride(const struct mlx5e_rx_buf_layout *l)
+{
+	return order_base_2(l->num_frags * MLX5E_SEND_WQE_DS);
 }
 
 /**
@@ -153,7 +139,7 @@ int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 			  const struct mlx5e_params *params, u16 max_mtu,
 			  struct netlink_ext_ack *extack)
 {
-	struct mlx5e_rq_frags_info info;
+	struct mlx5e_rx_buf_layout l;
 
 	if (!params->num_channels ||
 	    params->num_channels > mlx5e_max_channels(mdev)) {
@@ -185,9 +171,17 @@ int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 				       ETH_MIN_MTU, max_mtu);
 		return -EINVAL;
 	}
-	mlx5e_rq_frags_info(params, &info);
-	if (info.num_frags > MLX5E_RX_MAX_FRAGS) {
+	mlx5e_rq_layout(params, &l);
+	if (l.num_frags > MLX5E_RX_MAX_FRAGS) {
 		NL_SET_ERR_MSG_MOD(extack, "MTU needs too many RX fragments");
+		return -EINVAL;
+	}
+	/* Single-buffer XDP only: the frame must be linear. */
+	if (params->xdp_prog && !l.linear) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "MTU %u too large for single-buffer XDP, max %u",
+				       params->sw_mtu,
+				       mlx5e_rx_max_linear_mtu(true, PAGE_SHIFT));
 		return -EINVAL;
 	}
 	return 0;
@@ -218,14 +212,14 @@ void mlx5e_build_sq_ctx(const struct mlx5e_params *params, void *sqc)
 void mlx5e_build_rq_ctx(const struct mlx5e_params *params, void *rqc)
 {
 	void *wq = MLX5_ADDR_OF(rqc, rqc, wq);
-	struct mlx5e_rq_frags_info info;
+	struct mlx5e_rx_buf_layout l;
 
-	mlx5e_rq_frags_info(params, &info);
+	mlx5e_rq_layout(params, &l);
 	MLX5_SET(rqc, rqc, state, MLX5_RQC_STATE_RST);
 	MLX5_SET(rqc, rqc, flush_in_error_en, 1);
 	MLX5_SET(rqc, rqc, vsd, !(params->features & NETIF_F_HW_VLAN_CTAG_RX));
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
-	MLX5_SET(wq, wq, log_wq_stride, info.log_wqe_stride);
+	MLX5_SET(wq, wq, log_wq_stride, mlx5e_rq_log_wqe_stride(&l));
 	MLX5_SET(wq, wq, log_wq_sz, params->log_rq_size);
 }
 

@@ -8,22 +8,6 @@
 #define MLX5E_MPWQE_UNSUPPORTED_MSG \
 	"skb_tx_mpwqe: the device has no enhanced multi-packet send WQE"
 
-/**
- * struct mlx5e_rq_frags_info - how a legacy RQ WQE scatters a frame
- * @frag_size: bytes the device may write into each fragment
- * @frag_stride: bytes each fragment takes from a page
- * @num_frags: fragments per WQE
- * @log_wqe_stride: log2 of the WQE size (16 bytes per data segment)
- * @linear: a single fragment with headroom and skb_shared_info around it
- */
-struct mlx5e_rq_frags_info {
-	u32 frag_size;
-	u32 frag_stride;
-	u8 num_frags;
-	u8 log_wqe_stride;
-	bool linear;
-};
-
 void mlx5e_params_init(struct mlx5_core_dev *mdev, struct mlx5e_params *params,
 		       u16 num_channels, u16 mtu);
 u16 mlx5e_max_channels(struct mlx5_core_dev *mdev);
@@ -31,8 +15,9 @@ u8 mlx5e_log_max_ring_size(struct mlx5_core_dev *mdev, bool sq);
 u16 mlx5e_sq_stop_room(void);
 u8 mlx5e_max_mpw_ds(struct mlx5_core_dev *mdev);
 u16 mlx5e_tx_cqe_mod(const struct mlx5e_params *params);
-void mlx5e_rq_frags_info(const struct mlx5e_params *params,
-			 struct mlx5e_rq_frags_info *info);
+void mlx5e_rq_layout(const struct mlx5e_params *params,
+		     struct mlx5e_rx_buf_layout *l);
+u8 mlx5e_rq_log_wqe_stride(const struct mlx5e_rx_buf_layout *l);
 int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 			  const struct mlx5e_params *params, u16 max_mtu,
 			  struct netlink_ext_ack *extack);

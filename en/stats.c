@@ -33,6 +33,18 @@ static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
 	MLX5E_DESC(struct mlx5e_rq_stats, wqe_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, buff_alloc_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, gro_packets),
+	MLX5E_DESC(struct mlx5e_rq_stats, pages),
+	MLX5E_DESC(struct mlx5e_rq_stats, xdp_drop),
+	MLX5E_DESC(struct mlx5e_rq_stats, xdp_redirect),
+	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_xmit),
+	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_full),
+	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_err),
+};
+
+static const struct mlx5e_counter_desc mlx5e_xdp_xmit_desc[] = {
+	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_xmit),
+	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_full),
+	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_err),
 };
 
 static const struct mlx5e_counter_desc mlx5e_sq_desc[] = {
@@ -86,6 +98,7 @@ static const struct mlx5e_counter_group mlx5e_groups[] = {
 	MLX5E_GROUP("rx", rq_desc, rq),
 	MLX5E_GROUP("tx", sq_desc, sq),
 	MLX5E_GROUP("tx", sq_cq_desc, sq_cq),
+	MLX5E_GROUP("tx", xdp_xmit_desc, xdp_xmit),
 	MLX5E_GROUP("ch", ch_desc, ch),
 };
 
@@ -105,6 +118,7 @@ void mlx5e_stats_init(struct mlx5e_priv *priv)
 		u64_stats_init(&s->sq.syncp);
 		u64_stats_init(&s->sq_cq.syncp);
 		u64_stats_init(&s->rq.syncp);
+		u64_stats_init(&s->xdp_xmit.syncp);
 	}
 }
 

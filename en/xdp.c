@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * XDP (native mode) on the legacy RQ, and the XDP send queue.
+ *
+ * The program runs on each linear receive buffer before an SKB is built:
+ * the buffer is a page_pool fragment with XDP_PACKET_HEADROOM before the
+ * frame and skb_shared_info room after it, several to a page (see
+ * params_rx.c). XDP_PASS builds the SKB from what the program left;
+ * XDP_DROP and XDP_ABORTED leave the fragment to the RQ, which returns it
+ * to the pool; XDP_TX posts it on the channel's XDP SQ and returns it to
+ * the pool when the send completes; XDP_REDIRECT hands it to
+ * xdp_do_redirect() as a page_pool frame, flushed at the end of the poll.
+ *
+ * The XDP SQ exists while a program is attached. Each WQE is one WQEBB
+ * (control, Ethernet segment with the inline headers the SQ may require,
+ * one data segment) and asks for a completion. XDP_TX rings the doorbell
+ * once per NAPI poll; ndo_xdp_xmit (frames other devices redirect to us)
+ * posts on the XDP SQ of the CPU's channel under the SQ's lock and rings
+ * at the end of each call.
+ *
+ * Attaching or detaching a program rebuilds the channels (the page pool
+ * maps pages bidirectionally and headroom grows for XDP); replacing one
+ * program by another swaps the RQs' pointers under RCU.
+ */
+#include <linux/bpf_trace.h>
+#include <linux/filter.h>
+#include <net/page_pool/helpers.h>
+#include <trace/events/xdp.h>
+
+#include "xdp.h"
+#include "params.h"
+#include "txrx.h"
+
+/* CQE opcodes (PRM) of the send side. */
+#define MLX5E_CQE_REQ_ERR	0xd
+
+#define MLX5E_XDPSQ_POLL_BUDGET	128
+
+static void mlx5e_xdp_stat(struct u64_stats_sync *syncp, u64_stats_t *c)
+{
+	u64_stats_update_begin(syncp);
+	u64_stats_inc(c);
+	u64_stats_update_end(syncp);
+}
+
+/* ---- the XDP send queue: posting ------------------------------------ */
+
+static bool mlx5e_xdpsq_has_room(const struct mlx5e_xdpsq *sq)
+{
+	return (u16)(sq->pc - READ_ONCE(sq->cc)) < mlx5_wq_cyc_size(&sq->wq);
+}
+
+/**
+ * mlx5e_xdpsq_post() - post one frame, the doorbell left for later
+ * @sq: the XDP SQ, its lock held
+ * @dma: bus address of the frame
+ * @data: the frame
+ * @len: its bytes
+ * @info: what the WQE owns until it completes
+ *
+ * Return: false when the SQ is full or the frame too short to inline.
+ */
+static bool mlx5e_xdpsq_post(struct mlx5e_xdpsq *sq, dma_addr_t dma,
+			     void *data, u32 len,
+			     const struct mlx5e_xdp_info *info)
+{
+	u16 pi = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
+	struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
+	struct mlx5e_wqe_data_seg *dseg = wqe->data;
+	u16 ihs = 0, ds_cnt;
+
+	if (unlikely(!mlx5e_xdpsq_has_room(sq)))
+		return false;
+	if (sq->min_inline_mode != MLX5_INLINE_MODE_NONE) {
+		ihs = MLX5E_XDP_MIN_INLINE;
+		if (unlikely(len <= ihs))
+			return false;
+	}
+
+	memset(wqe, 0, MLX5E_SEND_WQE_BB);
+	if (ihs) {
+		wqe->eth.inline_hdr_sz = cpu_to_be16(ihs);
+		unsafe_memcpy(wqe->eth.inline_hdr, data, ihs,
+			      /* the headers run on into the next segment */);
+		dseg++;
+	}
+	dseg->addr = cpu_to_be64(dma + ihs);
+	dseg->byte_count = cpu_to_be32(len - ihs);
+	dseg->lkey = sq->mkey_be;
+
+	ds_cnt = (sizeof(struct mlx5e_tx_wqe) + (ihs ? MLX5E_SEND_WQE_DS : 0)) /
+		 MLX5E_SEND_WQE_DS + 1;
+	wqe->ctrl.opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
+						 MLX5E_OPCODE_SEND);
+	wqe->ctrl.qpn_ds = cpu_to_be32(sq->sqn << 8 | ds_cnt);
+	wqe->ctrl.fm_ce_se = MLX5E_WQE_CTRL_CQ_UPDATE;
+
+	sq->info[pi] = *info;
+	sq->db_ctrl = &wqe->ctrl;
+	sq->pc++;
+	return true;
+}
+
+/* Ring the doorbell for what was posted since the last one. */
+static void mlx5e_xdpsq_ring(struct mlx5e_xdpsq *sq)
+{
+	if (!sq->db_ctrl)
+		return;
+	dma_wmb();
+	mlx5_wq_cyc_update_db(&sq->wq, sq->pc);
+	/* The record is visible before the device is told to read it. */
+	wmb();
+	__raw_writeq(*(u64 *)sq->db_ctrl, sq->uar_reg);
+	sq->db_ctrl = NULL;
+}
+
+/* ---- the XDP send queue: completions -------------------------------- */
+
+static void mlx5e_xdpsq_free_info(struct mlx5e_xdpsq *sq,
+				  struct mlx5e_xdp_info *info, bool napi)
+{
+	if (info->mode == MLX5E_XDP_INFO_PAGE) {
+		page_pool_put_full_page(info->page->pp, info->page, napi);
+	} else {
+		dma_unmap_single(sq->pdev, info->dma, info->len, DMA_TO_DEVICE);
+		xdp_return_frame(info->frame);
+	}
+}
+
+/**
+ * mlx5e_poll_xdpsq_cq() - complete sent XDP WQEs (NAPI)
+ * @sq: the XDP SQ
+ *
+ * Return: whether more CQEs may be waiting.
+ */
+bool mlx5e_poll_xdpsq_cq(struct mlx5e_xdpsq *sq)
+{
+	struct mlx5_cqwq *cqwq = &sq->cq.wq;
+	struct mlx5_cqe64 *cqe;
+	int n = 0;
+	u16 cc = sq->cc;
+
+	while (n < MLX5E_XDPSQ_POLL_BUDGET && (cqe = mlx5_cqwq_get_cqe(cqwq))) {
+		u16 last = be16_to_cpu(cqe->wqe_counter);
+
+		mlx5_cqwq_pop(cqwq);
+		n++;
+		if (unlikely(get_cqe_opcode(cqe) == MLX5E_CQE_REQ_ERR))
+			mlx5e_xdp_stat(&sq->rq_stats->syncp,
+				       &sq->rq_stats->xdp_tx_err);
+		do {
+			u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, cc);
+
+			mlx5e_xdpsq_free_info(sq, &sq->info[ci], true);
+		} while (cc++ != last);
+	}
+	if (!n)
+		return false;
+	mlx5_cqwq_update_db(cqwq);
+	/* The WQEs' owners are released before posting reuses them. */
+	smp_store_release(&sq->cc, cc);
+	return n == MLX5E_XDPSQ_POLL_BUDGET;
+}
+
+/* WQEs the device will never complete: the SQ is destroyed. */
+static void mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
+{
+	while (sq->cc != sq->pc) {
+		u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->cc);
+
+		mlx5e_xdpsq_free_info(sq, &sq->info[ci], false);
+		sq->cc++;
+	}
+}
+
+/* ---- receive ------------------------------------------------------- */
+
+static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct mlx5e_rq_frag *frag,
+			 struct xdp_buff *xdp)
+{
+	struct mlx5e_xdpsq *sq = rq->xdpsq;
+	struct mlx5e_xdp_info info = {
+		.mode = MLX5E_XDP_INFO_PAGE,
+		.page = frag->page,
+	};
+	u32 len = xdp->data_end - xdp->data;
+	u32 off = frag->offset + (xdp->data - xdp->data_hard_start);
+	dma_addr_t dma = page_pool_get_dma_addr(frag->page) + off;
+	bool ok;
+
+	dma_sync_single_for_device(rq->pdev, dma, len, DMA_BIDIRECTIONAL);
+	spin_lock(&sq->lock);
+	ok = mlx5e_xdpsq_post(sq, dma, xdp->data, len, &info);
+	spin_unlock(&sq->lock);
+	if (unlikely(!ok)) {
+		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_full);
+		return false;
+	}
+	mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_xmit);
+	return true;
+}
+
+/**
+ * mlx5e_xdp_rx() - run the RQ's XDP program on a linear buffer (NAPI)
+ * @rq: the RQ
+ * @prog: its program (RCU)
+ * @frag: the buffer, synced for the CPU
+ * @headroom: in: bytes before the frame; out: after the program
+ * @len: in: the frame's bytes; out: after the program
+ *
+ * Return: true when XDP consumed the frame (dropped, sent or redirected;
+ * the fragment is the RQ's to release unless taken), false for XDP_PASS.
+ */
+bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
+		  struct mlx5e_rq_frag *frag, u32 *headroom, u32 *len)
+{
+	void *va = page_address(frag->page) + frag->offset;
+	struct xdp_buff xdp;
+	u32 act;
+
+	xdp_init_buff(&xdp, rq->frag_stride, &rq->xdp_rxq);
+	xdp_prepare_buff(&xdp, va, *headroom, *len, true);
+	act = bpf_prog_run_xdp(prog, &xdp);
+	switch (act) {
+	case XDP_PASS:
+		*headroom = xdp.data - xdp.data_hard_start;
+		*len = xdp.data_end - xdp.data;
+		return false;
+	case XDP_TX:
+		if (unlikely(!mlx5e_xdp_tx(rq, frag, &xdp)))
+			goto xdp_abort;
+		frag->page = NULL; /* the XDP SQ returns it */
+		return true;
+	case XDP_REDIRECT:
+		if (unlikely(xdp_do_redirect(rq->netdev, &xdp, prog)))
+			goto xdp_abort;
+		frag->page = NULL; /* the frame's owner returns it */
+		rq->xdp_flush = true;
+		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_redirect);
+		return true;
+	default:
+		bpf_warn_invalid_xdp_action(rq->netdev, prog, act);
+		fallthrough;
+	case XDP_ABORTED:
+xdp_abort:
+		trace_xdp_exception(rq->netdev, prog, act);
+		fallthrough;
+	case XDP_DROP:
+		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_drop);
+		return true;
+	}
+}
+
+/**
+ * mlx5e_xdp_rx_done() - end of an RX poll: flush redirects, ring XDP_TX
+ * @rq: the RQ
+ */
+void mlx5e_xdp_rx_done(struct mlx5e_rq *rq)
+{
+	if (rq->xdp_flush) {
+		xdp_do_flush();
+		rq->xdp_flush = false;
+	}
+	if (rq->xdpsq && READ_ONCE(rq->xdpsq->db_ctrl)) {
+		spin_lock(&rq->xdpsq->lock);
+		mlx5e_xdpsq_ring(rq->xdpsq);
+		spin_unlock(&rq->xdpsq->lock);
+	}
+}
+
+/* ---- ndo_xdp_xmit --------------------------------------------------- */
+
+static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
+{
+	struct mlx5e_xdp_xmit_stats *s = sq->xmit_stats;
+	struct mlx5e_xdp_info info = {
+		.mode = MLX5E_XDP_INFO_FRAME,
+		.frame = f,
+		.len = f->len,
+	};
+
+	info.dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
+	if (unlikely(dma_mapping_error(sq->pdev, info.dma))) {
+		mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
+		return false;
+	}
+	if (unlikely(!mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info))) {
+		dma_unmap_single(sq->pdev, info.dma, f->len, DMA_TO_DEVICE);
+		mlx5e_xdp_stat(&s->syncp, &s->xdp_full);
+		return false;
+	}
+	mlx5e_xdp_stat(&s->syncp, &s->xdp_xmit);
+	return true;
+}
+
+/**
+ * mlx5e_xdp_xmit() - send frames other devices redirected to us
+ * @netdev: the netdev
+ * @n: frames
+ * @frames: the frames
+ * @flags: XDP_XMIT_*
+ *
+ * Return: frames posted (the caller frees the rest), or a negative errno.
+ */
+int mlx5e_xdp_xmit(struct net_device *netdev, int n,
+		   struct xdp_frame **frames, u32 flags)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct mlx5e_xdpsq *sq;
+	int i;
+
+	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
+		return -EINVAL;
+	/* Cleared, then synchronize_net(), before the channels change. */
+	if (unlikely(!test_bit(MLX5E_STATE_XDP_XMIT, &priv->state)))
+		return -ENETDOWN;
+	sq = priv->channels.c[smp_processor_id() % priv->channels.num]->xdpsq;
+
+	spin_lock(&sq->lock);
+	for (i = 0; i < n; i++)
+		if (!mlx5e_xdp_xmit_one(sq, frames[i]))
+			break;
+	mlx5e_xdpsq_ring(sq);
+	spin_unlock(&sq->lock);
+	return i;
+}
+
+/* ---- the XDP send queue: open and close ----------------------------- */
+
+static int mlx5e_xdpsq_create_obj(struct mlx5e_channel *c,
+				  struct mlx5e_xdpsq *sq,
+				  const struct mlx5e_params *params)
+{
+	struct mlx5e_hw_res *res = &c->priv->res;
+	u32 out[MLX5_ST_SZ_DW(create_sq_out)] = {};
+	void *in, *sqc, *wq;
+	int inlen, err;
+
+	inlen = MLX5_ST_SZ_BYTES(create_sq_in) +
+		sizeof(u64) * mlx5_wq_npages(&sq->wq.wqb);
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	MLX5_SET(create_sq_in, in, opcode, MLX5_CMD_OP_CREATE_SQ);
+	sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
+	wq = MLX5_ADDR_OF(sqc, sqc, wq);
+	mlx5e_build_sq_ctx(params, sqc);
+	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
+	MLX5_SET(sqc, sqc, tis_num_0, res->tisn);
+	MLX5_SET(sqc, sqc, cqn, sq->cq.mcq.cqn);
+	MLX5_SET(wq, wq, uar_page, c->db.uar_index);
+	MLX5_SET(wq, wq, pd, res->pdn);
+	MLX5_SET64(wq, wq, dbr_addr, sq->wq.wqb.db_dma);
+	mlx5_wq_fill_pas(&sq->wq.wqb, MLX5_ADDR_OF(wq, wq, pas));
+	err = mlx5_cmd_exec(c->mdev, in, inlen, out, sizeof(out));
+	kvfree(in);
+	if (!err)
+		sq->sqn = MLX5_GET(create_sq_out, out, sqn);
+	return err;
+}
+
+static void mlx5e_xdpsq_destroy_obj(struct mlx5_core_dev *mdev, u32 sqn)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_sq_in)] = {};
+
+	MLX5_SET(destroy_sq_in, in, opcode, MLX5_CMD_OP_DESTROY_SQ);
+	MLX5_SET(destroy_sq_in, in, sqn, sqn);
+	mlx5_cmd_exec_in(mdev, destroy_sq, in);
+}
+
+/**
+ * mlx5e_open_xdpsq() - the channel's XDP SQ, ready to send
+ * @c: the channel
+ * @params: the parameters
+ *
+ * The SQ goes to RDY here: nothing is posted on it before the channel's
+ * NAPI runs.
+ *
+ * Return: 0 or a negative errno, nothing left behind.
+ */
+int mlx5e_open_xdpsq(struct mlx5e_channel *c,
+		     const struct mlx5e_params *params)
+{
+	struct mlx5e_channel_stats *stats = &c->priv->channel_stats[c->ix];
+	int node = cpu_to_node(c->cpu);
+	struct mlx5e_xdpsq *sq;
+	int err;
+
+	sq = kvzalloc_node(sizeof(*sq), GFP_KERNEL, node);
+	if (!sq)
+		return -ENOMEM;
+	err = mlx5e_create_cq(c, &sq->cq, params, false, params->log_sq_size);
+	if (err)
+		goto err_free;
+	err = mlx5_wq_cyc_create(c->mdev->device, params->log_sq_size,
+				 ilog2(MLX5E_SEND_WQE_BB), MLX5_WQ_DBR_SND,
+				 &sq->wq);
+	if (err)
+		goto err_cq;
+	sq->info = kvcalloc_node(mlx5_wq_cyc_size(&sq->wq), sizeof(*sq->info),
+				 GFP_KERNEL, node);
+	if (!sq->info) {
+		err = -ENOMEM;
+		goto err_wq;
+	}
+	spin_lock_init(&sq->lock);
+	sq->pdev = c->mdev->device;
+	sq->uar_reg = c->db.reg;
+	sq->mkey_be = cpu_to_be32(c->priv->res.mkey);
+	sq->min_inline_mode = params->tx_min_inline_mode;
+	sq->rq_stats = &stats->rq;
+	sq->xmit_stats = &stats->xdp_xmit;
+
+	err = mlx5e_xdpsq_create_obj(c, sq, params);
+	if (err)
+		goto err_info;
+	err = mlx5e_modify_sq_state(c->mdev, sq->sqn, MLX5_SQC_STATE_RST,
+				    MLX5_SQC_STATE_RDY);
+	if (err)
+		goto err_obj;
+	c->xdpsq = sq;
+	return 0;
+
+err_obj:
+	mlx5e_xdpsq_destroy_obj(c->mdev, sq->sqn);
+err_info:
+	kvfree(sq->info);
+err_wq:
+	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
+err_cq:
+	mlx5e_destroy_cq(c->mdev, &sq->cq);
+err_free:
+	kvfree(sq);
+	return err;
+}
+
+/**
+ * mlx5e_close_xdpsq() - destroy the channel's XDP SQ, if any
+ * @c: the channel, its NAPI off
+ */
+void mlx5e_close_xdpsq(struct mlx5e_channel *c)
+{
+	struct mlx5e_xdpsq *sq = c->xdpsq;
+
+	if (!sq)
+		return;
+	mlx5e_xdpsq_destroy_obj(c->mdev, sq->sqn);
+	mlx5e_xdpsq_free_descs(sq);
+	kvfree(sq->info);
+	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
+	mlx5e_destroy_cq(c->mdev, &sq->cq);
+	kvfree(sq);
+	c->xdpsq = NULL;
+}
+
+/* ---- ndo_bpf -------------------------------------------------------- */
+
+/**
+ * mlx5e_xdp_xmit_enable() - let ndo_xdp_xmit use the open channels
+ * @priv: the netdev's private area, the channels active
+ */
+void mlx5e_xdp_xmit_enable(struct mlx5e_priv *priv)
+{
+	if (priv->channels.params.xdp_prog)
+		set_bit(MLX5E_STATE_XDP_XMIT, &priv->state);
+}
+
+/**
+ * mlx5e_xdp_xmit_disable() - no ndo_xdp_xmit past this point
+ * @priv: the netdev's private area
+ */
+void mlx5e_xdp_xmit_disable(struct mlx5e_priv *priv)
+{
+	if (!test_and_clear_bit(MLX5E_STATE_XDP_XMIT, &priv->state))
+		return;
+	/* ndo_xdp_xmit runs in NAPI or under rcu_read_lock_bh(). */
+	synchronize_net();
+}
+
+/**
+ * mlx5e_xdp_features() - what XDP the netdev supports with no program
+ * Return: NETDEV_XDP_ACT_* flags; NDO_XMIT joins while a program is
+ *	attached (the XDP SQs exist only then).
+ */
+xdp_features_t mlx5e_xdp_features(void)
+{
+	return NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT;
+}
+
+static void mlx5e_xdp_swap_progs(struct mlx5e_priv *priv,
+				 struct bpf_prog *prog)
+{
+	unsigned int i;
+
+	for (i = 0; i < priv->channels.num; i++)
+		rcu_assign_pointer(priv->channels.c[i]->rq.xdp_prog, prog);
+}
+
+static int mlx5e_xdp_set(struct net_device *netdev, struct bpf_prog *prog,
+			 struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct bpf_prog *old = priv->params.xdp_prog;
+	struct mlx5e_params params = priv->params;
+	bool opened;
+	int err;
+
+	params.xdp_prog = prog;
+	err = mlx5e_params_validate(priv->mdev, &params, priv->max_mtu, extack);
+	if (err)
+		return err;
+
+	opened = test_bit(MLX5E_STATE_OPENED, &priv->state);
+	if (opened && old && prog) {
+		/* Same buffers, same queues: the RQs switch programs. */
+		mlx5e_xdp_swap_progs(priv, prog);
+		priv->channels.params.xdp_prog = prog;
+		priv->params.xdp_prog = prog;
+	} else {
+		err = mlx5e_safe_switch_params(priv, &params, extack);
+		if (err)
+			return err;
+	}
+	if (prog)
+		xdp_features_set_redirect_target(netdev, false);
+	else
+		xdp_features_clear_redirect_target(netdev);
+	/* The RQs read the program under RCU: it is freed after a grace
+	 * period.
+	 */
+	if (old)
+		bpf_prog_put(old);
+	return 0;
+}
+
+/**
+ * mlx5e_xdp_bpf() - ndo_bpf: attach, replace or detach an XDP program
+ * @netdev: the netdev
+ * @bpf: the command
+ *
+ * Return: 0 or a negative errno with an extack message, nothing changed.
+ */
+int mlx5e_xdp_bpf(struct net_device *netdev, struct netdev_bpf *bpf)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	int err;
+
+	if (bpf->command != XDP_SETUP_PROG)
+		return -EINVAL;
+	mutex_lock(&priv->state_lock);
+	err = mlx5e_xdp_set(netdev, bpf->prog, bpf->extack);
+	mutex_unlock(&priv->state_lock);
+	return err;
+}

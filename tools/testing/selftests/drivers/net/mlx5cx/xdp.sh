@@ -1,0 +1,414 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# XDP (native mode) on our legacy RQ, port B in a network namespace
+# receiving what pktgen on port A sends: xdp-bench drop at several MTUs
+# (every frame the port delivers counted in rx_xdp_drop, delivered + the
+# port's drops = sent, pages taken from the page pool per 1000 frames as
+# the buffer sizing says), XDP_TX reflecting frames to A with one doorbell
+# per NAPI poll at most, XDP_PASS leaving TCP byte-exact, XDP_REDIRECT to
+# a veth and ndo_xdp_xmit from one, programs attached, detached and
+# swapped under traffic (swaps without rebuilding the RQs), and what
+# cannot work refused with the extack, state unchanged.
+# vm-args: --timeout 1500
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+ROUNDS=${ROUNDS:-$(sized 50 5)}
+FRAMES=${FRAMES:-$(sized 5000 2000)}
+MTUS=${MTUS:-$(sized "1000 1500 3000" "1000 1500")}
+PAGE=$(getconf PAGESIZE)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ktap_header $((13 + 2 * $(wc -w <<<"$MTUS")))
+
+bdf_a=$(cx_functions | sed -n 1p)
+bdf_b=$(cx_functions | sed -n 2p)
+
+dmesg -C
+dmesg_mark xdp
+load_ours
+ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
+a=$(netdev_of "$bdf_a")
+b=$(netdev_of "$bdf_b")
+PEER_DEV=$b
+
+build_progs() {
+	local act
+
+	for act in PASS DROP; do
+		clang -O2 -target bpf -I/usr/include/"$(uname -m)"-linux-gnu \
+			-DACTION="XDP_$act" -c "$LIB_DIR/xdp_prog.c" \
+			-o "$TMP/${act,,}.o" || return 1
+	done
+	clang -O2 -target bpf -I/usr/include/"$(uname -m)"-linux-gnu \
+		-DACTION=XDP_PASS -DFRAGS -c "$LIB_DIR/xdp_prog.c" -o "$TMP/frags.o"
+}
+needs_tools() {
+	command -v xdp-bench >/dev/null && command -v clang >/dev/null && return 0
+	needs "xdp-tools and clang (tools/testing/install-deps)"
+	return 1
+}
+setup() {
+	needs_tools && build_progs && pair_up "$a" "$b"
+}
+ktap_check "links up, $b in netns $NS; XDP programs built" setup
+
+nsx() { ip netns exec "$NS" "$@"; }
+bstat() { ethtool_stat "$b" "$1" "$NS"; }
+xdp_attached() { ip -n "$NS" -d link show "$b" | grep -q 'prog/xdp'; }
+# xdp_bench ARGS...: xdp-bench on B's side in the background until
+# xdp_bench_stop. Started straight from here (ip netns exec execs it), so
+# that the signals reach it.
+xdp_bench() {
+	ip netns exec "$NS" xdp-bench "$@" >"$TMP/bench.log" 2>&1 &
+	BENCH=$!
+	wait_for 20 xdp_attached && return 0
+	sed 's/^/# xdp-bench: /' "$TMP/bench.log" | head -n 20
+	return 1
+}
+# Stop it as a user would (SIGINT: it detaches its program on the way
+# out); a background job may have SIGINT ignored, so SIGTERM, then the
+# program removed by hand if it is still there.
+# gone PID: exited (a zombie until waited for counts).
+gone() {
+	[ ! -e "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
+}
+xdp_bench_stop() {
+	local sig
+
+	for sig in INT TERM KILL; do
+		kill -"$sig" "$BENCH" 2>/dev/null || break
+		wait_for 5 gone "$BENCH" && break
+	done
+	wait "$BENCH" 2>/dev/null
+	if ip -n "$NS" -d link show "$b" | grep -q prog/xdp; then
+		diag "xdp-bench left its program attached: removed"
+		ip -n "$NS" link set dev "$b" xdp off
+	fi
+	! xdp_attached
+}
+
+# pktgen_ns NETNS DEV DST_MAC COUNT: COUNT 64-byte frames from DEV.
+pktgen_ns() {
+	local ns=${1:+ip netns exec $1} dev=$2 mac=$3 count=$4 l
+
+	modprobe pktgen
+	$ns bash -c "echo rem_device_all > /proc/net/pktgen/kpktgend_0
+		echo 'add_device $dev' > /proc/net/pktgen/kpktgend_0"
+	for l in "count $count" "pkt_size 64" "burst 32" "delay 0" \
+		"dst $B_IP" "dst_mac $mac"; do
+		$ns bash -c "echo '$l' > /proc/net/pktgen/$dev"
+	done
+	$ns bash -c "echo start > /proc/net/pktgen/pgctrl"
+}
+b_mac=$(ip -n "$NS" -br link show "$b" | awk '{print $3}')
+a_mac=$(ip -br link show "$a" | awk '{print $3}')
+
+# The stride the sizing (en/params_rx.c) gives the legacy RQ on x86-64
+# (64-byte cache lines, a 320-byte skb_shared_info): headroom + MTU + 22
+# aligned to 64, + 320, rounded up to a power of two.
+stride_of() {
+	local mtu=$1 headroom=$2 lin s=1
+
+	lin=$(( ((headroom + mtu + 22 + 63) / 64) * 64 + 320 ))
+	while [ $s -lt "$lin" ]; do s=$((s * 2)); done
+	echo $s
+}
+
+# Quiet, then one pktgen run from A into B; the counters' deltas.
+RESULTS_TABLE=()
+measure() {
+	local what=$1 mtu=$2 headroom=$3 d0 p0 r0 mr0 md0 ma0 d p r mr md ma stride want
+
+	sleep 1
+	d0=$(bstat rx_xdp_drop) p0=$(bstat rx_pages) r0=$(bstat rx_packets)
+	mr0=$(model_get "$bdf_b" rx.packets) md0=$(model_get "$bdf_b" rx.drops)
+	ma0=$(model_get "$bdf_a" tx.packets)
+	pktgen_ns "" "$a" "$b_mac" "$FRAMES"
+	sleep 2
+	d=$(( $(bstat rx_xdp_drop) - d0 )) p=$(( $(bstat rx_pages) - p0 ))
+	r=$(( $(bstat rx_packets) - r0 ))
+	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
+	md=$(( $(model_get "$bdf_b" rx.drops) - md0 ))
+	ma=$(( $(model_get "$bdf_a" tx.packets) - ma0 ))
+	stride=$(stride_of "$mtu" "$headroom")
+	[ "$stride" -le "$PAGE" ] || stride=$PAGE
+	want=$(( mr * stride / PAGE ))
+	diag "$what MTU $mtu: A sent $ma, B port delivered $mr, dropped $md; rx_xdp_drop +$d, rx_packets +$r; pages +$p (sizing: stride $stride, $((PAGE / stride)) per page, $want pages)"
+	RESULTS_TABLE+=("$(printf '%-8s %5u %6u %4u %9u %11u' "$what" "$mtu" "$stride" $((PAGE / stride)) $((mr ? p * 1000 / mr : 0)) $((1000 * stride / PAGE)))")
+	M_D=$d M_P=$p M_R=$r M_MR=$mr M_MD=$md M_MA=$ma M_WANT=$want
+}
+pages_match() {
+	# The refill takes a page every PAGE/stride buffers: exact but for
+	# the page open at either end.
+	[ "$M_MR" -gt 0 ] && [ "$M_P" -ge $((M_WANT - 2)) ] && [ "$M_P" -le $((M_WANT + 2)) ]
+}
+
+for mtu in $MTUS; do
+	ip -n "$NS" link set "$b" mtu "$mtu"
+	wait_for 15 ns_carrier "$b" 1
+	drop_counts() {
+		xdp_bench drop -m native "$b" || return 1
+		measure xdp-drop "$mtu" 256
+		xdp_bench_stop
+		# Every frame B's port delivered reached XDP and was dropped;
+		# none reached the stack; none was lost unaccounted.
+		[ "$M_MR" -gt 0 ] && [ "$M_D" -eq "$M_MR" ] && [ "$M_R" -eq 0 ] &&
+			[ "$M_MA" -eq $((M_MR + M_MD)) ]
+	}
+	ktap_check "MTU $mtu xdp-bench drop: rx_xdp_drop == frames delivered, delivered + port drops == sent" drop_counts
+	ktap_check "MTU $mtu xdp-bench drop: pages taken per frame as the sizing says" pages_match
+done
+
+# The same without XDP at MTU 1000, for the table: the stack's headroom.
+ip -n "$NS" link set "$b" mtu 1000
+wait_for 15 ns_carrier "$b" 1
+no_xdp_pages() {
+	measure no-xdp 1000 64
+	[ "$M_R" -eq "$M_MR" ] && pages_match
+}
+ktap_check "MTU 1000 without XDP: frames to the stack, pages as the sizing says" no_xdp_pages
+diag "pages per 1000 frames, $PAGE-byte pages (measured vs sizing):"
+diag "mode       MTU stride /page  measured      sizing"
+for l in "${RESULTS_TABLE[@]}"; do diag "$l"; done
+
+ip -n "$NS" link set "$b" mtu 1500
+ip link set "$a" mtu 1500
+wait_for 15 ns_carrier "$b" 1
+
+# XDP_TX: B swaps the MACs and sends each frame back to A, whose driver
+# hands the UDP frames to its stack (counted by a tc filter there).
+xdp_tx() {
+	local x0 f0 e0 tx0 db0 poll0 mr0 u0 x f e tx db poll mr u
+
+	udp_tap_add "" "$a" ingress || return 1
+	xdp_bench tx -p swap-macs -m native "$b" || return 1
+	sleep 1
+	x0=$(bstat rx_xdp_tx_xmit) f0=$(bstat rx_xdp_tx_full) e0=$(bstat rx_xdp_tx_err)
+	mr0=$(model_get "$bdf_b" rx.packets) u0=$(udp_tap_get "" "$a" ingress)
+	tx0=$(model_get "$bdf_b" tx.packets) db0=$(model_get "$bdf_b" sq.doorbells)
+	poll0=$(bstat ch_poll)
+	pktgen_ns "" "$a" "$b_mac" "$FRAMES"
+	sleep 2
+	x=$(( $(bstat rx_xdp_tx_xmit) - x0 )) f=$(( $(bstat rx_xdp_tx_full) - f0 ))
+	e=$(( $(bstat rx_xdp_tx_err) - e0 ))
+	tx=$(( $(model_get "$bdf_b" tx.packets) - tx0 ))
+	db=$(( $(model_get "$bdf_b" sq.doorbells) - db0 ))
+	poll=$(( $(bstat ch_poll) - poll0 ))
+	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
+	u=$(( $(udp_tap_get "" "$a" ingress) - u0 ))
+	xdp_bench_stop
+	udp_tap_del "" "$a" ingress
+	diag "XDP_TX: B delivered $mr; rx_xdp_tx_xmit +$x, tx_full +$f, tx_err +$e; B port sent $tx in $db doorbells over $poll NAPI polls; A's driver received $u of the UDP frames back"
+	# Every frame delivered was posted back (or counted full), and
+	# every one posted came back to A.
+	[ "$x" -gt 0 ] && [ "$e" -eq 0 ] && [ $((x + f)) -eq "$mr" ] &&
+		[ "$tx" -ge "$x" ] && [ "$u" -eq "$x" ] && [ "$db" -le "$poll" ]
+}
+ktap_check "XDP_TX: every frame posted reaches A, one doorbell per NAPI poll at most" xdp_tx
+
+# XDP_PASS: TCP through a program, the bytes compared end to end.
+tcp_exact() {
+	local sent got
+
+	head -c $((8 << 20)) /dev/urandom >"$TMP/blob"
+	sent=$(sha256sum <"$TMP/blob" | cut -d' ' -f1)
+	nsx python3 -c '
+import hashlib, socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], 5201)); s.listen(1); s.settimeout(120)
+c, _ = s.accept(); h = hashlib.sha256(); n = 0
+while True:
+    d = c.recv(65536)
+    if not d: break
+    h.update(d); n += len(d)
+print(h.hexdigest(), n)' "$B_IP" >"$TMP/tcp.out" &
+	local srv=$! d0
+	sleep 1
+	d0=$(bstat rx_xdp_drop)
+	python3 -c '
+import socket, sys
+s = socket.create_connection((sys.argv[1], 5201), timeout=120)
+s.sendall(open(sys.argv[2], "rb").read()); s.close()' "$B_IP" "$TMP/blob" || return 1
+	wait "$srv"
+	got=$(cut -d' ' -f1 <"$TMP/tcp.out")
+	diag "XDP_PASS TCP: sent 8 MiB sha256 ${sent:0:16}, received $(cut -d' ' -f2 <"$TMP/tcp.out") bytes sha256 ${got:0:16}; rx_xdp_drop +$(( $(bstat rx_xdp_drop) - d0 ))"
+	[ "$got" = "$sent" ] && [ "$(bstat rx_xdp_drop)" = "$d0" ]
+}
+pass_tcp() {
+	xdp_bench pass -m native "$b" || return 1
+	tcp_exact
+	local rc=$?
+	xdp_bench_stop
+	return $rc
+}
+ktap_check "XDP_PASS (xdp-bench pass): TCP 8 MiB byte-exact" pass_tcp
+
+# XDP_REDIRECT out of B into a veth, and ndo_xdp_xmit into B from a veth:
+# v1 sends, v0 (its peer) runs the redirecting program.
+veth_setup() {
+	modprobe veth || return 1
+	# No IPv6 chatter on the veths: every frame counted is ours.
+	nsx sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+	ip -n "$NS" link add v0 type veth peer name v1 || return 1
+	ip -n "$NS" link set v0 up
+	ip -n "$NS" link set v1 up
+	# A veth takes redirected frames with its NAPI on: GRO does that.
+	nsx ethtool -K v0 gro on >/dev/null && nsx ethtool -K v1 gro on >/dev/null
+}
+vstat() { nsx cat "/sys/class/net/$1/statistics/$2"; }
+redirect_out() {
+	local r0 x0 v0 r x v
+
+	veth_setup || return 1
+	xdp_bench redirect-map -m native "$b" v1 || return 1
+	sleep 1
+	r0=$(bstat rx_xdp_redirect) x0=$(model_get "$bdf_b" rx.packets)
+	v0=$(vstat v0 rx_packets)
+	pktgen_ns "" "$a" "$b_mac" "$FRAMES"
+	sleep 2
+	r=$(( $(bstat rx_xdp_redirect) - r0 ))
+	x=$(( $(model_get "$bdf_b" rx.packets) - x0 ))
+	v=$(( $(vstat v0 rx_packets) - v0 ))
+	xdp_bench_stop
+	diag "XDP_REDIRECT $b -> v1 (devmap): B delivered $x, rx_xdp_redirect +$r, v1's peer v0 received $v"
+	[ "$x" -gt 0 ] && [ "$r" -eq "$x" ] && [ "$v" -eq "$r" ]
+}
+ktap_check "XDP_REDIRECT: every frame B delivered goes out through a veth (devmap)" redirect_out
+
+xmit_in_cleanup() {
+	kill -TERM "$BENCH" 2>/dev/null
+	wait "$BENCH" 2>/dev/null
+	ip -n "$NS" link set dev v0 xdp off 2>/dev/null
+	ip -n "$NS" link set dev "$b" xdp off
+}
+xmit_in() {
+	local n=200 x0 t0 a0 x t ar
+
+	# xdp-bench puts a program of its own on B too: B's XDP SQs exist.
+	ip netns exec "$NS" xdp-bench redirect-map -m native v0 "$b" >"$TMP/bench.log" 2>&1 &
+	BENCH=$!
+	if ! wait_for 20 bash -c "ip -n $NS -d link show v0 | grep -q prog/xdp"; then
+		sed 's/^/# xdp-bench: /' "$TMP/bench.log" | head -n 20
+		xmit_in_cleanup
+		return 1
+	fi
+	ip -n "$NS" addr add 198.19.0.2/24 dev v1
+	ip -n "$NS" neigh add 198.19.0.1 lladdr "$a_mac" dev v1
+	sleep 1
+	x0=$(bstat tx_xdp_xmit) t0=$(model_get "$bdf_b" tx.packets)
+	a0=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) ))
+	nsx ping -q -c "$n" -i 0.01 -W 1 198.19.0.1 >/dev/null
+	sleep 2
+	x=$(( $(bstat tx_xdp_xmit) - x0 ))
+	t=$(( $(model_get "$bdf_b" tx.packets) - t0 ))
+	ar=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) - a0 ))
+	xmit_in_cleanup
+	diag "ndo_xdp_xmit v0 -> $b: $n pings from v1, tx_xdp_xmit +$x, tx_xdp_full $(bstat tx_xdp_full), B port sent $t, A's port received $ar"
+	[ "$x" -eq "$n" ] && [ "$t" -eq "$x" ] && [ "$ar" -eq "$x" ]
+}
+ktap_check "ndo_xdp_xmit: frames a veth redirects into B leave B's port, every one" xmit_in
+ip -n "$NS" link del v0 2>/dev/null
+
+# Attach, detach and swap under traffic (pktgen from A, paced, until
+# stopped). A swap changes the program without rebuilding the RQs: no
+# CREATE_RQ, the new action acts.
+model_cmd() { model_get "$1" "cmd.$2"; }
+traffic_start() {
+	modprobe pktgen
+	echo rem_device_all >/proc/net/pktgen/kpktgend_0
+	echo "add_device $a" >/proc/net/pktgen/kpktgend_0
+	for l in "count 0" "pkt_size 64" "burst 1" "delay 200000" \
+		"dst $B_IP" "dst_mac $b_mac"; do
+		echo "$l" >"/proc/net/pktgen/$a"
+	done
+	echo start >/proc/net/pktgen/pgctrl &
+	TRAFFIC=$!
+	sleep 1
+}
+traffic_stop() {
+	echo stop >/proc/net/pktgen/pgctrl
+	wait "$TRAFFIC" 2>/dev/null
+	diag "pktgen under the loop: $(sed -n 's/^ *\(Result: .*\)/\1/p' "/proc/net/pktgen/$a")"
+}
+attach_detach() {
+	local i
+
+	ip -n "$NS" link set dev "$b" xdp off
+	traffic_start
+	for i in $(seq "$ROUNDS"); do
+		ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp &&
+			xdp_attached &&
+			ip -n "$NS" link set dev "$b" xdpdrv off &&
+			! xdp_attached || { traffic_stop; diag "round $i failed"; return 1; }
+	done
+	traffic_stop
+	diag "$ROUNDS attach/detach rounds under pktgen; B rx_packets $(bstat rx_packets)"
+	ping -c 2 -W 5 "$B_IP" >/dev/null
+}
+ktap_check "attach/detach $ROUNDS times under traffic, traffic after" attach_detach
+
+swap() {
+	local i c0 c d0 d1
+
+	ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp || return 1
+	c0=$(model_cmd "$bdf_b" CREATE_RQ)
+	traffic_start
+	for i in $(seq "$ROUNDS"); do
+		ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/drop.o" sec xdp &&
+			ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp ||
+			{ traffic_stop; diag "round $i failed"; return 1; }
+	done
+	ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/drop.o" sec xdp
+	d0=$(bstat rx_xdp_drop)
+	sleep 2
+	d1=$(bstat rx_xdp_drop)
+	traffic_stop
+	c=$(model_cmd "$bdf_b" CREATE_RQ)
+	ip -n "$NS" link set dev "$b" xdpdrv off
+	diag "$ROUNDS swaps pass<->drop under pktgen: CREATE_RQ $c0 -> $c; with drop in place rx_xdp_drop +$((d1 - d0)) in 2 s"
+	[ "$c" = "$c0" ] && [ "$d1" -gt "$d0" ] && ping -c 2 -W 5 "$B_IP" >/dev/null
+}
+ktap_check "swap programs $ROUNDS times under traffic: no RQ rebuilt, the new program acts" swap
+
+# Bad input: an MTU whose frames do not fit one buffer (4000 on 4K pages)
+# refuses XDP with the extack, frags-aware program or not; XDP attached
+# refuses that MTU. Nothing changes either time.
+refused() {
+	local mtu=4000 err err2 rc=0
+
+	ip -n "$NS" link set "$b" mtu "$mtu"
+	err=$(ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp 2>&1) && rc=1
+	err2=$(ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/frags.o" sec xdp.frags 2>&1) && rc=1
+	diag "attach at MTU $mtu: $(grep -o 'MTU.*' <<<"$err" | head -n 1)"
+	diag "frags-aware program: $(grep -o 'MTU.*' <<<"$err2" | head -n 1)"
+	grep -q "too large for single-buffer XDP" <<<"$err" || rc=1
+	grep -q "too large for single-buffer XDP" <<<"$err2" || rc=1
+	xdp_attached && rc=1
+	[ "$(ip -n "$NS" -j link show "$b" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mtu"])')" = "$mtu" ] || rc=1
+	ip -n "$NS" link set "$b" mtu 1500
+	ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp || rc=1
+	ip -n "$NS" link set "$b" mtu "$mtu" 2>/dev/null && rc=1
+	[ "$(ip -n "$NS" -j link show "$b" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mtu"])')" = 1500 ] || rc=1
+	xdp_attached || rc=1
+	wait_for 15 ns_carrier "$b" 1
+	ping -c 2 -W 5 "$B_IP" >/dev/null || rc=1
+	ip -n "$NS" link set dev "$b" xdpdrv off
+	return $rc
+}
+ktap_check "XDP at MTU 4000 refused with the extack (frags-aware too), MTU 4000 refused under XDP; state unchanged" refused
+
+teardown() {
+	pair_down
+	rmmod mlx5_core
+}
+ktap_check "rmmod after the XDP tests" teardown
+ktap_check "after rmmod: nothing left on the device" all_clean
+complaints=$(mlx5_complaints)
+[ -z "$complaints" ] || echo "$complaints" | sed 's/^/# /'
+ktap_check "no mlx5 error or warning in the kernel log" test -z "$complaints"
+
+ktap_finish
