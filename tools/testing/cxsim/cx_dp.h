@@ -40,6 +40,9 @@ struct cx_dp {
 	uint64_t cq_doorbells;
 	uint64_t cq_arms;
 	uint64_t eqe_comp;		/* completion EQEs posted */
+	uint64_t cq_mod_count;		/* ... of them when cq_max_count was reached */
+	uint64_t cq_mod_timer;		/* ... of them when cq_period ran out */
+	uint64_t cq_deadline;		/* earliest moderation deadline (ns), 0: none */
 	/* the port (this function's only one) */
 	uint64_t tx_packets, tx_bytes;
 	uint64_t tx_drops_link;		/* frames not sent: link down */
@@ -92,6 +95,11 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq);
 
 /* Receive path (cx_rx.c). */
 size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len);
+
+/* Set the host timer to the earliest command or CQ moderation deadline. */
+void cx_timer_rearm(struct cx_core *core);
+/* The host timer ran out: CQs whose moderation period ended post their EQE. */
+void cx_cq_timer(struct cx_core *core);
 
 /* Is the port passing frames? */
 bool cx_dp_link_up(struct cx_core *core);
