@@ -16,6 +16,7 @@
 #define __MLX5_EN_H__
 
 #include <linux/bits.h>
+#include <linux/dim.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/netdevice.h>
@@ -107,6 +108,8 @@ enum mlx5e_priv_flag {
  * @rx_cq_frames: RX CQ moderation count
  * @tx_cq_usecs: TX CQ moderation period
  * @tx_cq_frames: TX CQ moderation count
+ * @rx_dim_enabled: RX moderation adaptive (net_dim), overriding @rx_cq_*
+ * @tx_dim_enabled: TX moderation adaptive (net_dim), overriding @tx_cq_*
  * @pflags: private flags, BIT(enum mlx5e_priv_flag)
  * @features: netdev features the queues honour (checksum, VLAN stripping)
  *
@@ -124,6 +127,8 @@ struct mlx5e_params {
 	u16 rx_cq_frames;
 	u16 tx_cq_usecs;
 	u16 tx_cq_frames;
+	bool rx_dim_enabled;
+	bool tx_dim_enabled;
 	u32 pflags;
 	netdev_features_t features;
 };
@@ -411,6 +416,11 @@ struct mlx5e_rq {
  * @ix: channel index
  * @vector: completion vector
  * @cpu: CPU of @vector
+ * @rx_dim: adaptive moderation of @rq's CQ, when the parameters ask
+ * @tx_dim: adaptive moderation of @sq's CQ, when the parameters ask
+ * @dim_events: NAPI completions, the event count of the DIM samples
+ * @rx_dim_on: @rx_dim runs
+ * @tx_dim_on: @tx_dim runs
  */
 struct mlx5e_channel {
 	struct napi_struct napi;
@@ -425,6 +435,11 @@ struct mlx5e_channel {
 	u16 ix;
 	u16 vector;
 	int cpu;
+	struct dim rx_dim;
+	struct dim tx_dim;
+	u16 dim_events;
+	bool rx_dim_on;
+	bool tx_dim_on;
 };
 
 /**
@@ -563,6 +578,10 @@ struct mlx5e_priv {
 /* en_main.c */
 int mlx5e_open_locked(struct net_device *netdev);
 int mlx5e_close_locked(struct net_device *netdev);
+int mlx5e_modify_cq_moderation(struct mlx5_core_dev *mdev,
+			       struct mlx5e_cq *cq, u16 usecs, u16 frames);
+int mlx5e_channels_set_moderation(struct mlx5e_priv *priv,
+				  const struct mlx5e_params *params);
 int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 			     const struct mlx5e_params *new,
 			     struct netlink_ext_ack *extack);

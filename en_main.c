@@ -41,6 +41,128 @@ static void mlx5e_completion_event(struct mlx5_cq *mcq)
 	napi_schedule(cq->napi);
 }
 
+/* modify_field_select of MODIFY_CQ: the period and the count. */
+#define MLX5E_CQ_MODIFY_PERIOD	BIT(0)
+#define MLX5E_CQ_MODIFY_COUNT	BIT(1)
+
+/**
+ * mlx5e_modify_cq_moderation() - set a CQ's moderation in place
+ * @mdev: the device
+ * @cq: the CQ
+ * @usecs: the longest an event waits after a completion
+ * @frames: the completions an event waits for
+ *
+ * Return: 0 or the command's error.
+ */
+int mlx5e_modify_cq_moderation(struct mlx5_core_dev *mdev,
+			       struct mlx5e_cq *cq, u16 usecs, u16 frames)
+{
+	u32 in[MLX5_ST_SZ_DW(modify_cq_in)] = {};
+	void *cqc = MLX5_ADDR_OF(modify_cq_in, in, cq_context);
+
+	MLX5_SET(modify_cq_in, in, opcode, MLX5_CMD_OP_MODIFY_CQ);
+	MLX5_SET(modify_cq_in, in, cqn, cq->mcq.cqn);
+	MLX5_SET(modify_cq_in, in,
+		 modify_field_select_resize_field_select.modify_field_select.modify_field_select,
+		 MLX5E_CQ_MODIFY_PERIOD | MLX5E_CQ_MODIFY_COUNT);
+	MLX5_SET(cqc, cqc, cq_period, usecs);
+	MLX5_SET(cqc, cqc, cq_max_count, frames);
+	return mlx5_cmd_exec_in(mdev, modify_cq, in);
+}
+
+/* net_dim chose a profile: program it, then measure again. */
+static void mlx5e_rx_dim_work(struct work_struct *work)
+{
+	struct dim *dim = container_of(work, struct dim, work);
+	struct mlx5e_channel *c = container_of(dim, struct mlx5e_channel,
+					       rx_dim);
+	struct dim_cq_moder m = net_dim_get_rx_moderation(dim->mode,
+							  dim->profile_ix);
+
+	mlx5e_modify_cq_moderation(c->mdev, &c->rq.cq, m.usec, m.pkts);
+	dim->state = DIM_START_MEASURE;
+}
+
+static void mlx5e_tx_dim_work(struct work_struct *work)
+{
+	struct dim *dim = container_of(work, struct dim, work);
+	struct mlx5e_channel *c = container_of(dim, struct mlx5e_channel,
+					       tx_dim);
+	struct dim_cq_moder m = net_dim_get_tx_moderation(dim->mode,
+							  dim->profile_ix);
+
+	mlx5e_modify_cq_moderation(c->mdev, &c->sq.cq, m.usec, m.pkts);
+	dim->state = DIM_START_MEASURE;
+}
+
+/* One DIM sample per NAPI completion, from the queues' own counters. */
+static void mlx5e_dim_sample(struct mlx5e_channel *c)
+{
+	struct mlx5e_channel_stats *st = &c->priv->channel_stats[c->ix];
+	struct dim_sample sample = {};
+
+	c->dim_events++;
+	if (c->rx_dim_on) {
+		dim_update_sample(c->dim_events,
+				  u64_stats_read(&st->rq.packets),
+				  u64_stats_read(&st->rq.bytes), &sample);
+		net_dim(&c->rx_dim, sample);
+	}
+	if (c->tx_dim_on) {
+		dim_update_sample(c->dim_events,
+				  u64_stats_read(&st->sq.packets),
+				  u64_stats_read(&st->sq.bytes), &sample);
+		net_dim(&c->tx_dim, sample);
+	}
+}
+
+static void mlx5e_dim_init(struct mlx5e_channel *c,
+			   const struct mlx5e_params *params)
+{
+	c->rx_dim_on = params->rx_dim_enabled;
+	c->tx_dim_on = params->tx_dim_enabled;
+	INIT_WORK(&c->rx_dim.work, mlx5e_rx_dim_work);
+	INIT_WORK(&c->tx_dim.work, mlx5e_tx_dim_work);
+	c->rx_dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+	c->tx_dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+}
+
+/**
+ * mlx5e_channels_set_moderation() - the static moderation of @params on
+ * every open channel's CQs whose DIM is off
+ * @priv: the netdev's private area
+ * @params: the moderation to set
+ *
+ * Return: 0 or the first command's error.
+ */
+int mlx5e_channels_set_moderation(struct mlx5e_priv *priv,
+				  const struct mlx5e_params *params)
+{
+	struct mlx5e_channels *chs = &priv->channels;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < chs->num; i++) {
+		struct mlx5e_channel *c = chs->c[i];
+
+		if (!c->rx_dim_on) {
+			err = mlx5e_modify_cq_moderation(priv->mdev, &c->rq.cq,
+							 params->rx_cq_usecs,
+							 params->rx_cq_frames);
+			if (err)
+				return err;
+		}
+		if (!c->tx_dim_on) {
+			err = mlx5e_modify_cq_moderation(priv->mdev, &c->sq.cq,
+							 params->tx_cq_usecs,
+							 params->tx_cq_frames);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 static int mlx5e_create_cq(struct mlx5e_channel *c, struct mlx5e_cq *cq,
 			   const struct mlx5e_params *params, bool rx,
 			   u8 log_size)
@@ -451,6 +573,8 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	if (!napi_complete_done(napi, work))
 		return work;
 
+	if (c->rx_dim_on || c->tx_dim_on)
+		mlx5e_dim_sample(c);
 	mlx5e_cq_arm(&c->sq.cq);
 	mlx5e_cq_arm(&c->rq.cq);
 	u64_stats_update_begin(&c->stats->syncp);
@@ -482,6 +606,7 @@ static int mlx5e_open_channel(struct mlx5e_priv *priv, u16 ix,
 	mlx5_doorbell_get(mdev, ix, &c->db);
 	netif_napi_add(priv->netdev, &c->napi, mlx5e_napi_poll);
 	netif_napi_set_irq(&c->napi, mlx5_comp_irqn_get(mdev, vector));
+	mlx5e_dim_init(c, params);
 
 	err = mlx5e_open_txqsq(c, params);
 	if (err)
@@ -546,6 +671,9 @@ static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 	if (netdev_get_tx_queue(c->netdev, c->ix)->napi == &c->napi)
 		netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_TX, NULL);
 	napi_disable(&c->napi);
+	/* NAPI scheduled the DIM works: none runs once it is off. */
+	cancel_work_sync(&c->rx_dim.work);
+	cancel_work_sync(&c->tx_dim.work);
 	mlx5e_modify_rq_state(c->mdev, c->rq.rqn, MLX5_RQC_STATE_RDY,
 			      MLX5_RQC_STATE_ERR);
 	mlx5e_modify_sq_state(c->mdev, c->sq.sqn, MLX5_SQC_STATE_RDY,
