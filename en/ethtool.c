@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * ethtool: driver info, link, counters (en/stats.c), channels, rings,
+ * ethtool: driver info, link modes and pause, counters (en/stats.c), channels, rings,
  * interrupt moderation, private flags, RSS indirection table and key, the
  * hashed fields. Every change of queue
  * parameters goes through mlx5e_safe_switch_params(), so a refused or
@@ -358,22 +358,79 @@ static int mlx5e_get_rxnfc(struct net_device *netdev,
 	}
 }
 
+/*
+ * Link modes from PTYS: supported from the port's capability, advertised
+ * from what is enabled; the speed of the protocol running, when the link
+ * is up.
+ */
 static int mlx5e_get_link_ksettings(struct net_device *netdev,
 				    struct ethtool_link_ksettings *ks)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u32 cap = 0, admin = 0, oper = 0;
 	u32 speed = SPEED_UNKNOWN;
 
 	ethtool_link_ksettings_zero_link_mode(ks, supported);
 	ethtool_link_ksettings_zero_link_mode(ks, advertising);
-	if (netif_carrier_ok(netdev) &&
-	    test_bit(MLX5E_STATE_HW_READY, &priv->state))
-		mlx5e_port_speed(priv->mdev, &speed);
+	if (test_bit(MLX5E_STATE_HW_READY, &priv->state) &&
+	    !mlx5e_port_ptys(priv->mdev, &cap, &admin, &oper)) {
+		mlx5e_ptys_link_modes(cap, ks->link_modes.supported);
+		mlx5e_ptys_link_modes(admin, ks->link_modes.advertising);
+		if (netif_carrier_ok(netdev))
+			speed = mlx5e_ptys_speed(oper);
+	}
+	__set_bit(ETHTOOL_LINK_MODE_Pause_BIT, ks->link_modes.supported);
+	__set_bit(ETHTOOL_LINK_MODE_Asym_Pause_BIT, ks->link_modes.supported);
+	__set_bit(ETHTOOL_LINK_MODE_FIBRE_BIT, ks->link_modes.supported);
+	__set_bit(ETHTOOL_LINK_MODE_FIBRE_BIT, ks->link_modes.advertising);
 	ks->base.speed = speed;
 	ks->base.duplex = speed == SPEED_UNKNOWN ? DUPLEX_UNKNOWN : DUPLEX_FULL;
 	ks->base.port = PORT_DA;
 	ks->base.autoneg = AUTONEG_DISABLE;
 	return 0;
+}
+
+/* Global pause (PFCC); its autonegotiation is not supported. */
+static void mlx5e_get_pauseparam(struct net_device *netdev,
+				 struct ethtool_pauseparam *pause)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u32 rx = 0, tx = 0;
+
+	if (mlx5e_port_query_pause(priv->mdev, &rx, &tx))
+		netdev_err(netdev, "querying pause (PFCC) failed\n");
+	pause->autoneg = AUTONEG_DISABLE;
+	pause->rx_pause = rx;
+	pause->tx_pause = tx;
+}
+
+static int mlx5e_set_pauseparam(struct net_device *netdev,
+				struct ethtool_pauseparam *pause)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	int err;
+
+	if (pause->autoneg) {
+		netdev_err(netdev, "pause autonegotiation is not supported\n");
+		return -EINVAL;
+	}
+	err = mlx5e_port_set_pause(priv->mdev, !!pause->rx_pause,
+				   !!pause->tx_pause);
+	if (err)
+		netdev_err(netdev, "setting pause (PFCC) failed: %d\n", err);
+	return err;
+}
+
+static void mlx5e_get_pause_stats(struct net_device *netdev,
+				  struct ethtool_pause_stats *stats)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u64 rx, tx;
+
+	if (mlx5e_port_pause_frames(priv->mdev, &rx, &tx))
+		return;
+	stats->rx_pause_frames = rx;
+	stats->tx_pause_frames = tx;
 }
 
 const struct ethtool_ops mlx5e_ethtool_ops = {
@@ -383,6 +440,9 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.get_drvinfo		= mlx5e_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= mlx5e_get_link_ksettings,
+	.get_pauseparam		= mlx5e_get_pauseparam,
+	.set_pauseparam		= mlx5e_set_pauseparam,
+	.get_pause_stats	= mlx5e_get_pause_stats,
 	.get_sset_count		= mlx5e_get_sset_count,
 	.get_strings		= mlx5e_get_strings,
 	.get_ethtool_stats	= mlx5e_get_ethtool_stats,
