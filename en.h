@@ -170,6 +170,8 @@ struct mlx5e_sq_stats {
  * @cqe_err: error CQEs
  * @wake: times the queue was woken
  * @recover: SQ recoveries after an error CQE
+ * @timeout: times the TX watchdog found the queue stalled (and it was
+ *	recovered)
  */
 struct mlx5e_sq_cq_stats {
 	struct u64_stats_sync syncp;
@@ -177,6 +179,7 @@ struct mlx5e_sq_cq_stats {
 	u64_stats_t cqe_err;
 	u64_stats_t wake;
 	u64_stats_t recover;
+	u64_stats_t timeout;
 };
 
 /**
@@ -547,6 +550,7 @@ enum {
  * @wq: control-path work
  * @rx_mode_work: applies ndo_set_rx_mode
  * @carrier_work: follows the port's operational state
+ * @tx_timeout_work: recovers the TX queues the watchdog found stalled
  * @events_nb: the core's async events
  * @max_nch: channels the device can give us
  * @max_mtu: port maximum, software MTU
@@ -569,6 +573,7 @@ struct mlx5e_priv {
 	struct workqueue_struct *wq;
 	struct work_struct rx_mode_work;
 	struct work_struct carrier_work;
+	struct work_struct tx_timeout_work;
 	struct notifier_block events_nb;
 	u16 max_nch;
 	u16 max_mtu;

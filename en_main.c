@@ -1022,17 +1022,60 @@ static int mlx5e_set_features(struct net_device *netdev,
 	return err;
 }
 
+/* Stopped for longer than the watchdog allows: what dev_watchdog() asks. */
+static bool mlx5e_txq_stalled(struct net_device *netdev,
+			      struct netdev_queue *txq)
+{
+	return netif_xmit_stopped(txq) &&
+	       time_after(jiffies, READ_ONCE(txq->trans_start) +
+				   netdev->watchdog_timeo);
+}
+
+/*
+ * The watchdog names one queue; every queue that has stalled by now is
+ * recovered, and only those. A stalled SQ whose completions are in its
+ * EQ lost an interrupt: polling the EQ rearms it and runs NAPI. One in
+ * error recovers through its error CQE (the "tx" reporter), which NAPI
+ * then finds.
+ */
+static void mlx5e_tx_timeout_work(struct work_struct *work)
+{
+	struct mlx5e_priv *priv = container_of(work, struct mlx5e_priv,
+					       tx_timeout_work);
+	struct net_device *netdev = priv->netdev;
+	unsigned int i;
+	int n;
+
+	mutex_lock(&priv->state_lock);
+	if (!test_bit(MLX5E_STATE_OPENED, &priv->state))
+		goto unlock;
+	for (i = 0; i < priv->channels.num; i++) {
+		struct mlx5e_channel *c = priv->channels.c[i];
+		struct mlx5e_txqsq *sq = &c->sq;
+
+		if (!mlx5e_txq_stalled(netdev, sq->txq))
+			continue;
+		n = mlx5_comp_eq_recover(c->mdev, c->vector);
+		netdev_err(netdev,
+			   "TX queue %u stalled: SQ 0x%x cc %u pc %u, %d EQEs recovered on vector %u\n",
+			   i, sq->sqn, sq->cc, sq->pc, n, c->vector);
+		u64_stats_update_begin(&sq->cq_stats->syncp);
+		u64_stats_inc(&sq->cq_stats->timeout);
+		u64_stats_update_end(&sq->cq_stats->syncp);
+		local_bh_disable();
+		napi_schedule(&c->napi);
+		local_bh_enable();
+	}
+unlock:
+	mutex_unlock(&priv->state_lock);
+}
+
 static void mlx5e_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
-	struct mlx5e_txqsq *sq = READ_ONCE(priv->txq2sq[txqueue]);
 
-	/* A lost interrupt is the one stall we can cure here; an SQ in
-	 * error recovers through its error CQE.
-	 */
-	netdev_err(netdev, "TX queue %u timed out\n", txqueue);
-	if (sq)
-		napi_schedule(&sq->ch->napi);
+	netdev_warn(netdev, "TX watchdog: queue %u timed out\n", txqueue);
+	queue_work(priv->wq, &priv->tx_timeout_work);
 }
 
 static const struct net_device_ops mlx5e_netdev_ops = {
@@ -1199,6 +1242,7 @@ static int mlx5e_priv_init(struct mlx5e_priv *priv, struct net_device *netdev,
 	mutex_init(&priv->state_lock);
 	INIT_WORK(&priv->carrier_work, mlx5e_carrier_work);
 	INIT_WORK(&priv->rx_mode_work, mlx5e_rx_mode_work);
+	INIT_WORK(&priv->tx_timeout_work, mlx5e_tx_timeout_work);
 	priv->wq = create_singlethread_workqueue("mlx5e");
 	if (!priv->wq)
 		return -ENOMEM;

@@ -54,6 +54,7 @@ static const struct mlx5e_counter_desc mlx5e_sq_cq_desc[] = {
 	MLX5E_DESC(struct mlx5e_sq_cq_stats, cqe_err),
 	{ "queue_wake", offsetof(struct mlx5e_sq_cq_stats, wake) },
 	MLX5E_DESC(struct mlx5e_sq_cq_stats, recover),
+	MLX5E_DESC(struct mlx5e_sq_cq_stats, timeout),
 };
 
 static const struct mlx5e_counter_desc mlx5e_ch_desc[] = {
