@@ -96,6 +96,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "sq.doorbells_bad", dp->sq_doorbells_bad);
 	KV(o, "sq.errors", dp->sq_errors);
 	KV(o, "sq.errors_injected", dp->sq_err_injected);
+	KV(o, "rq.errors_injected", dp->rq_err_injected);
 	KV(o, "sq.recoveries", dp->sq_recoveries);
 	KV(o, "wqe.flushed", dp->wqe_flushed);
 	KV(o, "wqe.SEND", dp->wqe_send);

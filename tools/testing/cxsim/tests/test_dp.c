@@ -366,6 +366,27 @@ static void test_dp_rx_cyclic(void)
 	put_be32(fh.mem + DBR_BASE + 0xc0, 3);
 	cx_core_receive(&core, frame, sizeof(frame));
 	ok(report_val("rx.drops.link_down") == 1, "link down: nothing received");
+
+	/* Test port: the next frame completes in error, the RQ goes to ERR. */
+	cx_core_set_link(&core, true);
+	dp_dseg(fh.mem + Q_BASE + 0x20020, 2048, e.mkey, DP_BUF + 0xa000);
+	dp_dseg(fh.mem + Q_BASE + 0x20030, 2048, e.mkey, DP_BUF + 0xb000);
+	put_be32(fh.mem + DBR_BASE + 0xc0, 4);
+	core.faults.err_cqe_rqn = 0xffffff;
+	cx_core_receive(&core, frame, sizeof(frame));
+	c = dp_cqe(DP_RXCQ, 2);
+	ok((c->op_own >> 4) == MLX5_CQE_RESP_ERR &&
+	   ((struct mlx5_err_cqe *)c)->syndrome == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR &&
+	   be16toh(c->wqe_counter) == 2 && !core.faults.err_cqe_rqn &&
+	   cx_rq_lookup(&core, rqn)->state == MLX5_RQC_STATE_ERR &&
+	   report_val("rq.errors_injected") == 1,
+	   "injected RX error: RESP_ERR CQE for WQE 2, one-shot, RQ in ERR");
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(cx_cq_lookup(&core, cqn)->prod == 3, "RQ in ERR: the next frame dropped, no CQE");
+	ok(modify_q(false, rqn, MLX5_RQC_STATE_ERR, MLX5_RQC_STATE_RST) == 0 &&
+	   modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0 &&
+	   cx_rq_lookup(&core, rqn)->wqe_cc == 0,
+	   "ERR -> RST -> RDY: the RQ's counter from zero");
 }
 
 static void test_dp_rx_striding(void)
