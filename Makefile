@@ -29,7 +29,7 @@ mlx5_core-y := core/main.o core/iseg.o core/cmd.o core/fw.o core/pagealloc.o \
 ccflags-$(mlx5_en) += -DMLX5_CORE_EN
 mlx5_core-$(mlx5_en) += en_main.o en_tx.o en_rx.o \
 		en/params.o en/common.o en/port.o en/fs.o en/rss.o \
-		en/stats.o en/ethtool.o en/reporter_tx.o lib/wq.o
+		en/stats.o en/ethtool.o en/reporter_tx.o en/reporter_rx.o lib/wq.o
 
 else # out-of-tree wrapper
 

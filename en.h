@@ -193,6 +193,7 @@ struct mlx5e_sq_cq_stats {
  * @wqe_err: error CQEs
  * @buff_alloc_err: buffer allocations that failed (refill retried later)
  * @gro_packets: packets handed to GRO
+ * @recover: RQ recoveries after an error CQE
  */
 struct mlx5e_rq_stats {
 	struct u64_stats_sync syncp;
@@ -204,6 +205,7 @@ struct mlx5e_rq_stats {
 	u64_stats_t wqe_err;
 	u64_stats_t buff_alloc_err;
 	u64_stats_t gro_packets;
+	u64_stats_t recover;
 };
 
 /**
@@ -404,7 +406,14 @@ struct mlx5e_rq {
 	bool linear;
 	u32 rqn;
 	u16 ix;
+	unsigned long state;
+	struct work_struct recover_work;
 } ____cacheline_aligned_in_smp;
+
+/* struct mlx5e_rq's state bits. */
+enum {
+	MLX5E_RQ_STATE_RECOVERING,
+};
 
 /**
  * struct mlx5e_channel - one NAPI context with its queues
@@ -555,6 +564,7 @@ enum {
  * @max_nch: channels the device can give us
  * @max_mtu: port maximum, software MTU
  * @tx_reporter: devlink health reporter of the SQs
+ * @rx_reporter: devlink health reporter of the RQs
  */
 struct mlx5e_priv {
 	struct mlx5e_channels channels;
@@ -578,6 +588,7 @@ struct mlx5e_priv {
 	u16 max_nch;
 	u16 max_mtu;
 	struct devlink_health_reporter *tx_reporter;
+	struct devlink_health_reporter *rx_reporter;
 };
 
 /* en_main.c */
@@ -600,6 +611,11 @@ void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq);
 void mlx5e_tx_err_cqe_work(struct work_struct *work);
 
 /* en/reporter_tx.c */
+int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn, int curr,
+			  int next);
+void mlx5e_rx_reporter_create(struct mlx5e_priv *priv);
+void mlx5e_rx_reporter_destroy(struct mlx5e_priv *priv);
+void mlx5e_rx_err_cqe_work(struct work_struct *work);
 void mlx5e_tx_reporter_create(struct mlx5e_priv *priv);
 void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv);
 

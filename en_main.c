@@ -257,8 +257,8 @@ int mlx5e_modify_sq_state(struct mlx5_core_dev *mdev, u32 sqn, int curr,
 	return mlx5_cmd_exec_in(mdev, modify_sq, in);
 }
 
-static int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn,
-				 int curr, int next)
+int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn, int curr,
+			  int next)
 {
 	u32 in[MLX5_ST_SZ_DW(modify_rq_in)] = {};
 	void *rqc = MLX5_ADDR_OF(modify_rq_in, in, ctx);
@@ -510,6 +510,8 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	rq->linear = info.linear;
 	rq->cc = 0;
 	rq->pc = 0;
+	rq->state = 0;
+	INIT_WORK(&rq->recover_work, mlx5e_rx_err_cqe_work);
 	rq->frags = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq) * rq->num_frags,
 				  sizeof(*rq->frags), GFP_KERNEL,
 				  cpu_to_node(c->cpu));
@@ -665,6 +667,7 @@ static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 	clear_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
 	/* Recovery needs NAPI: it is over before NAPI goes. */
 	cancel_work_sync(&c->sq.recover_work);
+	cancel_work_sync(&c->rq.recover_work);
 	/* Unless a new channel of the same index took the queues over. */
 	if (__netif_get_rx_queue(c->netdev, c->ix)->napi == &c->napi)
 		netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_RX, NULL);
@@ -1318,6 +1321,7 @@ static int mlx5e_probe(struct auxiliary_device *adev,
 	if (err)
 		goto err_detach;
 	mlx5e_tx_reporter_create(priv);
+	mlx5e_rx_reporter_create(priv);
 	auxiliary_set_drvdata(adev, priv);
 	return 0;
 
@@ -1337,6 +1341,7 @@ static void mlx5e_remove(struct auxiliary_device *adev)
 
 	unregister_netdev(netdev);
 	mlx5e_tx_reporter_destroy(priv);
+	mlx5e_rx_reporter_destroy(priv);
 	cancel_work_sync(&priv->rx_mode_work);
 	mutex_lock(&priv->state_lock);
 	mlx5e_hw_detach(priv);

@@ -33,6 +33,7 @@ static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
 	MLX5E_DESC(struct mlx5e_rq_stats, wqe_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, buff_alloc_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, gro_packets),
+	MLX5E_DESC(struct mlx5e_rq_stats, recover),
 };
 
 static const struct mlx5e_counter_desc mlx5e_sq_desc[] = {
