@@ -16,9 +16,8 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-PKTS=20000
-PKTS1=2000
-[ -n "${MLX5CX_QUICK:-}" ] && PKTS=4000 && PKTS1=1000
+PKTS=$(sized 20000 4000)
+PKTS1=$(sized 2000 1000)
 
 ktap_header 12
 

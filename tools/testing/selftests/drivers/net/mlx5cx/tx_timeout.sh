@@ -14,8 +14,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-PKTS=20000
-[ -n "${MLX5CX_QUICK:-}" ] && PKTS=10000
+PKTS=$(sized 20000 10000)
 
 require_testport
 ktap_header 8
