@@ -16,6 +16,7 @@
 #define __MLX5_EN_H__
 
 #include <linux/bits.h>
+#include <linux/dim.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/netdevice.h>
@@ -101,6 +102,8 @@ enum mlx5e_priv_flag {
  * @rx_cq_frames: RX CQ moderation count
  * @tx_cq_usecs: TX CQ moderation period
  * @tx_cq_frames: TX CQ moderation count
+ * @rx_dim_enabled: RX moderation adaptive (net_dim), overriding @rx_cq_*
+ * @tx_dim_enabled: TX moderation adaptive (net_dim), overriding @tx_cq_*
  * @pflags: private flags, BIT(enum mlx5e_priv_flag)
  * @features: netdev features the queues honour (checksum, VLAN stripping)
  * @xdp_prog: the XDP program of the RQs, or NULL (the netdev holds the
@@ -119,6 +122,8 @@ struct mlx5e_params {
 	u16 rx_cq_frames;
 	u16 tx_cq_usecs;
 	u16 tx_cq_frames;
+	bool rx_dim_enabled;
+	bool tx_dim_enabled;
 	u32 pflags;
 	netdev_features_t features;
 	struct bpf_prog *xdp_prog;
@@ -165,6 +170,8 @@ struct mlx5e_sq_stats {
  * @cqe_err: error CQEs
  * @wake: times the queue was woken
  * @recover: SQ recoveries after an error CQE
+ * @timeout: times the TX watchdog found the queue stalled (and it was
+ *	recovered)
  */
 struct mlx5e_sq_cq_stats {
 	struct u64_stats_sync syncp;
@@ -172,6 +179,7 @@ struct mlx5e_sq_cq_stats {
 	u64_stats_t cqe_err;
 	u64_stats_t wake;
 	u64_stats_t recover;
+	u64_stats_t timeout;
 };
 
 /**
@@ -191,6 +199,7 @@ struct mlx5e_sq_cq_stats {
  * @xdp_tx_xmit: frames XDP_TX posted on the XDP SQ
  * @xdp_tx_full: XDP_TX frames dropped, the XDP SQ full
  * @xdp_tx_err: error completions of the XDP SQ
+ * @recover: RQ recoveries after an error CQE
  */
 struct mlx5e_rq_stats {
 	struct u64_stats_sync syncp;
@@ -202,6 +211,7 @@ struct mlx5e_rq_stats {
 	u64_stats_t wqe_err;
 	u64_stats_t buff_alloc_err;
 	u64_stats_t gro_packets;
+	u64_stats_t recover;
 	u64_stats_t pages;
 	u64_stats_t xdp_drop;
 	u64_stats_t xdp_redirect;
@@ -478,7 +488,14 @@ struct mlx5e_rq {
 	struct xdp_rxq_info xdp_rxq;
 	u32 rqn;
 	u16 ix;
+	unsigned long state;
+	struct work_struct recover_work;
 } ____cacheline_aligned_in_smp;
+
+/* struct mlx5e_rq's state bits. */
+enum {
+	MLX5E_RQ_STATE_RECOVERING,
+};
 
 /**
  * struct mlx5e_channel - one NAPI context with its queues
@@ -494,6 +511,11 @@ struct mlx5e_rq {
  * @ix: channel index
  * @vector: completion vector
  * @cpu: CPU of @vector
+ * @rx_dim: adaptive moderation of @rq's CQ, when the parameters ask
+ * @tx_dim: adaptive moderation of @sq's CQ, when the parameters ask
+ * @dim_events: NAPI completions, the event count of the DIM samples
+ * @rx_dim_on: @rx_dim runs
+ * @tx_dim_on: @tx_dim runs
  */
 struct mlx5e_channel {
 	struct napi_struct napi;
@@ -509,6 +531,11 @@ struct mlx5e_channel {
 	u16 ix;
 	u16 vector;
 	int cpu;
+	struct dim rx_dim;
+	struct dim tx_dim;
+	u16 dim_events;
+	bool rx_dim_on;
+	bool tx_dim_on;
 };
 
 /**
@@ -617,10 +644,12 @@ enum {
  * @wq: control-path work
  * @rx_mode_work: applies ndo_set_rx_mode
  * @carrier_work: follows the port's operational state
+ * @tx_timeout_work: recovers the TX queues the watchdog found stalled
  * @events_nb: the core's async events
  * @max_nch: channels the device can give us
  * @max_mtu: port maximum, software MTU
  * @tx_reporter: devlink health reporter of the SQs
+ * @rx_reporter: devlink health reporter of the RQs
  */
 struct mlx5e_priv {
 	struct mlx5e_channels channels;
@@ -639,15 +668,21 @@ struct mlx5e_priv {
 	struct workqueue_struct *wq;
 	struct work_struct rx_mode_work;
 	struct work_struct carrier_work;
+	struct work_struct tx_timeout_work;
 	struct notifier_block events_nb;
 	u16 max_nch;
 	u16 max_mtu;
 	struct devlink_health_reporter *tx_reporter;
+	struct devlink_health_reporter *rx_reporter;
 };
 
 /* en_main.c */
 int mlx5e_open_locked(struct net_device *netdev);
 int mlx5e_close_locked(struct net_device *netdev);
+int mlx5e_modify_cq_moderation(struct mlx5_core_dev *mdev,
+			       struct mlx5e_cq *cq, u16 usecs, u16 frames);
+int mlx5e_channels_set_moderation(struct mlx5e_priv *priv,
+				  const struct mlx5e_params *params);
 int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 			     const struct mlx5e_params *new,
 			     struct netlink_ext_ack *extack);
@@ -665,6 +700,11 @@ void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq);
 void mlx5e_tx_err_cqe_work(struct work_struct *work);
 
 /* en/reporter_tx.c */
+int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn, int curr,
+			  int next);
+void mlx5e_rx_reporter_create(struct mlx5e_priv *priv);
+void mlx5e_rx_reporter_destroy(struct mlx5e_priv *priv);
+void mlx5e_rx_err_cqe_work(struct work_struct *work);
 void mlx5e_tx_reporter_create(struct mlx5e_priv *priv);
 void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv);
 

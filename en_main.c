@@ -42,6 +42,128 @@ static void mlx5e_completion_event(struct mlx5_cq *mcq)
 	napi_schedule(cq->napi);
 }
 
+/* modify_field_select of MODIFY_CQ: the period and the count. */
+#define MLX5E_CQ_MODIFY_PERIOD	BIT(0)
+#define MLX5E_CQ_MODIFY_COUNT	BIT(1)
+
+/**
+ * mlx5e_modify_cq_moderation() - set a CQ's moderation in place
+ * @mdev: the device
+ * @cq: the CQ
+ * @usecs: the longest an event waits after a completion
+ * @frames: the completions an event waits for
+ *
+ * Return: 0 or the command's error.
+ */
+int mlx5e_modify_cq_moderation(struct mlx5_core_dev *mdev,
+			       struct mlx5e_cq *cq, u16 usecs, u16 frames)
+{
+	u32 in[MLX5_ST_SZ_DW(modify_cq_in)] = {};
+	void *cqc = MLX5_ADDR_OF(modify_cq_in, in, cq_context);
+
+	MLX5_SET(modify_cq_in, in, opcode, MLX5_CMD_OP_MODIFY_CQ);
+	MLX5_SET(modify_cq_in, in, cqn, cq->mcq.cqn);
+	MLX5_SET(modify_cq_in, in,
+		 modify_field_select_resize_field_select.modify_field_select.modify_field_select,
+		 MLX5E_CQ_MODIFY_PERIOD | MLX5E_CQ_MODIFY_COUNT);
+	MLX5_SET(cqc, cqc, cq_period, usecs);
+	MLX5_SET(cqc, cqc, cq_max_count, frames);
+	return mlx5_cmd_exec_in(mdev, modify_cq, in);
+}
+
+/* net_dim chose a profile: program it, then measure again. */
+static void mlx5e_rx_dim_work(struct work_struct *work)
+{
+	struct dim *dim = container_of(work, struct dim, work);
+	struct mlx5e_channel *c = container_of(dim, struct mlx5e_channel,
+					       rx_dim);
+	struct dim_cq_moder m = net_dim_get_rx_moderation(dim->mode,
+							  dim->profile_ix);
+
+	mlx5e_modify_cq_moderation(c->mdev, &c->rq.cq, m.usec, m.pkts);
+	dim->state = DIM_START_MEASURE;
+}
+
+static void mlx5e_tx_dim_work(struct work_struct *work)
+{
+	struct dim *dim = container_of(work, struct dim, work);
+	struct mlx5e_channel *c = container_of(dim, struct mlx5e_channel,
+					       tx_dim);
+	struct dim_cq_moder m = net_dim_get_tx_moderation(dim->mode,
+							  dim->profile_ix);
+
+	mlx5e_modify_cq_moderation(c->mdev, &c->sq.cq, m.usec, m.pkts);
+	dim->state = DIM_START_MEASURE;
+}
+
+/* One DIM sample per NAPI completion, from the queues' own counters. */
+static void mlx5e_dim_sample(struct mlx5e_channel *c)
+{
+	struct mlx5e_channel_stats *st = &c->priv->channel_stats[c->ix];
+	struct dim_sample sample = {};
+
+	c->dim_events++;
+	if (c->rx_dim_on) {
+		dim_update_sample(c->dim_events,
+				  u64_stats_read(&st->rq.packets),
+				  u64_stats_read(&st->rq.bytes), &sample);
+		net_dim(&c->rx_dim, sample);
+	}
+	if (c->tx_dim_on) {
+		dim_update_sample(c->dim_events,
+				  u64_stats_read(&st->sq.packets),
+				  u64_stats_read(&st->sq.bytes), &sample);
+		net_dim(&c->tx_dim, sample);
+	}
+}
+
+static void mlx5e_dim_init(struct mlx5e_channel *c,
+			   const struct mlx5e_params *params)
+{
+	c->rx_dim_on = params->rx_dim_enabled;
+	c->tx_dim_on = params->tx_dim_enabled;
+	INIT_WORK(&c->rx_dim.work, mlx5e_rx_dim_work);
+	INIT_WORK(&c->tx_dim.work, mlx5e_tx_dim_work);
+	c->rx_dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+	c->tx_dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+}
+
+/**
+ * mlx5e_channels_set_moderation() - the static moderation of @params on
+ * every open channel's CQs whose DIM is off
+ * @priv: the netdev's private area
+ * @params: the moderation to set
+ *
+ * Return: 0 or the first command's error.
+ */
+int mlx5e_channels_set_moderation(struct mlx5e_priv *priv,
+				  const struct mlx5e_params *params)
+{
+	struct mlx5e_channels *chs = &priv->channels;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < chs->num; i++) {
+		struct mlx5e_channel *c = chs->c[i];
+
+		if (!c->rx_dim_on) {
+			err = mlx5e_modify_cq_moderation(priv->mdev, &c->rq.cq,
+							 params->rx_cq_usecs,
+							 params->rx_cq_frames);
+			if (err)
+				return err;
+		}
+		if (!c->tx_dim_on) {
+			err = mlx5e_modify_cq_moderation(priv->mdev, &c->sq.cq,
+							 params->tx_cq_usecs,
+							 params->tx_cq_frames);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 /**
  * mlx5e_create_cq() - a CQ of a channel, attached to its completion vector
  * @c: the channel
@@ -150,8 +272,8 @@ int mlx5e_modify_sq_state(struct mlx5_core_dev *mdev, u32 sqn, int curr,
 	return mlx5_cmd_exec_in(mdev, modify_sq, in);
 }
 
-static int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn,
-				 int curr, int next)
+int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn, int curr,
+			  int next)
 {
 	u32 in[MLX5_ST_SZ_DW(modify_rq_in)] = {};
 	void *rqc = MLX5_ADDR_OF(modify_rq_in, in, ctx);
@@ -420,6 +542,8 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	rq->headroom = l.headroom;
 	rq->cc = 0;
 	rq->pc = 0;
+	rq->state = 0;
+	INIT_WORK(&rq->recover_work, mlx5e_rx_err_cqe_work);
 	rq->frags = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq) * rq->num_frags,
 				  sizeof(*rq->frags), GFP_KERNEL,
 				  cpu_to_node(c->cpu));
@@ -498,6 +622,8 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	if (!napi_complete_done(napi, work))
 		return work;
 
+	if (c->rx_dim_on || c->tx_dim_on)
+		mlx5e_dim_sample(c);
 	mlx5e_cq_arm(&c->sq.cq);
 	if (c->xdpsq)
 		mlx5e_cq_arm(&c->xdpsq->cq);
@@ -531,6 +657,7 @@ static int mlx5e_open_channel(struct mlx5e_priv *priv, u16 ix,
 	mlx5_doorbell_get(mdev, ix, &c->db);
 	netif_napi_add(priv->netdev, &c->napi, mlx5e_napi_poll);
 	netif_napi_set_irq(&c->napi, mlx5_comp_irqn_get(mdev, vector));
+	mlx5e_dim_init(c, params);
 
 	err = mlx5e_open_txqsq(c, params);
 	if (err)
@@ -599,12 +726,16 @@ static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 	clear_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
 	/* Recovery needs NAPI: it is over before NAPI goes. */
 	cancel_work_sync(&c->sq.recover_work);
+	cancel_work_sync(&c->rq.recover_work);
 	/* Unless a new channel of the same index took the queues over. */
 	if (__netif_get_rx_queue(c->netdev, c->ix)->napi == &c->napi)
 		netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_RX, NULL);
 	if (netdev_get_tx_queue(c->netdev, c->ix)->napi == &c->napi)
 		netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_TX, NULL);
 	napi_disable(&c->napi);
+	/* NAPI scheduled the DIM works: none runs once it is off. */
+	cancel_work_sync(&c->rx_dim.work);
+	cancel_work_sync(&c->tx_dim.work);
 	mlx5e_modify_rq_state(c->mdev, c->rq.rqn, MLX5_RQC_STATE_RDY,
 			      MLX5_RQC_STATE_ERR);
 	mlx5e_modify_sq_state(c->mdev, c->sq.sqn, MLX5_SQC_STATE_RDY,
@@ -955,17 +1086,60 @@ static int mlx5e_set_features(struct net_device *netdev,
 	return err;
 }
 
+/* Stopped for longer than the watchdog allows: what dev_watchdog() asks. */
+static bool mlx5e_txq_stalled(struct net_device *netdev,
+			      struct netdev_queue *txq)
+{
+	return netif_xmit_stopped(txq) &&
+	       time_after(jiffies, READ_ONCE(txq->trans_start) +
+				   netdev->watchdog_timeo);
+}
+
+/*
+ * The watchdog names one queue; every queue that has stalled by now is
+ * recovered, and only those. A stalled SQ whose completions are in its
+ * EQ lost an interrupt: polling the EQ rearms it and runs NAPI. One in
+ * error recovers through its error CQE (the "tx" reporter), which NAPI
+ * then finds.
+ */
+static void mlx5e_tx_timeout_work(struct work_struct *work)
+{
+	struct mlx5e_priv *priv = container_of(work, struct mlx5e_priv,
+					       tx_timeout_work);
+	struct net_device *netdev = priv->netdev;
+	unsigned int i;
+	int n;
+
+	mutex_lock(&priv->state_lock);
+	if (!test_bit(MLX5E_STATE_OPENED, &priv->state))
+		goto unlock;
+	for (i = 0; i < priv->channels.num; i++) {
+		struct mlx5e_channel *c = priv->channels.c[i];
+		struct mlx5e_txqsq *sq = &c->sq;
+
+		if (!mlx5e_txq_stalled(netdev, sq->txq))
+			continue;
+		n = mlx5_comp_eq_recover(c->mdev, c->vector);
+		netdev_err(netdev,
+			   "TX queue %u stalled: SQ 0x%x cc %u pc %u, %d EQEs recovered on vector %u\n",
+			   i, sq->sqn, sq->cc, sq->pc, n, c->vector);
+		u64_stats_update_begin(&sq->cq_stats->syncp);
+		u64_stats_inc(&sq->cq_stats->timeout);
+		u64_stats_update_end(&sq->cq_stats->syncp);
+		local_bh_disable();
+		napi_schedule(&c->napi);
+		local_bh_enable();
+	}
+unlock:
+	mutex_unlock(&priv->state_lock);
+}
+
 static void mlx5e_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
-	struct mlx5e_txqsq *sq = READ_ONCE(priv->txq2sq[txqueue]);
 
-	/* A lost interrupt is the one stall we can cure here; an SQ in
-	 * error recovers through its error CQE.
-	 */
-	netdev_err(netdev, "TX queue %u timed out\n", txqueue);
-	if (sq)
-		napi_schedule(&sq->ch->napi);
+	netdev_warn(netdev, "TX watchdog: queue %u timed out\n", txqueue);
+	queue_work(priv->wq, &priv->tx_timeout_work);
 }
 
 static const struct net_device_ops mlx5e_netdev_ops = {
@@ -1134,6 +1308,7 @@ static int mlx5e_priv_init(struct mlx5e_priv *priv, struct net_device *netdev,
 	mutex_init(&priv->state_lock);
 	INIT_WORK(&priv->carrier_work, mlx5e_carrier_work);
 	INIT_WORK(&priv->rx_mode_work, mlx5e_rx_mode_work);
+	INIT_WORK(&priv->tx_timeout_work, mlx5e_tx_timeout_work);
 	priv->wq = create_singlethread_workqueue("mlx5e");
 	if (!priv->wq)
 		return -ENOMEM;
@@ -1210,6 +1385,7 @@ static int mlx5e_probe(struct auxiliary_device *adev,
 	if (err)
 		goto err_detach;
 	mlx5e_tx_reporter_create(priv);
+	mlx5e_rx_reporter_create(priv);
 	auxiliary_set_drvdata(adev, priv);
 	return 0;
 
@@ -1229,6 +1405,7 @@ static void mlx5e_remove(struct auxiliary_device *adev)
 
 	unregister_netdev(netdev);
 	mlx5e_tx_reporter_destroy(priv);
+	mlx5e_rx_reporter_destroy(priv);
 	cancel_work_sync(&priv->rx_mode_work);
 	mutex_lock(&priv->state_lock);
 	mlx5e_hw_detach(priv);

@@ -99,6 +99,9 @@ bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq)
 	u16 pc = rq->pc;
 	bool short_of = false;
 
+	/* Not into an RQ in error: its recovery posts afresh. */
+	if (unlikely(test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state)))
+		return false;
 	while ((u16)(pc - rq->cc) < size) {
 		if (unlikely(mlx5e_alloc_rx_wqe(rq, mlx5_wq_cyc_ctr2ix(&rq->wq, pc)))) {
 			mlx5e_rq_stats_inc(rq, &rq->stats->buff_alloc_err);
@@ -206,6 +209,11 @@ static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 
 	if (unlikely(get_cqe_opcode(cqe) != MLX5E_CQE_RESP_SEND)) {
 		mlx5e_rq_stats_inc(rq, &rq->stats->wqe_err);
+		/* The RQ went to the error state: its reporter recovers it. */
+		if (get_cqe_opcode(cqe) == MLX5E_CQE_RESP_ERR &&
+		    !test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
+			queue_work(container_of(rq, struct mlx5e_channel,
+						rq)->priv->wq, &rq->recover_work);
 		goto release;
 	}
 	if (rq->linear) {
@@ -259,6 +267,8 @@ int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
 	struct bpf_prog *prog;
 	int work = 0;
 
+	if (unlikely(test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state)))
+		return 0;
 	rcu_read_lock();
 	prog = rcu_dereference(rq->xdp_prog);
 	while (work < budget && (cqe = mlx5_cqwq_get_cqe(cqwq))) {

@@ -121,11 +121,12 @@ int mlx5_eq_cmd_recover(struct mlx5_core_dev *dev)
 	return n;
 }
 
-static irqreturn_t mlx5_eq_comp_irq(int irq, void *data)
+/* Hand each EQE of @eq to its CQ, then rearm: the EQEs handled. */
+static int mlx5_eq_comp_poll(struct mlx5_eq *eq)
 {
-	struct mlx5_eq *eq = data;
 	struct mlx5_eqe *eqe;
 	struct mlx5_cq *cq;
+	int n = 0;
 	u32 cqn;
 
 	while ((eqe = mlx5_eq_next_sw(eq))) {
@@ -138,8 +139,15 @@ static irqreturn_t mlx5_eq_comp_irq(int irq, void *data)
 					     "completion for unknown CQ 0x%x on EQ %u\n",
 					     cqn, eq->eqn);
 		eq->cons_index++;
+		n++;
 	}
 	mlx5_eq_update_ci(eq, true);
+	return n;
+}
+
+static irqreturn_t mlx5_eq_comp_irq(int irq, void *data)
+{
+	mlx5_eq_comp_poll(data);
 	return IRQ_HANDLED;
 }
 
@@ -384,6 +392,33 @@ static struct mlx5_eq *mlx5_comp_eq(struct mlx5_core_dev *dev, u16 vector)
 	if (vector >= dev->num_comp_eqs || !dev->comp_eqs)
 		return NULL;
 	return &dev->comp_eqs[vector];
+}
+
+/**
+ * mlx5_comp_eq_recover() - poll a completion EQ whose interrupt was lost
+ * @dev: the device
+ * @vector: the completion vector
+ *
+ * An EQ rearms only from its interrupt handler: a lost interrupt leaves
+ * it silent for good. Polling it hands its EQEs to their CQs and rearms
+ * it. Sleeps (the interrupt is held off meanwhile).
+ *
+ * Return: the number of EQEs found, or a negative errno.
+ */
+int mlx5_comp_eq_recover(struct mlx5_core_dev *dev, u16 vector)
+{
+	struct mlx5_eq *eq = mlx5_comp_eq(dev, vector);
+	int n;
+
+	if (!eq)
+		return -EINVAL;
+	disable_irq(eq->irq);
+	/* Handlers schedule NAPI: run it when BHs come back on here. */
+	local_bh_disable();
+	n = mlx5_eq_comp_poll(eq);
+	local_bh_enable();
+	enable_irq(eq->irq);
+	return n;
 }
 
 /**

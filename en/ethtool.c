@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * ethtool: driver info, link, counters (en/stats.c), channels, rings,
- * private flags, RSS indirection table and key, the hashed fields. Every change of queue
+ * ethtool: driver info, link modes and pause, counters (en/stats.c), channels, rings,
+ * interrupt moderation, private flags, RSS indirection table and key, the
+ * hashed fields. Every change of queue
  * parameters goes through mlx5e_safe_switch_params(), so a refused or
  * failed one leaves the running queues as they were.
  */
@@ -145,6 +146,85 @@ static int mlx5e_set_ringparam(struct net_device *netdev,
 	if (params.log_rq_size != priv->params.log_rq_size ||
 	    params.log_sq_size != priv->params.log_sq_size)
 		err = mlx5e_safe_switch_params(priv, &params, extack);
+	mutex_unlock(&priv->state_lock);
+	return err;
+}
+
+/* The widths of cq_period and cq_max_count in the CQ context. */
+#define MLX5E_MAX_COAL_USECS	(BIT(__mlx5_bit_sz(cqc, cq_period)) - 1)
+#define MLX5E_MAX_COAL_FRAMES	(BIT(__mlx5_bit_sz(cqc, cq_max_count)) - 1)
+
+static int mlx5e_get_coalesce(struct net_device *netdev,
+			      struct ethtool_coalesce *coal,
+			      struct kernel_ethtool_coalesce *kcoal,
+			      struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	mutex_lock(&priv->state_lock);
+	coal->rx_coalesce_usecs = priv->params.rx_cq_usecs;
+	coal->rx_max_coalesced_frames = priv->params.rx_cq_frames;
+	coal->tx_coalesce_usecs = priv->params.tx_cq_usecs;
+	coal->tx_max_coalesced_frames = priv->params.tx_cq_frames;
+	coal->use_adaptive_rx_coalesce = priv->params.rx_dim_enabled;
+	coal->use_adaptive_tx_coalesce = priv->params.tx_dim_enabled;
+	mutex_unlock(&priv->state_lock);
+	return 0;
+}
+
+/*
+ * A change of the static values is made in place (MODIFY_CQ on each CQ
+ * whose DIM is off); turning DIM on or off builds new channels.
+ */
+static int mlx5e_set_coalesce(struct net_device *netdev,
+			      struct ethtool_coalesce *coal,
+			      struct kernel_ethtool_coalesce *kcoal,
+			      struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct mlx5e_params params;
+	int err = 0;
+
+	if (!MLX5_CAP_GEN(priv->mdev, cq_moderation)) {
+		NL_SET_ERR_MSG_MOD(extack, "the device has no CQ moderation");
+		return -EOPNOTSUPP;
+	}
+	if (coal->rx_coalesce_usecs > MLX5E_MAX_COAL_USECS ||
+	    coal->tx_coalesce_usecs > MLX5E_MAX_COAL_USECS) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "usecs must be 0..%lu",
+				       MLX5E_MAX_COAL_USECS);
+		return -ERANGE;
+	}
+	if (coal->rx_max_coalesced_frames > MLX5E_MAX_COAL_FRAMES ||
+	    coal->tx_max_coalesced_frames > MLX5E_MAX_COAL_FRAMES) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "frames must be 0..%lu",
+				       MLX5E_MAX_COAL_FRAMES);
+		return -ERANGE;
+	}
+	mutex_lock(&priv->state_lock);
+	params = priv->params;
+	params.rx_cq_usecs = coal->rx_coalesce_usecs;
+	params.rx_cq_frames = coal->rx_max_coalesced_frames;
+	params.tx_cq_usecs = coal->tx_coalesce_usecs;
+	params.tx_cq_frames = coal->tx_max_coalesced_frames;
+	params.rx_dim_enabled = !!coal->use_adaptive_rx_coalesce;
+	params.tx_dim_enabled = !!coal->use_adaptive_tx_coalesce;
+	if (!test_bit(MLX5E_STATE_OPENED, &priv->state)) {
+		priv->params = params;
+	} else if (params.rx_dim_enabled != priv->params.rx_dim_enabled ||
+		   params.tx_dim_enabled != priv->params.tx_dim_enabled) {
+		err = mlx5e_safe_switch_params(priv, &params, extack);
+	} else {
+		err = mlx5e_channels_set_moderation(priv, &params);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "MODIFY_CQ failed");
+			/* Some CQs may have the new values: put the old back. */
+			mlx5e_channels_set_moderation(priv, &priv->params);
+		} else {
+			priv->params = params;
+			priv->channels.params = params;
+		}
+	}
 	mutex_unlock(&priv->state_lock);
 	return err;
 }
@@ -298,17 +378,31 @@ static int mlx5e_get_rxnfc(struct net_device *netdev,
 	}
 }
 
+/*
+ * Link modes from PTYS: supported from the port's capability, advertised
+ * from what is enabled; the speed of the protocol running, when the link
+ * is up.
+ */
 static int mlx5e_get_link_ksettings(struct net_device *netdev,
 				    struct ethtool_link_ksettings *ks)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u32 cap = 0, admin = 0, oper = 0;
 	u32 speed = SPEED_UNKNOWN;
 
 	ethtool_link_ksettings_zero_link_mode(ks, supported);
 	ethtool_link_ksettings_zero_link_mode(ks, advertising);
-	if (netif_carrier_ok(netdev) &&
-	    test_bit(MLX5E_STATE_HW_READY, &priv->state))
-		mlx5e_port_speed(priv->mdev, &speed);
+	if (test_bit(MLX5E_STATE_HW_READY, &priv->state) &&
+	    !mlx5e_port_ptys(priv->mdev, &cap, &admin, &oper)) {
+		mlx5e_ptys_link_modes(cap, ks->link_modes.supported);
+		mlx5e_ptys_link_modes(admin, ks->link_modes.advertising);
+		if (netif_carrier_ok(netdev))
+			speed = mlx5e_ptys_speed(oper);
+	}
+	__set_bit(ETHTOOL_LINK_MODE_Pause_BIT, ks->link_modes.supported);
+	__set_bit(ETHTOOL_LINK_MODE_Asym_Pause_BIT, ks->link_modes.supported);
+	__set_bit(ETHTOOL_LINK_MODE_FIBRE_BIT, ks->link_modes.supported);
+	__set_bit(ETHTOOL_LINK_MODE_FIBRE_BIT, ks->link_modes.advertising);
 	ks->base.speed = speed;
 	ks->base.duplex = speed == SPEED_UNKNOWN ? DUPLEX_UNKNOWN : DUPLEX_FULL;
 	ks->base.port = PORT_DA;
@@ -316,10 +410,59 @@ static int mlx5e_get_link_ksettings(struct net_device *netdev,
 	return 0;
 }
 
+/* Global pause (PFCC); its autonegotiation is not supported. */
+static void mlx5e_get_pauseparam(struct net_device *netdev,
+				 struct ethtool_pauseparam *pause)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u32 rx = 0, tx = 0;
+
+	if (mlx5e_port_query_pause(priv->mdev, &rx, &tx))
+		netdev_err(netdev, "querying pause (PFCC) failed\n");
+	pause->autoneg = AUTONEG_DISABLE;
+	pause->rx_pause = rx;
+	pause->tx_pause = tx;
+}
+
+static int mlx5e_set_pauseparam(struct net_device *netdev,
+				struct ethtool_pauseparam *pause)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	int err;
+
+	if (pause->autoneg) {
+		netdev_err(netdev, "pause autonegotiation is not supported\n");
+		return -EINVAL;
+	}
+	err = mlx5e_port_set_pause(priv->mdev, !!pause->rx_pause,
+				   !!pause->tx_pause);
+	if (err)
+		netdev_err(netdev, "setting pause (PFCC) failed: %d\n", err);
+	return err;
+}
+
+static void mlx5e_get_pause_stats(struct net_device *netdev,
+				  struct ethtool_pause_stats *stats)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u64 rx, tx;
+
+	if (mlx5e_port_pause_frames(priv->mdev, &rx, &tx))
+		return;
+	stats->rx_pause_frames = rx;
+	stats->tx_pause_frames = tx;
+}
+
 const struct ethtool_ops mlx5e_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
+				     ETHTOOL_COALESCE_MAX_FRAMES |
+				     ETHTOOL_COALESCE_USE_ADAPTIVE,
 	.get_drvinfo		= mlx5e_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= mlx5e_get_link_ksettings,
+	.get_pauseparam		= mlx5e_get_pauseparam,
+	.set_pauseparam		= mlx5e_set_pauseparam,
+	.get_pause_stats	= mlx5e_get_pause_stats,
 	.get_sset_count		= mlx5e_get_sset_count,
 	.get_strings		= mlx5e_get_strings,
 	.get_ethtool_stats	= mlx5e_get_ethtool_stats,
@@ -327,6 +470,8 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.set_channels		= mlx5e_set_channels,
 	.get_ringparam		= mlx5e_get_ringparam,
 	.set_ringparam		= mlx5e_set_ringparam,
+	.get_coalesce		= mlx5e_get_coalesce,
+	.set_coalesce		= mlx5e_set_coalesce,
 	.get_priv_flags		= mlx5e_get_priv_flags,
 	.set_priv_flags		= mlx5e_set_priv_flags,
 	.get_rxnfc		= mlx5e_get_rxnfc,

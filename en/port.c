@@ -134,17 +134,96 @@ int mlx5e_port_oper_up(struct mlx5_core_dev *mdev, bool *up)
 	return err;
 }
 
-/* Legacy PTYS protocol bits and their speeds (Mb/s), highest first. */
+/*
+ * The legacy PTYS Ethernet protocol bits (the PRM's eth_proto_* fields,
+ * enum mlx5e_link_mode upstream): the ethtool link mode and the speed of
+ * each.
+ */
 static const struct {
-	u32 mask;
+	u8 ptys_bit;
+	u8 link_mode;
 	u32 mbps;
-} mlx5e_ptys_speeds[] = {
-	{ GENMASK(26, 23), 100000 },	/* 100GBASE-CR4/SR4/KR4/LR4 */
-	{ GENMASK(30, 29) | BIT(21), 50000 },
-	{ GENMASK(18, 15), 40000 },
-	{ GENMASK(29, 27), 25000 },
-	{ GENMASK(14, 12), 10000 },
+} mlx5e_ptys_modes[] = {
+	{ 0, ETHTOOL_LINK_MODE_1000baseKX_Full_BIT, 1000 },	/* CX SGMII */
+	{ 1, ETHTOOL_LINK_MODE_1000baseKX_Full_BIT, 1000 },
+	{ 2, ETHTOOL_LINK_MODE_10000baseKX4_Full_BIT, 10000 },	/* CX4 */
+	{ 3, ETHTOOL_LINK_MODE_10000baseKX4_Full_BIT, 10000 },
+	{ 4, ETHTOOL_LINK_MODE_10000baseKR_Full_BIT, 10000 },
+	{ 5, ETHTOOL_LINK_MODE_20000baseKR2_Full_BIT, 20000 },
+	{ 6, ETHTOOL_LINK_MODE_40000baseCR4_Full_BIT, 40000 },
+	{ 7, ETHTOOL_LINK_MODE_40000baseKR4_Full_BIT, 40000 },
+	{ 8, ETHTOOL_LINK_MODE_56000baseKR4_Full_BIT, 56000 },
+	{ 12, ETHTOOL_LINK_MODE_10000baseCR_Full_BIT, 10000 },
+	{ 13, ETHTOOL_LINK_MODE_10000baseSR_Full_BIT, 10000 },
+	{ 14, ETHTOOL_LINK_MODE_10000baseER_Full_BIT, 10000 },
+	{ 15, ETHTOOL_LINK_MODE_40000baseSR4_Full_BIT, 40000 },
+	{ 16, ETHTOOL_LINK_MODE_40000baseLR4_Full_BIT, 40000 },
+	{ 18, ETHTOOL_LINK_MODE_50000baseSR2_Full_BIT, 50000 },
+	{ 20, ETHTOOL_LINK_MODE_100000baseCR4_Full_BIT, 100000 },
+	{ 21, ETHTOOL_LINK_MODE_100000baseSR4_Full_BIT, 100000 },
+	{ 22, ETHTOOL_LINK_MODE_100000baseKR4_Full_BIT, 100000 },
+	{ 23, ETHTOOL_LINK_MODE_100000baseLR4_ER4_Full_BIT, 100000 },
+	{ 24, ETHTOOL_LINK_MODE_100baseT_Full_BIT, 100 },
+	{ 25, ETHTOOL_LINK_MODE_1000baseT_Full_BIT, 1000 },
+	{ 26, ETHTOOL_LINK_MODE_10000baseT_Full_BIT, 10000 },
+	{ 27, ETHTOOL_LINK_MODE_25000baseCR_Full_BIT, 25000 },
+	{ 28, ETHTOOL_LINK_MODE_25000baseKR_Full_BIT, 25000 },
+	{ 29, ETHTOOL_LINK_MODE_25000baseSR_Full_BIT, 25000 },
+	{ 30, ETHTOOL_LINK_MODE_50000baseCR2_Full_BIT, 50000 },
+	{ 31, ETHTOOL_LINK_MODE_50000baseKR2_Full_BIT, 50000 },
 };
+
+/**
+ * mlx5e_port_ptys() - the port's Ethernet protocols from PTYS
+ * @mdev: the device
+ * @cap: filled in: the protocols the port can run (may be NULL)
+ * @admin: filled in: those enabled (may be NULL)
+ * @oper: filled in: the one running, 0 when down (may be NULL)
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_port_ptys(struct mlx5_core_dev *mdev, u32 *cap, u32 *admin,
+		    u32 *oper)
+{
+	u32 in[MLX5_ST_SZ_DW(ptys_reg)] = {};
+	u32 out[MLX5_ST_SZ_DW(ptys_reg)] = {};
+	int err;
+
+	MLX5_SET(ptys_reg, in, local_port, MLX5E_LOCAL_PORT);
+	MLX5_SET(ptys_reg, in, proto_mask, MLX5E_PTYS_EN);
+	err = mlx5e_reg(mdev, in, out, sizeof(out), MLX5E_REG_PTYS, false);
+	if (err)
+		return err;
+	if (cap)
+		*cap = MLX5_GET(ptys_reg, out, eth_proto_capability);
+	if (admin)
+		*admin = MLX5_GET(ptys_reg, out, eth_proto_admin);
+	if (oper)
+		*oper = MLX5_GET(ptys_reg, out, eth_proto_oper);
+	return 0;
+}
+
+/* The highest speed among the PTYS protocol bits @proto, or SPEED_UNKNOWN. */
+u32 mlx5e_ptys_speed(u32 proto)
+{
+	u32 mbps = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mlx5e_ptys_modes); i++)
+		if (proto & BIT(mlx5e_ptys_modes[i].ptys_bit))
+			mbps = max(mbps, mlx5e_ptys_modes[i].mbps);
+	return mbps ?: SPEED_UNKNOWN;
+}
+
+/* Set in @modes the ethtool link modes of the PTYS protocol bits @proto. */
+void mlx5e_ptys_link_modes(u32 proto, unsigned long *modes)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mlx5e_ptys_modes); i++)
+		if (proto & BIT(mlx5e_ptys_modes[i].ptys_bit))
+			__set_bit(mlx5e_ptys_modes[i].link_mode, modes);
+}
 
 /**
  * mlx5e_port_speed() - the operational speed from PTYS
@@ -155,24 +234,83 @@ static const struct {
  */
 int mlx5e_port_speed(struct mlx5_core_dev *mdev, u32 *mbps)
 {
-	u32 in[MLX5_ST_SZ_DW(ptys_reg)] = {};
-	u32 out[MLX5_ST_SZ_DW(ptys_reg)] = {};
-	unsigned int i;
 	u32 oper;
 	int err;
 
-	MLX5_SET(ptys_reg, in, local_port, MLX5E_LOCAL_PORT);
-	MLX5_SET(ptys_reg, in, proto_mask, MLX5E_PTYS_EN);
-	err = mlx5e_reg(mdev, in, out, sizeof(out), MLX5E_REG_PTYS, false);
+	err = mlx5e_port_ptys(mdev, NULL, NULL, &oper);
+	if (!err)
+		*mbps = mlx5e_ptys_speed(oper);
+	return err;
+}
+
+/**
+ * mlx5e_port_query_pause() - global pause from PFCC
+ * @mdev: the device
+ * @rx: filled in: pause frames received are honoured
+ * @tx: filled in: pause frames are sent
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_port_query_pause(struct mlx5_core_dev *mdev, u32 *rx, u32 *tx)
+{
+	u32 in[MLX5_ST_SZ_DW(pfcc_reg)] = {};
+	u32 out[MLX5_ST_SZ_DW(pfcc_reg)] = {};
+	int err;
+
+	MLX5_SET(pfcc_reg, in, local_port, MLX5E_LOCAL_PORT);
+	err = mlx5e_reg(mdev, in, out, sizeof(out), MLX5E_REG_PFCC, false);
 	if (err)
 		return err;
-	oper = MLX5_GET(ptys_reg, out, eth_proto_oper);
-	*mbps = SPEED_UNKNOWN;
-	for (i = 0; i < ARRAY_SIZE(mlx5e_ptys_speeds); i++) {
-		if (oper & mlx5e_ptys_speeds[i].mask) {
-			*mbps = mlx5e_ptys_speeds[i].mbps;
-			break;
-		}
-	}
+	*rx = MLX5_GET(pfcc_reg, out, pprx);
+	*tx = MLX5_GET(pfcc_reg, out, pptx);
 	return 0;
+}
+
+/* Global pause on or off in each direction (PFC stays off). */
+int mlx5e_port_set_pause(struct mlx5_core_dev *mdev, u32 rx, u32 tx)
+{
+	u32 in[MLX5_ST_SZ_DW(pfcc_reg)] = {};
+	u32 out[MLX5_ST_SZ_DW(pfcc_reg)] = {};
+
+	MLX5_SET(pfcc_reg, in, local_port, MLX5E_LOCAL_PORT);
+	MLX5_SET(pfcc_reg, in, pprx, rx);
+	MLX5_SET(pfcc_reg, in, pptx, tx);
+	return mlx5e_reg(mdev, in, out, sizeof(out), MLX5E_REG_PFCC, true);
+}
+
+/**
+ * mlx5e_port_pause_frames() - pause frames counted by the port (PPCNT,
+ * IEEE 802.3 group)
+ * @mdev: the device
+ * @rx: filled in: received
+ * @tx: filled in: sent
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_port_pause_frames(struct mlx5_core_dev *mdev, u64 *rx, u64 *tx)
+{
+	int sz = MLX5_ST_SZ_BYTES(ppcnt_reg);
+	void *in, *out, *grp;
+	int err;
+
+	in = kvzalloc(sz, GFP_KERNEL);
+	out = kvzalloc(sz, GFP_KERNEL);
+	if (!in || !out) {
+		err = -ENOMEM;
+		goto free;
+	}
+	MLX5_SET(ppcnt_reg, in, local_port, MLX5E_LOCAL_PORT);
+	MLX5_SET(ppcnt_reg, in, grp, MLX5_IEEE_802_3_COUNTERS_GROUP);
+	err = mlx5e_reg(mdev, in, out, sz, MLX5E_REG_PPCNT, false);
+	if (err)
+		goto free;
+	grp = MLX5_ADDR_OF(ppcnt_reg, out, counter_set);
+	*rx = MLX5_GET64(eth_802_3_cntrs_grp_data_layout, grp,
+			 a_pause_mac_ctrl_frames_received_high);
+	*tx = MLX5_GET64(eth_802_3_cntrs_grp_data_layout, grp,
+			 a_pause_mac_ctrl_frames_transmitted_high);
+free:
+	kvfree(in);
+	kvfree(out);
+	return err;
 }

@@ -33,6 +33,7 @@ static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
 	MLX5E_DESC(struct mlx5e_rq_stats, wqe_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, buff_alloc_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, gro_packets),
+	MLX5E_DESC(struct mlx5e_rq_stats, recover),
 	MLX5E_DESC(struct mlx5e_rq_stats, pages),
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_drop),
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_redirect),
@@ -68,6 +69,7 @@ static const struct mlx5e_counter_desc mlx5e_sq_cq_desc[] = {
 	MLX5E_DESC(struct mlx5e_sq_cq_stats, cqe_err),
 	{ "queue_wake", offsetof(struct mlx5e_sq_cq_stats, wake) },
 	MLX5E_DESC(struct mlx5e_sq_cq_stats, recover),
+	MLX5E_DESC(struct mlx5e_sq_cq_stats, timeout),
 };
 
 static const struct mlx5e_counter_desc mlx5e_ch_desc[] = {

@@ -438,6 +438,7 @@ int mlx5_comp_vectors(struct mlx5_core_dev *dev);
 int mlx5_comp_eqn_get(struct mlx5_core_dev *dev, u16 vector, u8 *eqn);
 int mlx5_comp_irqn_get(struct mlx5_core_dev *dev, u16 vector);
 int mlx5_comp_vector_cpu(struct mlx5_core_dev *dev, u16 vector);
+int mlx5_comp_eq_recover(struct mlx5_core_dev *dev, u16 vector);
 int mlx5_cq_attach(struct mlx5_core_dev *dev, struct mlx5_cq *cq);
 void mlx5_cq_detach(struct mlx5_core_dev *dev, struct mlx5_cq *cq);
 

@@ -24,6 +24,7 @@
 
 #include "cx_kshim.h"
 #include "cx_priv.h"
+#include "cx_dp.h"
 
 #define CX_CMD_INLINE		16
 #define CX_CMD_HDR_LEN		8
@@ -443,16 +444,7 @@ static int cx_cmd_should_delay(struct cx_core *core, unsigned int idx)
 
 static void cx_cmd_arm_timer(struct cx_core *core)
 {
-	uint64_t first = 0;
-	unsigned int i;
-
-	if (!core->host.timer_mod)
-		return;
-	for (i = 0; i < CX_CMDQ_ENTRIES; i++)
-		if ((core->cmdq.delayed & (1u << i)) &&
-		    (!first || core->cmdq.deadline[i] < first))
-			first = core->cmdq.deadline[i];
-	core->host.timer_mod(core->host.opaque, first);
+	cx_timer_rearm(core);
 }
 
 void cx_cmd_doorbell(struct cx_core *core, uint32_t vector)
@@ -518,6 +510,6 @@ void cx_cmd_reset(struct cx_core *core)
 	int armed = core->cmdq.delayed != 0;
 
 	memset(&core->cmdq, 0, sizeof(core->cmdq));
-	if (armed && core->host.timer_mod)
-		core->host.timer_mod(core->host.opaque, 0);
+	if (armed)
+		cx_timer_rearm(core);
 }

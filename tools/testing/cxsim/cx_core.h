@@ -106,6 +106,15 @@
 #define CX_TP_FW_DEAD_ALL_ONES	0x2
 /* DROP_IRQ: the next N MSI-X messages are lost; reads back what is left. */
 #define CX_TP_DROP_IRQ		0x04c
+/*
+ * ERR_CQE_RQN: one-shot fault.  The next frame for the cyclic RQ with this
+ * number (CX_TP_ANY_RQ: for any RQ) consumes a WQE, completes with an
+ * error CQE (LOCAL_LENGTH_ERR) and puts the RQ in the error state, where
+ * it drops frames until the driver moves it ERR -> RST -> RDY.  Reads back
+ * the armed RQN; 0 disarms.
+ */
+#define CX_TP_ERR_CQE_RQN	0x050
+#define CX_TP_ANY_RQ		0xffffff
 /* HEALTH_SYND: bit 8 also sets the reset-request (RFR) bit: fatal. */
 #define CX_TP_HEALTH_SYND_RFR	0x100
 #define CX_TP_REPORT		0x8000
@@ -239,6 +248,7 @@ struct cx_faults {
 	uint32_t delay_count;		/* CX_TP_ALWAYS: every time */
 	uint32_t cmd_timeout_ms;	/* 0: the default, CX_CMD_EXEC_TO_S */
 	uint32_t err_cqe_sqn;		/* 0: none; one-shot TX error CQE */
+	uint32_t err_cqe_rqn;		/* 0: none; one-shot RX error CQE */
 	uint32_t drop_irqs;		/* MSI-X messages still to lose */
 };
 

@@ -15,8 +15,17 @@
  * The CQ doorbell (UAR offset 0x20, 64-bit) is upstream mlx5_cq_arm():
  * be32 (sn << 28 | cmd | ci), be32 cqn.  An armed CQ posts one
  * completion EQE (data.comp.cqn) on its EQ at the next CQE and disarms;
- * arming with CQEs beyond ci posts it at once.  No moderation: one EQE
- * per arm.
+ * arming with CQEs beyond ci posts it at once.
+ *
+ * Moderation (cq_max_count, cq_period in us; "0: moderation disabled", so
+ * a CQ with either at 0 posts its EQE at the first CQE): an armed CQ posts
+ * its EQE once cq_max_count CQEs came since the arm, or once cq_period
+ * ran out, whichever is first.  The period starts at the first CQE after
+ * the arm (cq_period_mode 1, START_FROM_CQE) or at the CQ's previous EQE
+ * (mode 0, START_FROM_EQE: a CQE long after the last EQE goes out at
+ * once).  Time is the host's clock (QEMU's virtual clock), through the
+ * one host timer (cx_timer_rearm()); without a host timer the period
+ * counts as run out.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -211,11 +220,83 @@ static void cx_cq_event(struct cx_core *core, struct cx_cq *cq)
 	struct cx_dp *dp = core->dp;
 
 	cq->armed = false;
+	cq->mod_cqes = 0;
+	cq->mod_deadline = 0;
+	if (core->host.now_ns)
+		cq->last_eqe_ns = cx_now(core);
 	memset(&eqe, 0, sizeof(eqe));
 	eqe.type = MLX5_EVENT_TYPE_COMP;
 	eqe.data.comp.cqn = cpu_to_be32(cq->cqn);
 	if (!cx_eq_post(core, (int)cq->eqn, &eqe) && dp)
 		dp->eqe_comp++;
+}
+
+/*
+ * @cq is armed and has @cq->mod_cqes CQEs since: post its EQE now, or
+ * leave it to the count or the period.
+ */
+static void cx_cq_moderate(struct cx_core *core, struct cx_cq *cq)
+{
+	struct cx_dp *dp = core->dp;
+	uint64_t now, start, deadline;
+
+	if (!cq->max_count || !cq->period || !core->host.timer_mod ||
+	    !core->host.now_ns) {
+		cx_cq_event(core, cq);
+		return;
+	}
+	if (cq->mod_cqes >= cq->max_count) {
+		dp->cq_mod_count++;
+		cx_cq_event(core, cq);
+		return;
+	}
+	if (cq->mod_deadline)
+		return;
+	now = cx_now(core);
+	start = cq->period_mode == MLX5_CQ_PERIOD_MODE_START_FROM_CQE ?
+		now : cq->last_eqe_ns;
+	deadline = start + (uint64_t)cq->period * 1000;
+	if (deadline <= now) {
+		dp->cq_mod_timer++;
+		cx_cq_event(core, cq);
+		return;
+	}
+	cq->mod_deadline = deadline;
+	if (!dp->cq_deadline || deadline < dp->cq_deadline) {
+		dp->cq_deadline = deadline;
+		cx_timer_rearm(core);
+	}
+}
+
+void cx_cq_timer(struct cx_core *core)
+{
+	struct cx_dp *dp = core->dp;
+	uint64_t now, next = 0;
+	struct cx_tab *t;
+	uint32_t i;
+
+	if (!dp || !core->func.nic || !dp->cq_deadline)
+		return;
+	now = cx_now(core);
+	t = &core->func.nic->cq;
+	for (i = 0; i < t->cap; i++) {
+		struct cx_cq *cq = t->slot[i];
+
+		if (!cq || !cq->mod_deadline)
+			continue;
+		if (cq->mod_deadline > now) {
+			if (!next || cq->mod_deadline < next)
+				next = cq->mod_deadline;
+			continue;
+		}
+		cq->mod_deadline = 0;
+		if (cq->armed) {
+			dp->cq_mod_timer++;
+			cx_cq_event(core, cq);
+		}
+	}
+	dp->cq_deadline = next;
+	/* cx_core_timer() rearms the host timer after the commands' turn. */
 }
 
 int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img)
@@ -253,8 +334,10 @@ int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img)
 	}
 	cq->prod++;
 	cq->cqes++;
-	if (cq->armed)
-		cx_cq_event(core, cq);
+	if (cq->armed) {
+		cq->mod_cqes++;
+		cx_cq_moderate(core, cq);
+	}
 	return 0;
 }
 
@@ -281,8 +364,11 @@ void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 	cq->armed = true;
 	cq->armed_solicited = (w0 & MLX5_CQ_DB_REQ_NOT_SOL) != 0;
 	pending = (cq->prod - ci) & CX_CI_MASK;
-	if (pending && pending <= (1u << cq->log_size))
-		cx_cq_event(core, cq);
+	cq->mod_cqes = 0;
+	if (pending && pending <= (1u << cq->log_size)) {
+		cq->mod_cqes = pending;
+		cx_cq_moderate(core, cq);
+	}
 }
 
 static void cx_free_cq(struct cx_core *c, void *o)

@@ -45,6 +45,25 @@ void cx_dp_fini(struct cx_core *core)
 	core->dp = NULL;
 }
 
+/*
+ * The host has one timer; delayed command completions (core->cmdq) and CQ
+ * moderation (dp->cq_deadline) share it: set it to the earlier deadline,
+ * or cancel it when neither has one.
+ */
+void cx_timer_rearm(struct cx_core *core)
+{
+	uint64_t first = core->dp ? core->dp->cq_deadline : 0;
+	unsigned int i;
+
+	if (!core->host.timer_mod)
+		return;
+	for (i = 0; i < CX_CMDQ_ENTRIES; i++)
+		if ((core->cmdq.delayed & (1u << i)) &&
+		    (!first || core->cmdq.deadline[i] < first))
+			first = core->cmdq.deadline[i];
+	core->host.timer_mod(core->host.opaque, first);
+}
+
 bool cx_dp_link_up(struct cx_core *core)
 {
 	return core->func.state == CX_HCA_INITIALISED && core->func.nic &&
@@ -78,6 +97,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "sq.doorbells_bad", dp->sq_doorbells_bad);
 	KV(o, "sq.errors", dp->sq_errors);
 	KV(o, "sq.errors_injected", dp->sq_err_injected);
+	KV(o, "rq.errors_injected", dp->rq_err_injected);
 	KV(o, "sq.recoveries", dp->sq_recoveries);
 	KV(o, "wqe.flushed", dp->wqe_flushed);
 	KV(o, "wqe.SEND", dp->wqe_send);
@@ -95,6 +115,8 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "cq.doorbells", dp->cq_doorbells);
 	KV(o, "cq.arms", dp->cq_arms);
 	KV(o, "eqe.comp", dp->eqe_comp);
+	KV(o, "eqe.comp.mod_count", dp->cq_mod_count);
+	KV(o, "eqe.comp.mod_timer", dp->cq_mod_timer);
 	KV(o, "tx.packets", dp->tx_packets);
 	KV(o, "tx.bytes", dp->tx_bytes);
 	KV(o, "tx.drops.link_down", dp->tx_drops_link);

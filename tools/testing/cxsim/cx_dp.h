@@ -32,6 +32,7 @@ struct cx_dp {
 	uint64_t wqe_send, wqe_lso, wqe_mpw, wqe_nop, wqe_umr, wqe_err;
 	uint64_t sq_errors;		/* SQs put in the error state */
 	uint64_t sq_err_injected;	/* of them by the test port */
+	uint64_t rq_err_injected;	/* RX error CQEs by the test port */
 	uint64_t sq_recoveries;		/* MODIFY_SQ ERR -> RST */
 	uint64_t wqe_flushed;		/* WR_FLUSH_ERR CQEs (flush_in_error_en) */
 	/* completions */
@@ -41,6 +42,9 @@ struct cx_dp {
 	uint64_t cq_doorbells;
 	uint64_t cq_arms;
 	uint64_t eqe_comp;		/* completion EQEs posted */
+	uint64_t cq_mod_count;		/* ... of them when cq_max_count was reached */
+	uint64_t cq_mod_timer;		/* ... of them when cq_period ran out */
+	uint64_t cq_deadline;		/* earliest moderation deadline (ns), 0: none */
 	/* the port (this function's only one) */
 	uint64_t tx_packets, tx_bytes;
 	uint64_t tx_drops_link;		/* frames not sent: link down */
@@ -93,6 +97,11 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq);
 
 /* Receive path (cx_rx.c). */
 size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len);
+
+/* Set the host timer to the earliest command or CQ moderation deadline. */
+void cx_timer_rearm(struct cx_core *core);
+/* The host timer ran out: CQs whose moderation period ended post their EQE. */
+void cx_cq_timer(struct cx_core *core);
 
 /* Is the port passing frames? */
 bool cx_dp_link_up(struct cx_core *core);

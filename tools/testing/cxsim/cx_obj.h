@@ -36,6 +36,10 @@ struct cx_cq {
 	uint8_t arm_sn;
 	uint32_t arm_ci;
 	bool overrun;
+	/* Moderation (cx_cq.c): CQEs since the arm, the EQE's deadline. */
+	uint32_t mod_cqes;
+	uint64_t mod_deadline;	/* ns, 0: no timer running */
+	uint64_t last_eqe_ns;	/* when the last completion EQE went out */
 	uint32_t refs;		/* SQs and RQs reporting here */
 	uint64_t cqes;		/* CQEs written */
 };

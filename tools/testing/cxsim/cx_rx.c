@@ -246,6 +246,32 @@ static int cx_rx_scatter(struct cx_core *core, struct cx_rq *rq,
 	return done == len ? 0 : -1;
 }
 
+/*
+ * The test port's injected RX error: the WQE is consumed with an error
+ * CQE and the RQ goes to the error state.  The frame is lost (-1).
+ */
+static int cx_rx_err(struct cx_core *core, struct cx_rq *rq,
+		     const uint8_t *wqe, uint16_t wqe_counter)
+{
+	struct cx_cq *cq = cx_cq_lookup(core, rq->cqn);
+	uint8_t img[CX_CQE_SIZE];
+
+	core->faults.err_cqe_rqn = 0;
+	core->dp->rq_err_injected++;
+	cx_rq_retire(rq, wqe);
+	rq->state = MLX5_RQC_STATE_ERR;
+	rq->drops++;
+	cx_log(core, "cxsim: RQ 0x%x: injected error CQE, RQ in error\n",
+	       rq->rqn);
+	if (cq) {
+		cx_cqe_rx_err(img, cq->prod, cq->log_size,
+			      MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, wqe_counter,
+			      rq->rqn);
+		cx_cq_write(core, cq, img);
+	}
+	return -1;
+}
+
 /* Returns 0 when the frame was placed (a CQE written), else -1. */
 static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		       const uint8_t *frame, size_t len,
@@ -271,6 +297,10 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		}
 		rx->wqe_counter = cx_rq_is_ll(rq) ? cx_rq_cur(rq) :
 			(uint16_t)rq->wqe_cc;
+		if (core->faults.err_cqe_rqn &&
+		    (core->faults.err_cqe_rqn == rq->rqn ||
+		     core->faults.err_cqe_rqn == CX_TP_ANY_RQ))
+			return cx_rx_err(core, rq, wqe, rx->wqe_counter);
 		if (cx_rx_scatter(core, rq, wqe, wqe_len, frame, len)) {
 			/*
 			 * Too long for the WQE, or a bad address: dropped,

@@ -371,6 +371,27 @@ static void test_dp_rx_cyclic(void)
 	put_be32(fh.mem + DBR_BASE + 0xc0, 3);
 	cx_core_receive(&core, frame, sizeof(frame));
 	ok(report_val("rx.drops.link_down") == 1, "link down: nothing received");
+
+	/* Test port: the next frame completes in error, the RQ goes to ERR. */
+	cx_core_set_link(&core, true);
+	dp_dseg(fh.mem + Q_BASE + 0x20020, 2048, e.mkey, DP_BUF + 0xa000);
+	dp_dseg(fh.mem + Q_BASE + 0x20030, 2048, e.mkey, DP_BUF + 0xb000);
+	put_be32(fh.mem + DBR_BASE + 0xc0, 4);
+	core.faults.err_cqe_rqn = 0xffffff;
+	cx_core_receive(&core, frame, sizeof(frame));
+	c = dp_cqe(DP_RXCQ, 2);
+	ok((c->op_own >> 4) == MLX5_CQE_RESP_ERR &&
+	   ((struct mlx5_err_cqe *)c)->syndrome == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR &&
+	   be16toh(c->wqe_counter) == 2 && !core.faults.err_cqe_rqn &&
+	   cx_rq_lookup(&core, rqn)->state == MLX5_RQC_STATE_ERR &&
+	   report_val("rq.errors_injected") == 1,
+	   "injected RX error: RESP_ERR CQE for WQE 2, one-shot, RQ in ERR");
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(cx_cq_lookup(&core, cqn)->prod == 3, "RQ in ERR: the next frame dropped, no CQE");
+	ok(modify_q(false, rqn, MLX5_RQC_STATE_ERR, MLX5_RQC_STATE_RST) == 0 &&
+	   modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0 &&
+	   cx_rq_lookup(&core, rqn)->wqe_cc == 0,
+	   "ERR -> RST -> RDY: the RQ's counter from zero");
 }
 
 static void test_dp_rx_striding(void)
@@ -484,9 +505,98 @@ static void test_dp_rx_striding(void)
 	   "CQ overrun: CQEs dropped, not overwritten; CQ_ERROR once");
 }
 
+static void dp_cq_arm(struct eth_env *e, uint32_t cqn, uint32_t ci)
+{
+	uint8_t db[8];
+	uint64_t v;
+
+	put_be32(db, ci & 0xffffff);
+	put_be32(db + 4, cqn);
+	memcpy(&v, db, 8);
+	cx_core_bar0_write(&core, (uint64_t)e->uar * 4096 + 0x20, v, 8);
+}
+
+static int dp_modify_cq(uint32_t cqn, uint32_t sel, uint32_t period,
+			uint32_t count, uint32_t mode, uint8_t op_mod)
+{
+	void *in = eth_cmd(MLX5_CMD_OP_MODIFY_CQ, MLX5_ST_SZ_BYTES(modify_cq_in));
+
+	MLX5_SET(modify_cq_in, in, op_mod, op_mod);
+	MLX5_SET(modify_cq_in, in, cqn, cqn);
+	MLX5_SET(modify_cq_in, in,
+		 modify_field_select_resize_field_select.modify_field_select.modify_field_select,
+		 sel);
+	MLX5_SET(modify_cq_in, in, cq_context.cq_period, period);
+	MLX5_SET(modify_cq_in, in, cq_context.cq_max_count, count);
+	MLX5_SET(modify_cq_in, in, cq_context.cq_period_mode, mode);
+	return eth_exec(MLX5_ST_SZ_BYTES(modify_cq_in));
+}
+
+/*
+ * CQ moderation: an armed CQ's EQE waits for cq_max_count CQEs or the end
+ * of cq_period (on the host's clock, through the host timer).
+ */
+static void test_dp_moderation(void)
+{
+	struct eth_env e;
+	uint8_t img[64];
+	uint32_t cqn, sqn, i;
+	struct cx_cq *cq;
+	long eqe0;
+
+	memset(img, 0, sizeof(img));
+	ok(dp_tx_setup(&e, &cqn, &sqn), "moderation: a CQ");
+	cq = cx_cq_lookup(&core, cqn);
+	ok(dp_modify_cq(cqn, 0x13, 100, 4, MLX5_CQ_PERIOD_MODE_START_FROM_CQE, 0) == 0 &&
+	   cq->period == 100 && cq->max_count == 4 && cq->period_mode == 1,
+	   "MODIFY_CQ: period 100 us, count 4, from the CQE");
+	ok(dp_modify_cq(cqn, 0x10, 0, 0, 2, 0) == MLX5_CMD_STAT_BAD_PARAM_ERR &&
+	   cq->period_mode == 1, "MODIFY_CQ with period mode 2: BAD_PARAM, unchanged");
+	ok(dp_modify_cq(cqn, 0x3, 1, 1, 0, 1) == MLX5_CMD_STAT_BAD_PARAM_ERR &&
+	   cq->period == 100 && cq->max_count == 4,
+	   "MODIFY_CQ resize (op_mod 1): BAD_PARAM, unchanged");
+	ok(dp_modify_cq(cqn + 77, 0x3, 1, 1, 0, 0) == MLX5_CMD_STAT_BAD_RES_ERR,
+	   "MODIFY_CQ of no CQ: BAD_RES");
+
+	dp_cq_arm(&e, cqn, 0);
+	eqe0 = report_val("eqe.comp");
+	for (i = 0; i < 3; i++)
+		cx_cq_write(&core, cq, img);
+	ok(report_val("eqe.comp") == eqe0 && cq->armed &&
+	   fh.timer_deadline == fh.now + 100 * 1000,
+	   "3 CQEs of 4: no EQE yet, the timer set 100 us ahead");
+	cx_cq_write(&core, cq, img);
+	ok(report_val("eqe.comp") == eqe0 + 1 && !cq->armed &&
+	   report_val("eqe.comp.mod_count") == 1 && !cq->mod_deadline,
+	   "the 4th CQE: one EQE (count), disarmed");
+
+	/* Consumed all four; armed again, one CQE, the period runs out. */
+	put_be32(fh.mem + DBR_BASE + 0x40, 4);
+	dp_cq_arm(&e, cqn, 4);
+	cx_cq_write(&core, cq, img);
+	fh.now += 99 * 1000;
+	cx_core_timer(&core);
+	ok(report_val("eqe.comp") == eqe0 + 1 && cq->armed,
+	   "1 CQE, 99 us later: still waiting");
+	fh.now += 1000;
+	cx_core_timer(&core);
+	ok(report_val("eqe.comp") == eqe0 + 2 && !cq->armed &&
+	   report_val("eqe.comp.mod_timer") == 1 && fh.timer_deadline == 0,
+	   "at 100 us: one EQE (period), the timer cancelled");
+
+	/* Count 0: moderation off, an EQE at each armed CQE. */
+	ok(dp_modify_cq(cqn, 0x2, 0, 0, 0, 0) == 0, "MODIFY_CQ: count 0");
+	put_be32(fh.mem + DBR_BASE + 0x40, 5);
+	dp_cq_arm(&e, cqn, 5);
+	cx_cq_write(&core, cq, img);
+	ok(report_val("eqe.comp") == eqe0 + 3,
+	   "moderation off: the EQE at the first CQE");
+}
+
 static void test_dp_all(void)
 {
 	test_dp_tx();
+	test_dp_moderation();
 	test_dp_rx_cyclic();
 	test_dp_rx_striding();
 }

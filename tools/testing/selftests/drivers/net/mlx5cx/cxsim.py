@@ -23,6 +23,9 @@ as root.
                                      (read by a driver at probe; 0: 60 s)
     cxsim.py errcqe BDF SQN          the next WQE run on SQ SQN completes
                                      with an error CQE (one-shot; 0 disarms)
+    cxsim.py errcqerq BDF RQN|any    the next frame for RQ RQN (or any RQ)
+                                     completes with an error CQE and the RQ
+                                     goes to error (one-shot; 0 disarms)
     cxsim.py sqs BDF                 the function's SQ numbers in RDY state
     cxsim.py clear BDF               clear faults, delays and the timeout
     cxsim.py present BDF...          exit 0 when every BDF has the test port
@@ -62,6 +65,8 @@ REG_PAGE_REQUEST = 0x038
 REG_CMD_TIMEOUT = 0x03C
 REG_LINK_DOWN = 0x040
 REG_ERR_CQE_SQN = 0x044
+REG_ERR_CQE_RQN = 0x050
+ANY_RQ = 0xFFFFFF
 REG_REPORT_LEN = 0x080
 REG_REPORT_PAGE = 0x084
 REG_FW_DEAD = 0x048
@@ -251,6 +256,7 @@ def clear_faults(bdf):
     p.wr(REG_DELAY_OPCODE, 0)
     p.wr(REG_CMD_TIMEOUT, 0)
     p.wr(REG_ERR_CQE_SQN, 0)
+    p.wr(REG_ERR_CQE_RQN, 0)
     p.wr(REG_FW_DEAD, 0)
     p.wr(REG_DROP_IRQ, 0)
 
@@ -281,6 +287,11 @@ def cmd_timeout(bdf, ms):
 def err_cqe(bdf, sqn):
     """Arm the one-shot error CQE on SQ sqn (0 disarms)."""
     port(bdf).wr(REG_ERR_CQE_SQN, sqn & 0xFFFFFF)
+
+
+def err_cqe_rq(bdf, rqn):
+    """Arm the one-shot RX error CQE on RQ rqn (ANY_RQ: any; 0 disarms)."""
+    port(bdf).wr(REG_ERR_CQE_RQN, rqn & 0xFFFFFF)
 
 
 def sqs(bdf, state="RDY"):
@@ -350,6 +361,8 @@ def main(argv):
         cmd_timeout(bdf, int(args[1], 0))
     elif cmd == "errcqe":
         err_cqe(bdf, int(args[1], 0))
+    elif cmd == "errcqerq":
+        err_cqe_rq(bdf, ANY_RQ if args[1] == "any" else int(args[1], 0))
     elif cmd == "sqs":
         for n in sqs(bdf):
             print(n)

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Recovery of a receive queue after an error CQE, reported through the
+ * devlink health reporter "rx" of the function.
+ *
+ * The device completed a WQE of the RQ in error and moved the RQ to ERR,
+ * where it takes no more frames. Recovery keeps NAPI away, drops what the
+ * CQ still holds, returns the buffers of every posted WQE to the page
+ * pool, moves the RQ ERR -> RST -> RDY with its counters from zero, and
+ * lets NAPI post the ring afresh.
+ */
+#include <net/devlink.h>
+
+#include "../en.h"
+#include "txrx.h"
+
+static int mlx5e_query_rq_state(struct mlx5_core_dev *mdev, u32 rqn, u8 *state)
+{
+	int outlen = MLX5_ST_SZ_BYTES(query_rq_out);
+	u32 in[MLX5_ST_SZ_DW(query_rq_in)] = {};
+	void *out;
+	int err;
+
+	out = kvzalloc(outlen, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	MLX5_SET(query_rq_in, in, opcode, MLX5_CMD_OP_QUERY_RQ);
+	MLX5_SET(query_rq_in, in, rqn, rqn);
+	err = mlx5_cmd_exec(mdev, in, sizeof(in), out, outlen);
+	if (!err)
+		*state = MLX5_GET(query_rq_out, out, rq_context.state);
+	kvfree(out);
+	return err;
+}
+
+/**
+ * mlx5e_rx_recover_rq() - bring an RQ in error back to service
+ * @rq: the RQ, MLX5E_RQ_STATE_RECOVERING set
+ *
+ * Return: 0 or a negative errno (the RQ then stays out of service).
+ */
+static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
+{
+	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+	struct mlx5_core_dev *mdev = c->mdev;
+	u8 state;
+	int err;
+
+	err = mlx5e_query_rq_state(mdev, rq->rqn, &state);
+	if (err)
+		return err;
+	if (state != MLX5_RQC_STATE_ERR) {
+		netdev_err(c->netdev, "RQ 0x%x: error CQE but state %u\n",
+			   rq->rqn, state);
+		return -EINVAL;
+	}
+
+	napi_disable(&c->napi);
+	/* CQEs behind the error: their WQEs are returned with the rest. */
+	while (mlx5_cqwq_get_cqe(&rq->cq.wq))
+		mlx5_cqwq_pop(&rq->cq.wq);
+	mlx5_cqwq_update_db(&rq->cq.wq);
+	mlx5e_free_rx_descs(rq);
+	err = mlx5e_modify_rq_state(mdev, rq->rqn, MLX5_RQC_STATE_ERR,
+				    MLX5_RQC_STATE_RST);
+	if (!err) {
+		rq->cc = 0;
+		rq->pc = 0;
+		/* The device reads the producer counter at RDY: none yet. */
+		mlx5_wq_cyc_update_db(&rq->wq, 0);
+		err = mlx5e_modify_rq_state(mdev, rq->rqn, MLX5_RQC_STATE_RST,
+					    MLX5_RQC_STATE_RDY);
+	}
+	if (!err) {
+		u64_stats_update_begin(&rq->stats->syncp);
+		u64_stats_inc(&rq->stats->recover);
+		u64_stats_update_end(&rq->stats->syncp);
+		clear_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state);
+	}
+	napi_enable(&c->napi);
+	/* NAPI posts the ring. */
+	local_bh_disable();
+	napi_schedule(&c->napi);
+	local_bh_enable();
+	return err;
+}
+
+static int mlx5e_rx_reporter_recover(struct devlink_health_reporter *reporter,
+				     void *ctx, struct netlink_ext_ack *extack)
+{
+	struct mlx5e_rq *rq = ctx;
+	int err;
+
+	if (!rq)
+		return 0; /* recovery asked from user space: nothing pending */
+	err = mlx5e_rx_recover_rq(rq);
+	if (err)
+		NL_SET_ERR_MSG_MOD(extack, "RQ recovery failed");
+	return err;
+}
+
+static int mlx5e_rx_reporter_dump(struct devlink_health_reporter *reporter,
+				  struct devlink_fmsg *fmsg, void *ctx,
+				  struct netlink_ext_ack *extack)
+{
+	struct mlx5e_rq *rq = ctx;
+
+	if (!rq)
+		return 0;
+	devlink_fmsg_u32_pair_put(fmsg, "rqn", rq->rqn);
+	devlink_fmsg_u32_pair_put(fmsg, "channel", rq->ix);
+	devlink_fmsg_u32_pair_put(fmsg, "cc", rq->cc);
+	devlink_fmsg_u32_pair_put(fmsg, "pc", rq->pc);
+	return 0;
+}
+
+static const struct devlink_health_reporter_ops mlx5e_rx_reporter_ops = {
+	.name = "rx",
+	.recover = mlx5e_rx_reporter_recover,
+	.dump = mlx5e_rx_reporter_dump,
+};
+
+/**
+ * mlx5e_rx_reporter_create() - the devlink health reporter "rx"
+ * @priv: the netdev's private area
+ *
+ * Called from probe, where the core holds the devlink instance lock.
+ * Without it (devlink refused), RQs still recover, unreported.
+ */
+void mlx5e_rx_reporter_create(struct mlx5e_priv *priv)
+{
+	struct devlink *devlink = priv_to_devlink(priv->mdev);
+	struct devlink_health_reporter *r;
+
+	r = devl_health_reporter_create(devlink, &mlx5e_rx_reporter_ops, 0,
+					priv);
+	if (IS_ERR(r)) {
+		netdev_warn(priv->netdev, "no rx health reporter: %ld\n",
+			    PTR_ERR(r));
+		r = NULL;
+	}
+	priv->rx_reporter = r;
+}
+
+void mlx5e_rx_reporter_destroy(struct mlx5e_priv *priv)
+{
+	if (priv->rx_reporter)
+		devl_health_reporter_destroy(priv->rx_reporter);
+	priv->rx_reporter = NULL;
+}
+
+/**
+ * mlx5e_rx_err_cqe_work() - an RQ completed a WQE in error
+ * @work: the RQ's recover_work
+ */
+void mlx5e_rx_err_cqe_work(struct work_struct *work)
+{
+	struct mlx5e_rq *rq = container_of(work, struct mlx5e_rq,
+					   recover_work);
+	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+	char msg[64];
+
+	if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
+		return;
+	snprintf(msg, sizeof(msg), "error CQE on RQ 0x%x", rq->rqn);
+	/* The reporter recovers through its .recover; if it declines (its
+	 * grace period, or an earlier recovery failed), recover anyway.
+	 */
+	if (!c->priv->rx_reporter ||
+	    devlink_health_report(c->priv->rx_reporter, msg, rq) == -ECANCELED)
+		mlx5e_rx_recover_rq(rq);
+}

@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The port and interrupt settings of our netdev through ethtool: link
+# modes and speed from PTYS, global pause (-a/-A) in PFCC, and interrupt
+# moderation: ethtool -c/-C (rx/tx usecs and
+# frames, adaptive) programmed with MODIFY_CQ, bad values refused with the
+# state unchanged, and what it does: a pktgen stream from A into B, B's
+# interrupts (the model's MSI-X count of B's function) per packet B
+# received. With rx-frames 32 (adaptive off, a period long enough that the
+# count decides) at most 1/16 for a back-to-back stream; with rx-frames 1
+# about one for a stream of one packet a millisecond (at least 1/2: NAPI
+# still polling when a frame comes takes it without an interrupt).
+# MLX5CX_QUICK=1 sends fewer packets.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+PKTS=$(sized 20000 4000)
+PKTS1=$(sized 2000 1000)
+
+ktap_header 12
+
+bdf_a=$(cx_functions | sed -n 1p)
+bdf_b=$(cx_functions | sed -n 2p)
+
+dmesg -C
+load_ours
+ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
+a=$(netdev_of "$bdf_a")
+b=$(netdev_of "$bdf_b")
+PEER_DEV=$b
+ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+
+nsb() { ip netns exec "$NS" "$@"; }
+
+link_modes() {
+	local out
+
+	out=$(ethtool "$a")
+	echo "$out" | grep -E 'Speed|Duplex|baseCR4' | sed 's/^/# /'
+	echo "$out" | grep -q 'Speed: 100000Mb/s' &&
+		echo "$out" | grep -q 'Duplex: Full' &&
+		echo "$out" | sed -n '/Supported link modes/,/Supported pause/p' |
+			grep -q '100000baseCR4/Full' &&
+		echo "$out" | sed -n '/Supported link modes/,/Supported pause/p' |
+			grep -q '25000baseCR/Full'
+}
+ktap_check "ethtool: link modes and speed (100000Mb/s) from PTYS" link_modes
+
+# pause_is RX TX: what ethtool -a reads back from the device (PFCC).
+pause_is() {
+	ethtool -a "$a" | grep -q "^RX:[[:space:]]*$1" &&
+		ethtool -a "$a" | grep -q "^TX:[[:space:]]*$2"
+}
+pause() {
+	ethtool -A "$a" rx off tx off && pause_is off off &&
+		ethtool -A "$a" rx on tx off && pause_is on off &&
+		ethtool -A "$a" rx off tx on && pause_is off on &&
+		ethtool -A "$a" rx on tx on && pause_is on on || return 1
+	diag "$(ethtool -a "$a" | tr '\n' ' ')"
+	diag "pause frames: $(ethtool --include-statistics -a "$a" 2>/dev/null | grep -i frames | tr '\n' ' ')"
+	ethtool --include-statistics -a "$a" | grep -q 'rx_pause_frames: 0'
+}
+ktap_check "ethtool -A rx/tx pause each way, read back from PFCC; pause frame counters (PPCNT)" pause
+
+pause_autoneg() {
+	ethtool -A "$a" autoneg on rx off tx off 2>/dev/null && return 1
+	pause_is on on
+}
+ktap_check "ethtool -A autoneg on refused, pause unchanged" pause_autoneg
+coal_get() { nsb ethtool -c "$b" | awk -v k="$1:" '$1 == k { print $2; exit }'; }
+
+set_coal() {
+	nsb ethtool -C "$b" adaptive-rx off adaptive-tx off rx-usecs 4000 rx-frames 32 || return 1
+	diag "$(nsb ethtool -c "$b" | grep -E '^(Adaptive RX|rx-usecs|rx-frames|tx-usecs|tx-frames):' | tr '\n' ' ')"
+	[ "$(coal_get rx-usecs)" = 4000 ] && [ "$(coal_get rx-frames)" = 32 ] &&
+		nsb ethtool -c "$b" | grep -q '^Adaptive RX: off'
+}
+ktap_check "ethtool -C rx-usecs 4000 rx-frames 32 adaptive off: ethtool -c reads it back" set_coal
+
+bad_coal() {
+	local msg
+
+	msg=$(nsb ethtool -C "$b" rx-usecs 5000 2>&1) && return 1
+	diag "rx-usecs 5000: $msg"
+	msg=$(nsb ethtool -C "$b" rx-frames 70000 2>&1) && return 1
+	diag "rx-frames 70000: $msg"
+	[ "$(coal_get rx-usecs)" = 4000 ] && [ "$(coal_get rx-frames)" = 32 ]
+}
+ktap_check "rx-usecs above 4095 and rx-frames above 65535 refused, state unchanged" bad_coal
+
+# irq_per_pkt COUNT DELAY: B's interrupts (the model's MSI-X count of B's
+# function) for a pktgen stream of COUNT packets from A, DELAY ns apart,
+# and the packets B received, as "interrupts packets".
+irq_per_pkt() {
+	local i0 i1 p0 p1
+
+	pktgen_setup "$a" "$1" 1
+	echo "delay $2" > "/proc/net/pktgen/$a"
+	i0=$(model_get "$bdf_b" msix.sent)
+	p0=$(nsb cat "/sys/class/net/$b/statistics/rx_packets")
+	pktgen_start
+	sleep 2
+	i1=$(model_get "$bdf_b" msix.sent)
+	p1=$(nsb cat "/sys/class/net/$b/statistics/rx_packets")
+	echo "$((i1 - i0)) $((p1 - p0))"
+}
+
+ratio() { awk -v i="$1" -v p="$2" 'BEGIN { printf "%.4f", p ? i / p : 0 }'; }
+
+# Back to back: the count (32) decides, so at most one interrupt in 16.
+# (Under host load B may drop some of the burst: the ratio is over what
+# B received, and fewer interrupts is never a failure.)
+moderated() {
+	local r irq pkts
+
+	r=$(irq_per_pkt "$PKTS" 0)
+	read -r irq pkts <<< "$r"
+	diag "rx-frames 32, back to back: $irq interrupts for $pkts packets ($(ratio "$irq" "$pkts") per packet)"
+	[ "$pkts" -ge $((PKTS / 2)) ] && [ "$irq" -gt 0 ] && [ $((irq * 16)) -le "$pkts" ]
+}
+ktap_check "rx-frames 32: at most 1/16 interrupt per packet (model MSI-X count)" moderated
+
+# One packet a millisecond, so that B's NAPI is done with each before the
+# next comes (as it is not back to back on a loaded TCG host): each
+# packet is an interrupt of its own.
+per_packet() {
+	local r irq pkts
+
+	nsb ethtool -C "$b" rx-frames 1 || return 1
+	r=$(irq_per_pkt "$PKTS1" 1000000)
+	read -r irq pkts <<< "$r"
+	diag "rx-frames 1, 1 ms apart: $irq interrupts for $pkts packets ($(ratio "$irq" "$pkts") per packet)"
+	[ "$pkts" -ge "$PKTS1" ] && [ $((irq * 2)) -ge "$pkts" ] && [ "$irq" -le $((pkts + pkts / 10)) ]
+}
+ktap_check "rx-frames 1: about one interrupt per packet (1/2 .. 1.1)" per_packet
+
+adaptive() {
+	nsb ethtool -C "$b" adaptive-rx on adaptive-tx on || return 1
+	nsb ethtool -c "$b" | grep -q '^Adaptive RX: on  TX: on' || return 1
+	# DIM reprograms the CQs as it measures: traffic flows throughout.
+	nsb ping -c 3 -W 5 "$A_IP" >/dev/null && ping -c 3 -W 5 "$B_IP" >/dev/null &&
+		nsb ethtool -C "$b" adaptive-rx off adaptive-tx off
+}
+ktap_check "adaptive (net_dim) on and off, traffic both ways" adaptive
+
+pair_down
+rmmod mlx5_core
+ktap_check "after rmmod: nothing left on the device" all_clean
+# The refused pause autonegotiation's own line is expected.
+complaints=$(mlx5_complaints | grep -v 'pause autonegotiation is not supported')
+[ -z "$complaints" ] || echo "$complaints" | sed 's/^/# /'
+ktap_check "no other mlx5 error or warning in the kernel log" test -z "$complaints"
+
+ktap_finish

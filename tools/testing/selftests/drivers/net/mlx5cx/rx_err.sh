@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# An error CQE on a receive queue: the model (its test port) completes
+# the next frame for one of port B's RQs in error and puts that RQ in the
+# error state. Our driver counts it (rx_wqe_err), its devlink health
+# reporter "rx" reports it and recovers the RQ (ERR -> RST -> RDY, the
+# ring posted afresh: rxN_recover), and traffic flows again; the same
+# while iperf3 runs.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+require_testport
+ktap_header 9
+
+bdf_a=$(cx_functions | sed -n 1p)
+bdf_b=$(cx_functions | sed -n 2p)
+
+dmesg -C
+load_ours
+ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
+a=$(netdev_of "$bdf_a")
+b=$(netdev_of "$bdf_b")
+PEER_DEV=$b
+ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+
+nsb() { ip netns exec "$NS" "$@"; }
+bstat() { ethtool_stat "$b" "$1" "$NS"; }
+recovers() {
+	nsb ethtool -S "$b" | awk '$1 ~ /^rx[0-9]+_recover:$/ { s += $2 } END { print s + 0 }'
+}
+# reporter_count KEY: "error" or "recover" count of B's "rx" reporter.
+reporter_count() {
+	devlink health show "pci/$bdf_b" reporter rx |
+		sed -n "s/.* $1 \([0-9]*\).*/\1/p" | head -n 1
+}
+
+ktap_check "devlink health reporter rx exists" bash -c "devlink health show pci/$bdf_b reporter rx >/dev/null"
+
+one_error() {
+	local e0 r0 e1 r1
+
+	e0=$(bstat rx_wqe_err)
+	r0=$(recovers)
+	cxsim errcqerq "$bdf_b" any || return 1
+	ping -c 1 -W 2 "$B_IP" >/dev/null
+	wait_for 15 bash -c "[ \$(ip netns exec $NS ethtool -S $b | awk '\$1 ~ /^rx[0-9]+_recover:\$/ { s += \$2 } END { print s + 0 }') -gt $r0 ]"
+	e1=$(bstat rx_wqe_err)
+	r1=$(recovers)
+	diag "rx_wqe_err +$((e1 - e0)), rxN_recover +$((r1 - r0)); model: $(cxsim report "$bdf_b" | grep -E '^rq\.errors_injected|^rq\.[0-9]+ ' | tr '\n' ' ')"
+	[ $((e1 - e0)) = 1 ] && [ $((r1 - r0)) = 1 ]
+}
+ktap_check "injected RX error CQE: rx_wqe_err and rxN_recover count it once" one_error
+
+reported() {
+	devlink health show "pci/$bdf_b" reporter rx | sed 's/^/# /'
+	[ "$(reporter_count error)" = 1 ] && [ "$(reporter_count recover)" = 1 ]
+}
+ktap_check "devlink reporter rx: 1 error, 1 recover" reported
+
+ktap_check "traffic again: ping A -> B" ping -c 5 -i 0.2 -W 5 "$B_IP"
+ktap_check "every RQ of B back in RDY (model)" bash -c "! python3 $LIB_DIR/cxsim.py report $bdf_b | grep -E '^rq\.[0-9]+ ' | grep -v 'state=1 '"
+
+under_load() {
+	local r0 r1
+
+	r0=$(recovers)
+	nsb iperf3 -s -D -1 -B "$B_IP" >/dev/null
+	sleep 0.5
+	iperf3 -c "$B_IP" -t 8 >/dev/null 2>&1 &
+	sleep 2
+	cxsim errcqerq "$bdf_b" any || return 1
+	wait
+	r1=$(recovers)
+	diag "under iperf3: rxN_recover +$((r1 - r0))"
+	[ $((r1 - r0)) = 1 ] && ping -c 3 -W 5 "$B_IP" >/dev/null
+}
+ktap_check "the same under iperf3: recovered once, traffic flows" under_load
+
+pair_down
+rmmod mlx5_core
+complaints=$(mlx5_complaints | grep -v -e 'error CQE on RQ' -e 'injected error CQE')
+[ -z "$complaints" ] || echo "$complaints" | sed 's/^/# /'
+ktap_check "no other mlx5 error or warning in the kernel log" test -z "$complaints"
+
+ktap_finish
