@@ -88,11 +88,22 @@ guest_script warn "echo '<4>WARNING: CPU: 0 PID: 1 at selftest' >/dev/kmsg; exit
 guest_script crash 'echo 1 >/proc/sys/kernel/sysrq; echo c >/proc/sysrq-trigger; sleep 600'
 # shellcheck disable=SC2016 # expanded in the guest
 guest_script args '[ $# -eq 4 ] && [ "$1" = "a b" ] && [ "$2" = "" ] &&
-[ "$3" = "it'\''s \"q\" \$HOME *" ] && [ "$4" = "x  y" ] && echo ARGS-INTACT'
+[ "$3" = "it'\''s \"q\" \$HOME *" ] && [ "$4" = "x  y" ] &&
+[ "$VM_ENV_T" = "a b '\''c'\''" ] && echo ARGS-INTACT'
 guest_script sleep 'sleep 600'
 guest_script daemon 'sleep 600 & echo started; exit 3'
 guest_script qmp "$(dirname "$RUN")/qmp '{\"execute\": \"query-status\"}' &&
 ! $(dirname "$RUN")/qmp '{\"execute\": \"no-such-command\"}'"
+# Two snapshots of the insn-count plugin around a known loop in the kernel.
+# shellcheck disable=SC2016 # expanded in the guest
+guest_script insn 'snap() {
+	rm -f "$VM_RESULTS/insn-$1.txt"; echo "$1" >"$VM_RESULTS/insn.req.tmp"
+	mv "$VM_RESULTS/insn.req.tmp" "$VM_RESULTS/insn.req"
+	for i in $(seq 500); do [ -f "$VM_RESULTS/insn-$1.txt" ] && return 0; sleep 0.02; done
+	return 1
+}
+[ "$VM_INSN_COUNT" = 1 ] && snap a && dd if=/dev/zero of=/dev/null bs=4k count=20000 &&
+snap b && '"$(dirname "$RUN")/../bench/insn-report"' "$VM_RESULTS/insn-a.txt" "$VM_RESULTS/insn-b.txt"'
 
 # The debug kernel's cases.  Its boot is slower: limits are wider.
 debug_cases() {
@@ -162,9 +173,11 @@ else
 	echo "not ok $N - three boots: the consoles of the crashed boots are not as expected"
 	find "$d" -maxdepth 1 | sed 's/^/# /'
 fi
-check "args with spaces and quotes arrive intact" 0 240 'ARGS-INTACT' \
-	"$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
+check "args and --env values with spaces and quotes arrive intact" 0 240 'ARGS-INTACT' \
+	--env "VM_ENV_T=a b 'c'" "$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
 check "a process left running does not hold the VM" 3 240 'started' "$TMP/daemon.sh"
 check "a script past --timeout 20 times out" 124 120 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
 check "monitor commands from the guest reach QEMU" 0 240 '"status": "running"' "$TMP/qmp.sh"
+check "--insn-count: snapshots on request, kernel instructions counted" 0 240 \
+	'insn\.kernel=[0-9]{6,}' --insn-count "$TMP/insn.sh"
 finish

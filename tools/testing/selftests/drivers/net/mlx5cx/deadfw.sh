@@ -15,7 +15,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-RECOVERIES=${RECOVERIES:-20}
+RECOVERIES=${RECOVERIES:-$(sized 20 5)}
 
 ktap_header 20
 

@@ -7,7 +7,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-RELOADS=${RELOADS:-20}
+RELOADS=${RELOADS:-$(sized 20 5)}
 # The model's firmware version and board id (PSID); on real hardware,
 # the card's (README.md).
 FW_VERSION=${FW_VERSION:-16.35.4030}

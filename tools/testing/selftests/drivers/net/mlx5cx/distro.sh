@@ -15,7 +15,7 @@
 source "$(dirname "$0")/lib.sh"
 
 PKTGEN_COUNT=${PKTGEN_COUNT:-20000}
-CYCLES=${CYCLES:-10}
+CYCLES=${CYCLES:-$(sized 10 3)}
 
 ktap_header 20
 

@@ -12,8 +12,8 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-FLAPS=${FLAPS:-10}
-RECONF=${RECONF:-4}
+FLAPS=${FLAPS:-$(sized 10 4)}
+RECONF=${RECONF:-$(sized 4 2)}
 
 ktap_header 31
 

@@ -41,6 +41,35 @@ if ! declare -F ktap_test_result >/dev/null; then
 	exit 1
 fi
 
+# sized FULL QUICK: how many rounds a loop of a test makes: FULL, or QUICK
+# under make check, which sets MLX5CX_QUICK=1 to keep within its time
+# budget (make check-full, kselftest by hand and real hardware: FULL).
+sized() {
+	if [ -n "${MLX5CX_QUICK:-}" ]; then
+		echo "$2"
+	else
+		echo "$1"
+	fi
+}
+
+# insn_snapshot NAME: in a VM run with --insn-count, have the insn-count
+# TCG plugin write the guest's instruction counts so far to
+# $VM_RESULTS/insn-NAME.txt (tools/testing/bench/insn-report compares two).
+# Fails without the plugin or when no snapshot came within 10 s.
+insn_snapshot() {
+	local f=${VM_RESULTS:-}/insn-$1.txt i
+
+	[ -n "${VM_INSN_COUNT:-}" ] || return 1
+	rm -f "$f"
+	echo "$1" >"$VM_RESULTS/insn.req.tmp" &&
+		mv "$VM_RESULTS/insn.req.tmp" "$VM_RESULTS/insn.req" || return 1
+	for ((i = 0; i < 500; i++)); do
+		[ -f "$f" ] && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
 # The test-facing names, on the kernel's helpers.
 ktap_header() {
 	ktap_print_header

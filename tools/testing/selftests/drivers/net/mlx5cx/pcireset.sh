@@ -10,7 +10,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-RESETS=${RESETS:-10}
+RESETS=${RESETS:-$(sized 10 3)}
 
 ktap_header 7
 

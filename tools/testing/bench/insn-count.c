@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * insn-count: a QEMU TCG plugin counting the guest's executed instructions
+ * per vCPU, kernel text by 4 KiB page, so that a benchmark can say how many
+ * instructions a packet cost and which share of them ran in one module.
+ *
+ * Counting is per translated block: when a block starts in the kernel's
+ * top 2 GiB (kernel image and modules on x86_64), its instruction count is
+ * added to the page it starts on; blocks elsewhere in the kernel half are
+ * summed as "kernel_other", user blocks as "user".  Counts are kept per vCPU
+ * (no atomics: each vCPU writes only its own array).
+ *
+ * Snapshots on request, so one VM can measure several workloads: the guest
+ * (whose results directory is the host's, over 9p) writes a name and a
+ * newline into DIR/insn.req (best renamed into place); a thread of the plugin polls for it and writes every
+ * non-zero count to DIR/insn-NAME.txt (renamed into place when complete),
+ * then removes the request.  insn-report takes the difference of two.
+ *
+ *   -plugin /path/insn-count.so,dir=DIR
+ *
+ * Output lines:
+ *   vcpu N user COUNT kernel_other COUNT
+ *   k N PAGE_ADDRESS_HEX COUNT
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+#define KTOP_BASE	UINT64_C(0xffffffff80000000)
+#define PAGE_SHIFT	12
+#define NR_KPAGES	((UINT64_C(1) << 31) >> PAGE_SHIFT)
+/* Two more slots per vCPU: the rest of the kernel half, and user. */
+#define SLOT_KOTHER	NR_KPAGES
+#define SLOT_USER	(NR_KPAGES + 1)
+#define NR_SLOTS	(NR_KPAGES + 2)
+#define MAX_VCPUS	64
+/* A block holds at most 512 instructions (TCG_MAX_INSNS). */
+#define N_BITS		10
+
+static uint64_t *counts[MAX_VCPUS];
+static char *dir;
+static pthread_t poller;
+static volatile int stopping;
+
+static uint64_t *vcpu_counts(unsigned int vcpu)
+{
+	if (vcpu >= MAX_VCPUS)
+		return NULL;
+	return __atomic_load_n(&counts[vcpu], __ATOMIC_ACQUIRE);
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	uint64_t *c;
+
+	if (vcpu >= MAX_VCPUS || counts[vcpu])
+		return;
+	c = calloc(NR_SLOTS, sizeof(*c));
+	if (!c) {
+		qemu_plugin_outs("insn-count: out of memory, vCPU not counted\n");
+		return;
+	}
+	__atomic_store_n(&counts[vcpu], c, __ATOMIC_RELEASE);
+}
+
+static void tb_exec(unsigned int vcpu, void *udata)
+{
+	uintptr_t v = (uintptr_t)udata;
+	uint64_t *c = vcpu_counts(vcpu);
+
+	if (c)
+		c[v >> N_BITS] += v & ((1u << N_BITS) - 1);
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	uint64_t va = qemu_plugin_tb_vaddr(tb);
+	uintptr_t n = qemu_plugin_tb_n_insns(tb);
+	uintptr_t slot;
+
+	if (va >= KTOP_BASE)
+		slot = (va - KTOP_BASE) >> PAGE_SHIFT;
+	else if (va >> 63)
+		slot = SLOT_KOTHER;
+	else
+		slot = SLOT_USER;
+	if (n >= (1u << N_BITS))
+		n = (1u << N_BITS) - 1;
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+					     (void *)((slot << N_BITS) | n));
+}
+
+/* Write DIR/insn-NAME.txt; NAME is checked to be a plain file name part. */
+static void snapshot(const char *name)
+{
+	char path[4096], tmp[4096 + 8];
+	unsigned int v;
+	uint64_t i;
+	FILE *f;
+
+	if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != strlen(name) ||
+	    name[0] == '.') {
+		fprintf(stderr, "insn-count: bad snapshot name '%s'\n", name);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/insn-%s.txt", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "insn-count: %s: %s\n", tmp, strerror(errno));
+		return;
+	}
+	fprintf(f, "# insn-count snapshot %s\n", name);
+	for (v = 0; v < MAX_VCPUS; v++) {
+		uint64_t *c = vcpu_counts(v);
+
+		if (!c)
+			continue;
+		fprintf(f, "vcpu %u user %" PRIu64 " kernel_other %" PRIu64 "\n",
+			v, c[SLOT_USER], c[SLOT_KOTHER]);
+		for (i = 0; i < NR_KPAGES; i++)
+			if (c[i])
+				fprintf(f, "k %u %" PRIx64 " %" PRIu64 "\n", v,
+					KTOP_BASE + (i << PAGE_SHIFT), c[i]);
+	}
+	if (fclose(f) || rename(tmp, path))
+		fprintf(stderr, "insn-count: cannot write %s\n", path);
+}
+
+static void *poll_requests(void *arg)
+{
+	const struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
+	char req[4096], name[256];
+
+	snprintf(req, sizeof(req), "%s/insn.req", dir);
+	while (!stopping) {
+		FILE *f = fopen(req, "r");
+
+		/*
+		 * A request is complete once its line ends: one still being
+		 * written is looked at again on the next tick.
+		 */
+		if (f) {
+			if (fgets(name, sizeof(name), f) && strchr(name, '\n')) {
+				name[strcspn(name, "\r\n")] = '\0';
+				snapshot(name);
+				unlink(req);
+			}
+			fclose(f);
+		}
+		nanosleep(&tick, NULL);
+	}
+	return NULL;
+}
+
+static void plugin_exit(qemu_plugin_id_t id, void *p)
+{
+	stopping = 1;
+	pthread_join(poller, NULL);
+	snapshot("exit");
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "dir=", 4))
+			dir = strdup(argv[i] + 4);
+		else {
+			fprintf(stderr, "insn-count: unknown argument %s\n", argv[i]);
+			return -1;
+		}
+	}
+	if (!dir) {
+		fprintf(stderr, "insn-count: dir=DIR is required\n");
+		return -1;
+	}
+	if (strcmp(info->target_name, "x86_64")) {
+		fprintf(stderr, "insn-count: x86_64 guests only, not %s\n",
+			info->target_name);
+		return -1;
+	}
+	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
+	if (pthread_create(&poller, NULL, poll_requests, NULL)) {
+		fprintf(stderr, "insn-count: cannot start its thread\n");
+		return -1;
+	}
+	return 0;
+}
