@@ -18,11 +18,7 @@
 source "$(dirname "$0")/lib.sh"
 
 # Packets per queue and setting: doorbells are counted, not timed.
-if [ -n "${MLX5CX_QUICK:-}" ]; then
-	PER_QUEUE=${PER_QUEUE:-200}
-else
-	PER_QUEUE=${PER_QUEUE:-1000}
-fi
+PER_QUEUE=${PER_QUEUE:-$(sized 1000 200)}
 NCH=4
 
 require_testport "the doorbells are counted per register by the model"
