@@ -77,10 +77,13 @@ static int mlx5_devlink_num_doorbells_validate(struct devlink *devlink, u32 id,
 					       union devlink_param_value val,
 					       struct netlink_ext_ack *extack)
 {
-	if (val.vu32 < 1 || val.vu32 > MLX5_MAX_DOORBELLS) {
+	struct mlx5_core_dev *dev = devlink_priv(devlink);
+	unsigned int max = mlx5_doorbells_max(dev);
+
+	if (val.vu32 > max) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "num_doorbells must be between 1 and %u",
-				       MLX5_MAX_DOORBELLS);
+				       "num_doorbells must be between 0 and %u",
+				       max);
 		return -ERANGE;
 	}
 	return 0;
@@ -109,7 +112,8 @@ int mlx5_devlink_params_register(struct devlink *devlink)
 	if (err)
 		return err;
 
-	val.vu32 = clamp_t(u32, num_online_cpus(), 1, MLX5_DEFAULT_DOORBELLS);
+	/* As upstream: 8, of which the pool takes no more than channels. */
+	val.vu32 = MLX5_DEFAULT_DOORBELLS;
 	devl_param_driverinit_value_set(devlink,
 					MLX5_DEVLINK_PARAM_ID_NUM_DOORBELLS,
 					val);
@@ -126,7 +130,8 @@ void mlx5_devlink_params_unregister(struct devlink *devlink)
  * mlx5_devlink_num_doorbells() - the driverinit value of num_doorbells
  * @dev: the device, devlink instance locked
  *
- * Return: the number of UAR pages for send doorbells.
+ * Return: the doorbells the channels should spread over (0: the global
+ * one only), before the pool caps it at the channels there can be.
  */
 unsigned int mlx5_devlink_num_doorbells(struct mlx5_core_dev *dev)
 {

@@ -107,11 +107,11 @@ static int mlx5_check_cmdif(struct mlx5_core_dev *dev)
 static void mlx5_log_device(struct mlx5_core_dev *dev)
 {
 	dev_info(dev->device,
-		 "firmware version %u.%u.%04u, cmdif %u, UAR pages %llu, completion EQs %d, doorbells %u\n",
+		 "firmware version %u.%u.%04u, cmdif %u, UAR pages %llu, completion EQs %d, doorbells %u in %u UAR pages\n",
 		 dev->fw.major, dev->fw.minor, dev->fw.subminor,
 		 dev->cmdif_rev,
 		 (u64)pci_resource_len(dev->pdev, 0) / MLX5_ADAPTER_PAGE_SIZE,
-		 dev->num_comp_eqs, dev->doorbells.n);
+		 dev->num_comp_eqs, dev->doorbells.n, dev->doorbells.nuars);
 }
 
 /*

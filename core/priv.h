@@ -46,7 +46,9 @@ void mlx5_pages_request(struct mlx5_core_dev *dev, u16 func_id, s32 npages);
 /* core/uar.c */
 int mlx5_uar_alloc(struct mlx5_core_dev *dev, struct mlx5_uar *uar);
 void mlx5_uar_free(struct mlx5_core_dev *dev, struct mlx5_uar *uar);
-int mlx5_doorbells_init(struct mlx5_core_dev *dev, unsigned int n);
+int mlx5_doorbells_init(struct mlx5_core_dev *dev, unsigned int want);
+unsigned int mlx5_doorbell_regs_per_uar(struct mlx5_core_dev *dev);
+unsigned int mlx5_doorbells_max(struct mlx5_core_dev *dev);
 void mlx5_doorbells_cleanup(struct mlx5_core_dev *dev);
 
 /* core/eq.c */

@@ -174,17 +174,27 @@ struct mlx5_doorbell {
 };
 
 /**
- * struct mlx5_doorbell_pool - UAR pages the channels' send doorbells share
- * @uars: the pages
- * @n: how many (the devlink parameter num_doorbells)
+ * struct mlx5_doorbell_pool - send doorbell registers the channels share
+ * @uars: the UAR pages that hold them
+ * @nuars: how many pages
+ * @n: how many doorbells (registers): the devlink parameter num_doorbells,
+ *	at most the channels the function can have; 0: the global doorbell
+ * @regs_per_uar: doorbells taken from each page
+ * @reg_shift: log2 of the distance between registers (log_bf_reg_size)
  */
 struct mlx5_doorbell_pool {
 	struct mlx5_uar *uars;
+	unsigned int nuars;
 	unsigned int n;
+	unsigned int regs_per_uar;
+	unsigned int reg_shift;
 };
 
-#define MLX5_MAX_DOORBELLS	64
-#define MLX5_DEFAULT_DOORBELLS	8
+/* Doorbells (plain 8-byte ones) taken from one UAR page, at most. */
+#define MLX5_DOORBELL_REGS_PER_UAR	2U
+/* UAR pages the pool may take: bounds num_doorbells. */
+#define MLX5_MAX_DOORBELL_UARS		32U
+#define MLX5_DEFAULT_DOORBELLS		8
 #define MLX5_MAX_COMP_EQS	64
 
 struct mlx5_cq;
@@ -347,7 +357,7 @@ struct mlx5_adev;
  * @caps: capability groups, as MLX5_CAP_*() expect them
  * @pages: firmware pages
  * @async_uar: UAR page of the EQ doorbells
- * @doorbells: UAR pages of the channels' send doorbells
+ * @doorbells: the channels' send doorbells and their UAR pages
  * @num_comp_eqs: completion EQs (and their vectors)
  * @async_eq: command completions, page requests, port and error events
  * @comp_eqs: completion EQs, one a vector

@@ -10,9 +10,11 @@
  *	0x020	CQ doorbell, 64-bit: be32 (sn << 28 | cmd | ci), be32 cqn
  *	0x040	EQ: be32 (eqn << 24) | consumer index, and arm
  *	0x048	EQ: the same without arming
- *	0x800	SQ doorbell, 64-bit (the first 8 bytes of the ctrl segment);
- *	0x900	the same (the second blue-flame buffer)
- * Every write to a page is counted, per page.
+ *	0x800 + k * 2^log_bf_reg_size, k < CX_UAR_SQ_REGS: send doorbell
+ *		register k, 64-bit (the first 8 bytes of the ctrl segment),
+ *		at either half of the register (the two blue-flame buffers)
+ * Every write to a page is counted, per page; doorbells per page by kind,
+ * SQ doorbells per register.
  *
  * This file is the top of the core: it calls down into the rest, and
  * nothing below calls it.
@@ -29,8 +31,7 @@
 #define CX_UAR_CQ		0x020
 #define CX_UAR_EQ_ARM		0x040
 #define CX_UAR_EQ_UPDATE	0x048
-#define CX_UAR_SQ		0x800
-#define CX_UAR_SQ_ALT		0x900
+#define CX_UAR_SQ_HALF		(1u << (CX_LOG_BF_REG_SIZE - 1))
 
 struct cx_model_info {
 	const char *name;
@@ -145,6 +146,8 @@ static void cx_uar_write(struct cx_core *core, uint64_t offset,
 {
 	uint32_t page = offset >> CX_PAGE_SHIFT;
 	uint32_t off = offset & (CX_PAGE_SIZE - 1);
+	struct cx_uar_db *db;
+	unsigned int reg;
 
 	if (!cx_uar_allocated(core, page)) {
 		core->stats.uar_bad_writes++;
@@ -153,19 +156,26 @@ static void cx_uar_write(struct cx_core *core, uint64_t offset,
 		return;
 	}
 	core->stats.uar_writes[page]++;
-	if (size == 8 && (off == CX_UAR_CQ || off == CX_UAR_SQ ||
-			  off == CX_UAR_SQ_ALT)) {
-		if (off == CX_UAR_CQ)
-			cx_cq_doorbell(core, page, value);
-		else
-			cx_sq_doorbell(core, page, value);
+	db = &core->stats.uar_db[page];
+	if (size == 8 && off == CX_UAR_CQ) {
+		db->cq_arm++;
+		cx_cq_doorbell(core, page, value);
+		return;
+	}
+	if (size == 8 && off >= CX_UAR_SQ_BASE && !(off % CX_UAR_SQ_HALF)) {
+		/* The rest of a blue-flame write (the WQE's next qwords) is not. */
+		reg = (off - CX_UAR_SQ_BASE) >> CX_LOG_BF_REG_SIZE;
+		db->sq[reg]++;
+		cx_sq_doorbell(core, page, reg, value);
 		return;
 	}
 	if (size != 4)
 		return;
-	if (off == CX_UAR_EQ_ARM || off == CX_UAR_EQ_UPDATE)
+	if (off == CX_UAR_EQ_ARM || off == CX_UAR_EQ_UPDATE) {
+		db->eq++;
 		cx_eq_doorbell(core, page, __builtin_bswap32((uint32_t)value),
 			       off == CX_UAR_EQ_ARM);
+	}
 }
 
 static int cx_is_uar(uint64_t offset)

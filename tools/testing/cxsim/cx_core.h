@@ -40,6 +40,14 @@
 
 /* UAR pages: 4 KiB pages of the core's part of BAR0; page 0 is the iseg. */
 #define CX_UAR_PAGES		(uint32_t)(CX_CORE_MMIO_SIZE >> 12)
+/*
+ * Send doorbell registers of a UAR page: from 0x800, one every
+ * 2^CX_LOG_BF_REG_SIZE bytes (the log_bf_reg_size capability), each with
+ * two halves (the two BlueFlame buffers) that ring it alike.
+ */
+#define CX_UAR_SQ_BASE		0x800
+#define CX_LOG_BF_REG_SIZE	9
+#define CX_UAR_SQ_REGS		((4096 - CX_UAR_SQ_BASE) >> CX_LOG_BF_REG_SIZE)
 #define CX_MAX_EQS		64
 #define CX_LOG_MAX_EQ_SZ	16
 /* Firmware pages one function may hold (64 MiB). */
@@ -332,6 +340,13 @@ struct cx_pcie_stats {
 	uint64_t mmio_reads, mmio_read_bytes;
 };
 
+/* The doorbells one UAR page took, by kind and send doorbell register. */
+struct cx_uar_db {
+	uint64_t sq[CX_UAR_SQ_REGS];	/* 8-byte writes to each register */
+	uint64_t cq_arm;		/* 0x020 */
+	uint64_t eq;			/* 0x040 and 0x048 */
+};
+
 /* What crossed the bus; read by tests and, later, by benchmarks. */
 struct cx_stats {
 	uint64_t bar_reads;
@@ -364,6 +379,7 @@ struct cx_stats {
 	uint64_t cmd_early;		/* doorbells while initializing */
 	uint32_t cmd_count[CX_NR_OPCODES];
 	uint64_t uar_writes[CX_UAR_PAGES];
+	struct cx_uar_db uar_db[CX_UAR_PAGES];
 	struct cx_pcie_stats pcie;
 };
 

@@ -349,7 +349,6 @@ void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 	struct cx_cq *cq;
 	uint32_t ci = w0 & CX_CI_MASK, pending;
 
-	(void)uar_page;
 	if (!dp || !core->func.nic)
 		return;
 	dp->cq_doorbells++;
@@ -358,7 +357,16 @@ void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 		cx_log(core, "cxsim: CQ doorbell for CQ 0x%x: no such CQ\n", cqn);
 		return;
 	}
+	if (cq->uar_page != uar_page) {
+		/* Not the page the CQ was created with: hardware ignores it. */
+		dp->cq_arms_wrong_uar++;
+		cq->arms_wrong_uar++;
+		cx_log(core, "cxsim: CQ doorbell for CQ 0x%x on UAR %u, its UAR is %u\n",
+		       cqn, uar_page, cq->uar_page);
+		return;
+	}
 	dp->cq_arms++;
+	cq->arms++;
 	cq->arm_sn = w0 >> 28 & 3;
 	cq->arm_ci = ci;
 	cq->armed = true;

@@ -95,6 +95,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "dp.rx_dma_bytes", dp->rx_dma_bytes);
 	KV(o, "sq.doorbells", dp->sq_doorbells);
 	KV(o, "sq.doorbells_bad", dp->sq_doorbells_bad);
+	KV(o, "sq.doorbells_wrong_uar", dp->sq_doorbells_wrong_uar);
 	KV(o, "sq.errors", dp->sq_errors);
 	KV(o, "sq.errors_injected", dp->sq_err_injected);
 	KV(o, "rq.errors_injected", dp->rq_err_injected);
@@ -114,6 +115,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "cq.overruns", dp->cq_overruns);
 	KV(o, "cq.doorbells", dp->cq_doorbells);
 	KV(o, "cq.arms", dp->cq_arms);
+	KV(o, "cq.arms_wrong_uar", dp->cq_arms_wrong_uar);
 	KV(o, "eqe.comp", dp->eqe_comp);
 	KV(o, "eqe.comp.mod_count", dp->cq_mod_count);
 	KV(o, "eqe.comp.mod_timer", dp->cq_mod_timer);
@@ -136,13 +138,25 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 		const struct cx_sq *sq = core->func.nic->sq.slot[i];
 
 		if (sq)
-			cx_out(o, "sq.%u doorbells=%llu wqes=%llu cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u mpwqes=%llu wqebbs=%llu\n",
-				  sq->sqn, (unsigned long long)sq->doorbells,
+			cx_out(o, "sq.%u uar=%u regs=0x%x doorbells=%llu wrong_uar=%llu wqes=%llu cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u mpwqes=%llu wqebbs=%llu\n",
+				  sq->sqn, sq->wq.uar_page, sq->db_regs,
+				  (unsigned long long)sq->doorbells,
+				  (unsigned long long)sq->doorbells_wrong_uar,
 				  (unsigned long long)sq->wqes, sq->cc,
 				  sq->state, sq->cqn, cx_sq_state_name(sq->state),
 				  sq->errors, sq->err_resets,
 				  (unsigned long long)sq->mpw_wqes,
 				  (unsigned long long)sq->wqebbs);
+	}
+	for (i = 0; i < core->func.nic->cq.cap; i++) {
+		const struct cx_cq *cq = core->func.nic->cq.slot[i];
+
+		if (cq)
+			cx_out(o, "cq.%u uar=%u eqn=%u cqes=%llu arms=%llu arms_wrong_uar=%llu\n",
+				  cq->cqn, cq->uar_page, cq->eqn,
+				  (unsigned long long)cq->cqes,
+				  (unsigned long long)cq->arms,
+				  (unsigned long long)cq->arms_wrong_uar);
 	}
 	for (i = 0; i < core->func.nic->rq.cap; i++) {
 		const struct cx_rq *rq = core->func.nic->rq.slot[i];

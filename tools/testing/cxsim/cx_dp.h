@@ -7,7 +7,7 @@
  *   cx_cq.c  CQE writing (owner bits, 128-byte CQEs, overrun), CQ arming
  *            (UAR 0x20), completion and CQ error EQEs
  *   cx_mkey.c guest memory through an mkey
- *   cx_tx.c  SQ doorbells (UAR 0x800/0x900): WQEs from the SQ's cc to the
+ *   cx_tx.c  SQ doorbells (UAR 0x800 + k * 512): WQEs from the SQ's cc to the
  *            doorbell record's pc, frames out, CQEs, error state; UMR
  *            WQEs on an ICOSQ (reg_umr) update an mkey's translations
  *   cx_rx.c  a frame from the wire: NIC RX steering from the root table,
@@ -29,6 +29,7 @@ struct cx_dp {
 	/* send queues */
 	uint64_t sq_doorbells;
 	uint64_t sq_doorbells_bad;	/* no such SQ, or not ready */
+	uint64_t sq_doorbells_wrong_uar; /* the SQ's, rung on another page */
 	uint64_t wqe_send, wqe_lso, wqe_mpw, wqe_nop, wqe_umr, wqe_err;
 	uint64_t sq_errors;		/* SQs put in the error state */
 	uint64_t sq_err_injected;	/* of them by the test port */
@@ -41,6 +42,7 @@ struct cx_dp {
 	uint64_t cq_overruns;		/* overrun episodes (CQ_ERROR EQEs) */
 	uint64_t cq_doorbells;
 	uint64_t cq_arms;
+	uint64_t cq_arms_wrong_uar;	/* on a page not the CQ's: ignored */
 	uint64_t eqe_comp;		/* completion EQEs posted */
 	uint64_t cq_mod_count;		/* ... of them when cq_max_count was reached */
 	uint64_t cq_mod_timer;		/* ... of them when cq_period ran out */
@@ -75,7 +77,8 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o);
 
 /* UAR doorbells (routed by cx_core.c). */
 void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value);
-void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value);
+void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, unsigned int reg,
+		    uint64_t value);
 
 /*
  * Write the 64-byte CQE image @img, built for producer counter cq->prod,

@@ -65,7 +65,7 @@ static const struct cx_cap cx_caps[] = {
 	GEN(cqe_version,		1),
 	GEN2(uar_4k,			1, 0),
 	GEN(num_of_uars_per_page,	1),
-	GEN(log_bf_reg_size,		9),
+	GEN(log_bf_reg_size,		CX_LOG_BF_REG_SIZE),
 	GEN(log_pg_sz,			12),
 	GEN(log_max_eq,			6),
 	GEN(max_num_eqs,		CX_MAX_EQS),

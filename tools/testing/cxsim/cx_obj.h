@@ -33,6 +33,8 @@ struct cx_cq {
 	uint32_t prod;		/* CQEs written, free running */
 	bool armed;
 	bool armed_solicited;
+	uint64_t arms;		/* arm doorbells taken */
+	uint64_t arms_wrong_uar;	/* on another UAR page: ignored */
 	uint8_t arm_sn;
 	uint32_t arm_ci;
 	bool overrun;
@@ -82,6 +84,8 @@ struct cx_sq {
 	uint32_t pc_seen;	/* producer counter of the last doorbell (WQEBBs) */
 	uint32_t cc;		/* WQEBBs consumed */
 	uint64_t doorbells;
+	uint64_t doorbells_wrong_uar;	/* rung on another UAR page: dropped */
+	uint8_t db_regs;	/* bit k: rang send doorbell register k */
 	uint64_t wqes;
 	uint64_t mpw_wqes;	/* ENHANCED_MPSW WQEs (MPWQE sessions) run */
 	uint64_t wqebbs;	/* WQEBBs fetched */

@@ -156,10 +156,26 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 			       (unsigned long long)eq->posted, eq->cons,
 			       eq->armed);
 	}
-	for (i = 0; i < CX_UAR_PAGES; i++)
-		if (st->uar_writes[i])
-			cx_out(o, "doorbell.uar.%u %llu\n", i,
-			       (unsigned long long)st->uar_writes[i]);
+	for (i = 0; i < CX_UAR_PAGES; i++) {
+		const struct cx_uar_db *db = &st->uar_db[i];
+		unsigned int r;
+
+		if (!st->uar_writes[i])
+			continue;
+		cx_out(o, "doorbell.uar.%u %llu\n", i,
+		       (unsigned long long)st->uar_writes[i]);
+		for (r = 0; r < CX_UAR_SQ_REGS; r++)
+			if (db->sq[r])
+				cx_out(o, "doorbell.sq.%u.0x%x %llu\n", i,
+				       CX_UAR_SQ_BASE + (r << CX_LOG_BF_REG_SIZE),
+				       (unsigned long long)db->sq[r]);
+		if (db->cq_arm)
+			cx_out(o, "doorbell.cq_arm.%u %llu\n", i,
+			       (unsigned long long)db->cq_arm);
+		if (db->eq)
+			cx_out(o, "doorbell.eq.%u %llu\n", i,
+			       (unsigned long long)db->eq);
+	}
 	KV(o, "doorbell.uar_bad", st->uar_bad_writes);
 	KV(o, "health.frozen", core->iseg.health_frozen);
 	KV(o, "health.synd", core->iseg.health_synd);

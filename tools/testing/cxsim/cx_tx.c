@@ -2,10 +2,13 @@
 /*
  * cxsim data path: send queues.
  *
- * The SQ doorbell is a 64-bit write at UAR offset 0x800 (or 0x900, the
- * second blue-flame register) of the first 8 bytes of the last WQE's
- * control segment (upstream mlx5e_notify_hw()): opmod_idx_opcode, then
- * qpn_ds, whose bits 31:8 name the SQ.  The producer counter that counts
+ * The SQ doorbell is a 64-bit write to a send doorbell register of a UAR
+ * page (0x800 + k * 2^log_bf_reg_size, either blue-flame half) of the
+ * first 8 bytes of the last WQE's control segment (upstream
+ * mlx5e_notify_hw()): opmod_idx_opcode, then qpn_ds, whose bits 31:8 name
+ * the SQ.  Any register of the SQ's own UAR page rings it (hardware does
+ * not tie a queue to one register); one on another page is dropped and
+ * counted apart.  The producer counter that counts
  * is the doorbell record's (be32 at dbr_addr + 4, MLX5_SND_DBR; the
  * driver's pc is 16 bits), so every WQE from the SQ's cc to it runs.
  *
@@ -32,9 +35,6 @@
 #include "cx_kshim_dp.h"
 #include "cx_datapath.h"
 #include "cx_dp.h"
-
-#define CX_UAR_SQ_DB0		0x800
-#define CX_UAR_SQ_DB1		0x900
 
 static int cx_tx_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
@@ -316,7 +316,8 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 	}
 }
 
-void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
+void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, unsigned int reg,
+		    uint64_t value)
 {
 	struct cx_dp *dp = cx_dp_get(core);
 	uint32_t qpn_ds = __builtin_bswap32((uint32_t)(value >> 32));
@@ -328,6 +329,16 @@ void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 	dp->sq_doorbells++;
 	cx_pcie_break(core);
 	sq = cx_sq_lookup(core, sqn);
+	if (sq && sq->wq.uar_page != uar_page) {
+		/* UAR pages keep their owners apart: hardware drops it. */
+		dp->sq_doorbells_wrong_uar++;
+		sq->doorbells_wrong_uar++;
+		cx_log(core, "cxsim: SQ doorbell for SQ 0x%x on UAR %u, its UAR is %u\n",
+		       sqn, uar_page, sq->wq.uar_page);
+		return;
+	}
+	if (sq)
+		sq->db_regs |= 1u << reg;
 	if (sq && sq->wq.uar_page == uar_page &&
 	    sq->state == MLX5_SQC_STATE_ERR && sq->flush_in_error_en) {
 		/* Posted while in error: flushed, as hardware does. */
@@ -335,11 +346,10 @@ void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 		cx_sq_flush(core, sq, cx_cq_lookup(core, sq->cqn));
 		return;
 	}
-	if (!sq || sq->wq.uar_page != uar_page ||
-	    sq->state != MLX5_SQC_STATE_RDY) {
+	if (!sq || sq->state != MLX5_SQC_STATE_RDY) {
 		dp->sq_doorbells_bad++;
-		if (!sq || sq->wq.uar_page != uar_page)
-			cx_log(core, "cxsim: SQ doorbell for SQ 0x%x on UAR %u: no such SQ there\n",
+		if (!sq)
+			cx_log(core, "cxsim: SQ doorbell for SQ 0x%x on UAR %u: no such SQ\n",
 			       sqn, uar_page);
 		return;
 	}

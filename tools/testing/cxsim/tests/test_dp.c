@@ -153,6 +153,98 @@ static uint8_t *dp_post_send(struct eth_env *e, uint32_t sqn)
 	return w;
 }
 
+/* A fresh report contains @str. */
+static bool report_has(const char *str)
+{
+	report_val("hca_state");
+	return strstr(core.report, str) != NULL;
+}
+
+/* SEND WQE @idx (pc idx + 1), rung with an 8-byte write at @off of @uar. */
+static void dp_send_at(struct eth_env *e, uint32_t sqn, uint16_t idx,
+		       uint32_t uar, uint32_t off)
+{
+	uint8_t *w = dp_wqebb(idx);
+	uint64_t v;
+
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, idx, sqn, 3, true);
+	dp_dseg(w + 32, 100, e->mkey, DP_BUF);
+	put_be32(fh.mem + DBR_BASE + 0x80 + 4, (uint16_t)(idx + 1));
+	memcpy(&v, w, 8);
+	cx_core_bar0_write(&core, (uint64_t)uar * 4096 + off, v, 8);
+}
+
+static void dp_cq_arm_at(uint32_t uar, uint32_t cqn, uint32_t ci)
+{
+	uint8_t db[8];
+	uint64_t v;
+
+	put_be32(db, ci);
+	put_be32(db + 4, cqn);
+	memcpy(&v, db, 8);
+	cx_core_bar0_write(&core, (uint64_t)uar * 4096 + 0x20, v, 8);
+}
+
+/*
+ * Every send doorbell register of the SQ's page rings it, each counted
+ * apart; a doorbell or a CQ arm on another page is dropped and counted
+ * apart from sq.doorbells_bad.
+ */
+static void test_dp_uar_regs(struct eth_env *e, uint32_t cqn, uint32_t sqn)
+{
+	static const uint32_t offs[] = { 0x800, 0xa00, 0xb00, 0xc00, 0xe00 };
+	uint32_t n0 = dp_nframes, other, i, arms0;
+	char key[64], line[96];
+	long bad0, r1;
+	bool good = true;
+
+	/* The SQ's pc is 2 (WQEs 0 and 1 ran). */
+	for (i = 0; i < 5; i++)
+		dp_send_at(e, sqn, (uint16_t)(2 + i), e->uar, offs[i]);
+	snprintf(key, sizeof(key), "doorbell.sq.%u.0xa00", e->uar);
+	r1 = report_val(key);
+	snprintf(key, sizeof(key), "doorbell.sq.%u.0xe00", e->uar);
+	ok(dp_nframes == n0 + 5 && r1 == 2 && report_val(key) == 1,
+	   "every register of the page rings the SQ (0xa00 twice: both halves)");
+	snprintf(line, sizeof(line), "sq.%u uar=%u regs=0xf ", sqn, e->uar);
+	ok(report_has(line), "sq line: the SQ's UAR page, the registers it rang");
+
+	/* The rest of a blue-flame write is no doorbell. */
+	dp_send_at(e, sqn, 7, e->uar, 0x808);
+	ok(dp_nframes == n0 + 5, "a qword inside a register is not a doorbell");
+
+	/* Another page: dropped, counted as wrong UAR, not as bad. */
+	good &= alloc_uar(&other) == 0;
+	bad0 = report_val("sq.doorbells_bad");
+	dp_send_at(e, sqn, 7, other, 0x800);
+	snprintf(key, sizeof(key), "doorbell.sq.%u.0x800", other);
+	ok(good && dp_nframes == n0 + 5 &&
+	   report_val("sq.doorbells_wrong_uar") == 1 &&
+	   report_val("sq.doorbells_bad") == bad0 && report_val(key) == 1,
+	   "SQ doorbell on another page: dropped, counted apart from bad");
+	dp_send_at(e, sqn, 7, e->uar, 0x800);
+	ok(dp_nframes == n0 + 6, "the same WQE rung on its own page runs");
+
+	/* CQ arm on another page: ignored; on its own page: armed. */
+	arms0 = (uint32_t)report_val("cq.arms");
+	cx_cq_lookup(&core, cqn)->armed = false;
+	dp_cq_arm_at(other, cqn, cx_cq_lookup(&core, cqn)->prod);
+	snprintf(key, sizeof(key), "doorbell.cq_arm.%u", other);
+	ok(!cx_cq_lookup(&core, cqn)->armed &&
+	   report_val("cq.arms_wrong_uar") == 1 && report_val(key) == 1 &&
+	   report_val("cq.arms") == arms0,
+	   "CQ arm on another page: ignored, counted");
+	dp_cq_arm_at(e->uar, cqn, cx_cq_lookup(&core, cqn)->prod);
+	snprintf(line, sizeof(line), "cq.%u uar=%u ", cqn, e->uar);
+	ok(cx_cq_lookup(&core, cqn)->armed && report_has(line) &&
+	   report_val("cq.arms") == arms0 + 1,
+	   "CQ arm on its page arms it; cq line: its UAR page");
+	snprintf(key, sizeof(key), "doorbell.eq.%u", e->uar);
+	ok(report_val(key) >= 1, "EQ doorbells counted per page, apart");
+	ok(dealloc_uar(other) == 0, "the other page freed");
+}
+
 static void test_dp_tx(void)
 {
 	struct eth_env e;
@@ -280,6 +372,8 @@ static void test_dp_tx(void)
 	   "link down: no frame, the WQE completes");
 	cx_core_set_link(&core, true);
 	ok(core.func.nic->port.oper_up, "link back up");
+
+	test_dp_uar_regs(&e, cqn, sqn);
 }
 
 /* Root table on dmac -> TIR (RSS) -> RQT -> RQ. */

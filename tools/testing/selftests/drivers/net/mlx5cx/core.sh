@@ -23,7 +23,7 @@ probe_line() {
 	local bdf
 
 	for bdf in $(cx_functions); do
-		dmesg_since core | grep -E "mlx5_core $bdf: firmware version $FW_VERSION, cmdif 5, UAR pages [0-9]+, completion EQs [0-9]+, doorbells [0-9]+" |
+		dmesg_since core | grep -E "mlx5_core $bdf: firmware version $FW_VERSION, cmdif 5, UAR pages [0-9]+, completion EQs [0-9]+, doorbells [0-9]+ in [0-9]+ UAR pages" |
 			sed 's/^/# /' | grep . || return 1
 	done
 }
@@ -34,14 +34,14 @@ hca_objects() {
 	local ncomp eqs uars dbs
 
 	ncomp=$(dmesg_since core | sed -n "s/.*mlx5_core $bdf: .*completion EQs \([0-9]*\).*/\1/p" | tail -n 1)
-	dbs=$(dmesg_since core | sed -n "s/.*mlx5_core $bdf: .*doorbells \([0-9]*\).*/\1/p" | tail -n 1)
+	dbs=$(dmesg_since core | sed -n "s/.*mlx5_core $bdf: .*doorbells [0-9]* in \([0-9]*\) UAR pages.*/\1/p" | tail -n 1)
 	eqs=$(model_get "$bdf" obj.eq)
 	uars=$(model_get "$bdf" obj.uar)
-	diag "$bdf: model has $eqs EQs, $uars UARs; driver: $ncomp completion EQs, $dbs doorbells"
+	diag "$bdf: model has $eqs EQs, $uars UARs; driver: $ncomp completion EQs, $dbs doorbell UAR pages"
 	[ "$(model_get "$bdf" hca_state)" = initialised ] &&
 		[ "$eqs" = $((ncomp + 1)) ] && [ "$uars" = $((dbs + 1)) ]
 }
-ktap_check "the device holds the async EQ, one EQ per vector, one UAR per doorbell" hca_objects
+ktap_check "the device holds the async EQ, one EQ per vector, the doorbell UAR pages" hca_objects
 
 pages_are() {
 	[ "$(model_get "$bdf" pages)" = "$1" ]

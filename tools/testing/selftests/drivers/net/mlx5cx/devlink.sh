@@ -55,8 +55,7 @@ doorbells() {
 }
 def=$(doorbells)
 diag "num_doorbells default: $def"
-ktap_check "num_doorbells defaults to min(CPUs, 8)" \
-	test "$def" = "$(( $(nproc) < 8 ? $(nproc) : 8 ))"
+ktap_check "num_doorbells defaults to 8" test "$def" = 8
 
 refused() {
 	local out
@@ -64,20 +63,29 @@ refused() {
 	out=$(devlink dev param set "$dl" name num_doorbells value "$1" \
 	      cmode driverinit 2>&1) && { diag "value $1 accepted"; return 1; }
 	diag "value $1: $out"
-	echo "$out" | grep -q "num_doorbells must be between 1 and 64" &&
+	echo "$out" | grep -q "num_doorbells must be between 0 and 64" &&
 		[ "$(doorbells)" = "$def" ]
 }
-ktap_check "num_doorbells 0 refused with the range, value unchanged" refused 0
 ktap_check "num_doorbells 65 refused with the range, value unchanged" refused 65
+ktap_check "num_doorbells 1000 refused with the range, value unchanged" refused 1000
 
+# Allocated: the smaller of the value and the channels there can be (one
+# per completion vector and CPU), two doorbell registers per UAR page.
 dmesg_mark reload
 applied() {
+	local ncomp want pages
+
 	devlink dev param set "$dl" name num_doorbells value 4 cmode driverinit &&
-		devlink dev reload "$dl" &&
-		dmesg_since reload | grep -q "mlx5_core $bdf: .*doorbells 4$" &&
-		[ "$(model_get "$bdf" obj.uar)" = 5 ]
+		devlink dev reload "$dl" || return 1
+	ncomp=$(dmesg_since reload | sed -n "s/.*mlx5_core $bdf: .*completion EQs \([0-9]*\).*/\1/p" | tail -n 1)
+	want=$(printf '%s\n' 4 "$ncomp" "$(nproc)" | sort -n | head -n 1)
+	pages=$(( (want + 1) / 2 ))
+	diag "num_doorbells 4, $ncomp completion EQs, $(nproc) CPUs: $want doorbells in $pages UAR pages expected; model has $(model_get "$bdf" obj.uar) UARs"
+	dmesg_since reload | grep -q "mlx5_core $bdf: .*doorbells $want in $pages UAR pages$" &&
+		[ "$(model_get "$bdf" obj.uar)" = $((pages + 1)) ] &&
+		[ "$(doorbells)" = 4 ]
 }
-ktap_check "num_doorbells 4 applied by reload (model: 5 UARs)" applied
+ktap_check "num_doorbells 4 applied by reload: min(4, channels) doorbells, 2 a UAR page" applied
 
 reloads() {
 	local i
