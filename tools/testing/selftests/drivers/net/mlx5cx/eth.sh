@@ -12,8 +12,8 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-FLAPS=${FLAPS:-$(sized 10 4)}
-RECONF=${RECONF:-$(sized 4 2)}
+FLAPS=${FLAPS:-$(sized 100 4)}
+RECONF=${RECONF:-$(sized 20 2)}
 
 ktap_header 31
 
@@ -228,16 +228,19 @@ reconf_under_traffic() {
 		ethtool -L "$a" combined 1 && ethtool -L "$a" combined "$max" &&
 			ethtool -G "$a" rx 512 tx 512 &&
 			ethtool -G "$a" rx 1024 tx 1024 &&
-			ip link set "$a" mtu 4000 && ip link set "$a" mtu 1500 || rc=1
+			ip link set "$a" mtu 4000 && ip link set "$a" mtu 1500 &&
+			ethtool -K "$a" rx off tx off >/dev/null &&
+			ethtool -K "$a" rx on tx on >/dev/null &&
+			ethtool -X "$a" equal 1 && ethtool -X "$a" default || rc=1
 	done
 	# TCP may be in retransmission backoff after a switch: give it time.
 	wait_for 10 carrier "$a" 1 && wait_for 30 rx_moving || rc=1
-	diag "$RECONF rounds of -L 1/$max, -G 512/1024, MTU 4000/1500 under iperf3: traffic moving afterwards: $((1 - rc))"
+	diag "$RECONF rounds of -L 1/$max, -G 512/1024, MTU 4000/1500, -K rx/tx checksums off/on, -X equal 1/default under iperf3: traffic moving afterwards: $((1 - rc))"
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	return $rc
 }
-ktap_check "channels, rings, MTU changed under iperf3: traffic resumes" reconf_under_traffic
+ktap_check "channels, rings, MTU, checksum offloads, indirection changed under iperf3: traffic resumes" reconf_under_traffic
 
 totals_survive() {
 	local before after

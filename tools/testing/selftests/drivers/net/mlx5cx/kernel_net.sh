@@ -41,14 +41,7 @@ fi
 
 ktap_header $((5 + $(echo "$CASES" | wc -w)))
 
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
-
-dmesg -C
-load_ours
-ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
-a=$(netdev_of "$bdf_a")
-b=$(netdev_of "$bdf_b")
+ours_bound
 diag "netdevs: $bdf_a=$a $bdf_b=$b"
 
 # pair_up leaves IPv6 off (no chatter in the counters of the other tests);

@@ -416,6 +416,27 @@ pair_down() {
 	return 0
 }
 
+# ours_bound: our mlx5_core loaded on both functions, one test point;
+# sets bdf_a, bdf_b, their netdevs a and b, and PEER_DEV (b). dmesg is
+# cleared first, for the test's own dmesg checks.
+ours_bound() {
+	bdf_a=$(cx_functions | sed -n 1p)
+	bdf_b=$(cx_functions | sed -n 2p)
+	dmesg -C
+	load_ours
+	ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
+	a=$(netdev_of "$bdf_a")
+	b=$(netdev_of "$bdf_b")
+	PEER_DEV=$b
+}
+
+# ours_pair_up: ours_bound, then the pair up with carrier, port B in the
+# netns $NS: two test points.
+ours_pair_up() {
+	ours_bound
+	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+}
+
 # probe_cycles N LOAD UNLOAD: N rounds of LOAD (a command line), every
 # function bound to mlx5_core, UNLOAD, none bound.
 probe_cycles() {

@@ -22,16 +22,7 @@ TOGGLES=${TOGGLES:-$(sized 100 10)}
 
 ktap_header 14
 
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
-
-dmesg -C
-load_ours
-ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
-a=$(netdev_of "$bdf_a")
-b=$(netdev_of "$bdf_b")
-PEER_DEV=$b
-ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+ours_pair_up
 ethtool --show-priv-flags "$a" | sed 's/^/# /'
 ktap_check "skb_tx_mpwqe is on by default" \
 	bash -c "ethtool --show-priv-flags $a | grep -Eq 'skb_tx_mpwqe *: on'"

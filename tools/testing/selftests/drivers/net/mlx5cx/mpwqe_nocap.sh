@@ -13,13 +13,7 @@ require_testport "a model with mpwqe=off stands in for a device without MPWQE"
 
 ktap_header 6
 
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
-dmesg -C
-load_ours
-ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
-a=$(netdev_of "$bdf_a")
-b=$(netdev_of "$bdf_b")
+ours_bound
 
 ethtool --show-priv-flags "$a" | sed 's/^/# /'
 ktap_check "skb_tx_mpwqe is off" \

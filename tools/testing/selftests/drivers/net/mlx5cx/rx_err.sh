@@ -14,16 +14,7 @@ source "$(dirname "$0")/lib.sh"
 require_testport
 ktap_header 9
 
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
-
-dmesg -C
-load_ours
-ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
-a=$(netdev_of "$bdf_a")
-b=$(netdev_of "$bdf_b")
-PEER_DEV=$b
-ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+ours_pair_up
 
 nsb() { ip netns exec "$NS" "$@"; }
 bstat() { ethtool_stat "$b" "$1" "$NS"; }

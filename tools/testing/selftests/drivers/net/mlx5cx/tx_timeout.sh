@@ -19,16 +19,7 @@ PKTS=$(sized 20000 10000)
 require_testport
 ktap_header 8
 
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
-
-dmesg -C
-load_ours
-ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
-a=$(netdev_of "$bdf_a")
-b=$(netdev_of "$bdf_b")
-PEER_DEV=$b
-ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+ours_pair_up
 nq=$(ls -d /sys/class/net/"$a"/queues/tx-* | wc -l)
 diag "$a: $nq TX queues"
 
