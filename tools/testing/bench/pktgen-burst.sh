@@ -4,7 +4,9 @@
 # Inside the VM (run by ./pktgen-burst): for each driver, skb_tx_mpwqe
 # setting and burst, N pktgen packets of 64 bytes from port A on queue 0;
 # the model's report of port A before and after each run, and pktgen's
-# result line, go to $VM_RESULTS/raw/<driver>-<on|off>-b<burst>.*.
+# result line, go to $VM_RESULTS/raw/<driver>-<on|off>-b<burst>.*, with
+# the guest's instruction counts around pktgen's run when the VM has the
+# insn-count plugin (.insn0, .insn1; the driver's text in <driver>.text).
 # The packets go to port B's MAC but an address B does not own, so B's
 # stack answers nothing and port A sees no traffic but its own.
 
@@ -29,6 +31,14 @@ for drv in $DRIVERS; do
 	a=$(netdev_of "$bdf_a")
 	b=$(netdev_of "$bdf_b")
 	PEER_DEV=$b
+	# With the insn-count plugin: the driver's text, for its share.
+	if [ -n "${VM_INSN_COUNT:-}" ]; then
+		case $drv in
+		ours) ko=$OUR_KO ;;
+		*) ko=$(modinfo -n mlx5_core) ;;
+		esac
+		"$(dirname "$0")/insn-report" --ranges mlx5_core "$ko" >"$RAW/$drv.text"
+	fi
 	pair_up "$a" "$b" || { echo "$drv: links did not come up" >&2; exit 1; }
 	ethtool -L "$a" combined 1 2>/dev/null || true
 	wait_for 10 carrier "$a" 1
@@ -43,11 +53,17 @@ for drv in $DRIVERS; do
 			echo "dst 198.18.0.99" >"/proc/net/pktgen/$a"
 			ethtool -S "$a" >"$tag.ethtool-before"
 			cxsim report "$bdf_a" >"$tag.before"
+			insn_snapshot "$drv-$mode-b$burst-0" || true
 			pktgen_start
+			insn_snapshot "$drv-$mode-b$burst-1" || true
 			sleep 0.5
 			cxsim report "$bdf_a" >"$tag.after"
 			ethtool -S "$a" >"$tag.ethtool-after"
 			grep -A2 '^Result' "/proc/net/pktgen/$a" >"$tag.pktgen"
+			for i in 0 1; do
+				f=$VM_RESULTS/insn-$drv-$mode-b$burst-$i.txt
+				[ ! -f "$f" ] || mv "$f" "$tag.insn$i"
+			done
 			echo "$drv skb_tx_mpwqe $mode burst $burst: $(head -n 1 "$tag.pktgen")"
 		done
 	done
