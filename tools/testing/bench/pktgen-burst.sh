@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Inside the VM (run by ./pktgen-burst): for each driver, skb_tx_mpwqe
-# setting and burst, N pktgen packets of 64 bytes from port A on queue 0;
+# setting and burst, N pktgen packets of SIZE bytes (64) from port A on
+# queue 0;
 # the model's report of port A before and after each run, and pktgen's
 # result line, go to $VM_RESULTS/raw/<driver>-<on|off>-b<burst>.*, with
 # the guest's instruction counts around pktgen's run when the VM has the
@@ -16,8 +17,10 @@ source "$(dirname "$0")/../selftests/drivers/net/mlx5cx/lib.sh"
 N=${N:-20000}
 BURSTS=${BURSTS:-1 8 32 64}
 DRIVERS=${DRIVERS:-ours distro}
+SIZE=${SIZE:-64}
 RAW=$VM_RESULTS/raw
 mkdir -p "$RAW"
+echo "$SIZE" >"$RAW/size"
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -49,7 +52,7 @@ for drv in $DRIVERS; do
 		sleep 1
 		for burst in $BURSTS; do
 			tag=$RAW/$drv-$mode-b$burst
-			pktgen_setup "$a" "$N" "$burst"
+			pktgen_setup "$a" "$N" "$burst" "$SIZE"
 			echo "dst 198.18.0.99" >"/proc/net/pktgen/$a"
 			ethtool -S "$a" >"$tag.ethtool-before"
 			cxsim report "$bdf_a" >"$tag.before"
