@@ -9,19 +9,14 @@
 # after each run goes to $VM_RESULTS/raw/<driver>-d<doorbells>.*, with
 # instruction snapshots under the insn-count plugin.
 
-# shellcheck source-path=SCRIPTDIR source=../selftests/drivers/net/mlx5cx/lib.sh
-source "$(dirname "$0")/../selftests/drivers/net/mlx5cx/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=vm-lib.sh
+source "$(dirname "$0")/vm-lib.sh"
 
 N=${N:-5000}
 NQ=${NQ:-4}
 DOORBELLS=${DOORBELLS:-1 2 4}
 DRIVERS=${DRIVERS:-ours distro}
-RAW=$VM_RESULTS/raw
-mkdir -p "$RAW"
 echo "$NQ" >"$RAW/queues"
-
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
 
 run_one() {
 	local tag=$RAW/$1
@@ -46,21 +41,7 @@ run_one() {
 }
 
 for drv in $DRIVERS; do
-	case $drv in
-	ours) load_ours ;;
-	distro) modprobe mlx5_core ;;
-	*) echo "unknown driver $drv" >&2; exit 1 ;;
-	esac
-	a=$(netdev_of "$bdf_a")
-	b=$(netdev_of "$bdf_b")
-	PEER_DEV=$b
-	if [ -n "${VM_INSN_COUNT:-}" ]; then
-		case $drv in
-		ours) ko=$OUR_KO ;;
-		*) ko=$(modinfo -n mlx5_core) ;;
-		esac
-		"$(dirname "$0")/insn-report" --ranges mlx5_core "$ko" >"$RAW/$drv.text"
-	fi
+	bench_load "$drv" || exit 1
 	pair_up "$a" "$b" || { echo "$drv: links did not come up" >&2; exit 1; }
 	if [ "$drv" = ours ]; then
 		for d in $DOORBELLS; do
@@ -76,6 +57,5 @@ for drv in $DRIVERS; do
 	else
 		run_one "$drv-d1"
 	fi
-	pair_down
-	modprobe -r mlx5_core 2>/dev/null || rmmod mlx5_core
+	bench_unload
 done

@@ -11,37 +11,17 @@
 # The packets go to port B's MAC but an address B does not own, so B's
 # stack answers nothing and port A sees no traffic but its own.
 
-# shellcheck source-path=SCRIPTDIR source=../selftests/drivers/net/mlx5cx/lib.sh
-source "$(dirname "$0")/../selftests/drivers/net/mlx5cx/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=vm-lib.sh
+source "$(dirname "$0")/vm-lib.sh"
 
 N=${N:-20000}
 BURSTS=${BURSTS:-1 8 32 64}
 DRIVERS=${DRIVERS:-ours distro}
 SIZE=${SIZE:-64}
-RAW=$VM_RESULTS/raw
-mkdir -p "$RAW"
 echo "$SIZE" >"$RAW/size"
 
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
-
 for drv in $DRIVERS; do
-	case $drv in
-	ours) load_ours ;;
-	distro) modprobe mlx5_core ;;
-	*) echo "unknown driver $drv" >&2; exit 1 ;;
-	esac
-	a=$(netdev_of "$bdf_a")
-	b=$(netdev_of "$bdf_b")
-	PEER_DEV=$b
-	# With the insn-count plugin: the driver's text, for its share.
-	if [ -n "${VM_INSN_COUNT:-}" ]; then
-		case $drv in
-		ours) ko=$OUR_KO ;;
-		*) ko=$(modinfo -n mlx5_core) ;;
-		esac
-		"$(dirname "$0")/insn-report" --ranges mlx5_core "$ko" >"$RAW/$drv.text"
-	fi
+	bench_load "$drv" || exit 1
 	pair_up "$a" "$b" || { echo "$drv: links did not come up" >&2; exit 1; }
 	ethtool -L "$a" combined 1 2>/dev/null || true
 	wait_for 10 carrier "$a" 1
@@ -70,6 +50,5 @@ for drv in $DRIVERS; do
 			echo "$drv skb_tx_mpwqe $mode burst $burst: $(head -n 1 "$tag.pktgen")"
 		done
 	done
-	pair_down
-	modprobe -r mlx5_core 2>/dev/null || rmmod mlx5_core
+	bench_unload
 done

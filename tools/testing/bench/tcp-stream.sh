@@ -7,32 +7,14 @@
 # insn-count plugin, instruction snapshots go to
 # $VM_RESULTS/raw/<driver>.*.
 
-# shellcheck source-path=SCRIPTDIR source=../selftests/drivers/net/mlx5cx/lib.sh
-source "$(dirname "$0")/../selftests/drivers/net/mlx5cx/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=vm-lib.sh
+source "$(dirname "$0")/vm-lib.sh"
 
 DURATION=${DURATION:-10}
 DRIVERS=${DRIVERS:-ours distro}
-RAW=$VM_RESULTS/raw
-mkdir -p "$RAW"
-
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
 
 for drv in $DRIVERS; do
-	case $drv in
-	ours) load_ours ;;
-	distro) modprobe mlx5_core ;;
-	*) echo "unknown driver $drv" >&2; exit 1 ;;
-	esac
-	a=$(netdev_of "$bdf_a")
-	b=$(netdev_of "$bdf_b")
-	if [ -n "${VM_INSN_COUNT:-}" ]; then
-		case $drv in
-		ours) ko=$OUR_KO ;;
-		*) ko=$(modinfo -n mlx5_core) ;;
-		esac
-		"$(dirname "$0")/insn-report" --ranges mlx5_core "$ko" >"$RAW/$drv.text"
-	fi
+	bench_load "$drv" || exit 1
 	pair_up "$a" "$b" || { echo "$drv: links did not come up" >&2; exit 1; }
 	ping -c 2 -W 2 "$B_IP" >/dev/null
 	ip netns exec "$NS" iperf3 -s -1 -D -I "$VM_RESULTS/iperf3.pid"
@@ -51,6 +33,5 @@ for drv in $DRIVERS; do
 		[ ! -f "$f" ] || mv "$f" "$RAW/$drv.insn$i"
 	done
 	echo "$drv: $(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]; print("%.0f Mbit/s, %d retransmits" % (e["sum_received"]["bits_per_second"] / 1e6, e["sum_sent"].get("retransmits", 0)))' "$RAW/$drv.json")"
-	pair_down
-	modprobe -r mlx5_core 2>/dev/null || rmmod mlx5_core
+	bench_unload
 done

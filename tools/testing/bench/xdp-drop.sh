@@ -9,19 +9,14 @@
 # setting the driver refuses (an MTU too large for its XDP, an RQ type it
 # does not have) leaves <tag>.refused with the reason.
 
-# shellcheck source-path=SCRIPTDIR source=../selftests/drivers/net/mlx5cx/lib.sh
-source "$(dirname "$0")/../selftests/drivers/net/mlx5cx/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=vm-lib.sh
+source "$(dirname "$0")/vm-lib.sh"
 
 N=${N:-20000}
 MTUS=${MTUS:-1000 1500 9000}
 RQS=${RQS:-legacy striding}
 DRIVERS=${DRIVERS:-ours distro}
-RAW=$VM_RESULTS/raw
-mkdir -p "$RAW"
 getconf PAGESIZE >"$RAW/page"
-
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
 
 # B's private flag rx_striding_rq for RQ type $1; fails when B has none.
 set_rq() {
@@ -34,21 +29,7 @@ set_rq() {
 }
 
 for drv in $DRIVERS; do
-	case $drv in
-	ours) load_ours ;;
-	distro) modprobe mlx5_core ;;
-	*) echo "unknown driver $drv" >&2; exit 1 ;;
-	esac
-	a=$(netdev_of "$bdf_a")
-	b=$(netdev_of "$bdf_b")
-	PEER_DEV=$b
-	if [ -n "${VM_INSN_COUNT:-}" ]; then
-		case $drv in
-		ours) ko=$OUR_KO ;;
-		*) ko=$(modinfo -n mlx5_core) ;;
-		esac
-		"$(dirname "$0")/insn-report" --ranges mlx5_core "$ko" >"$RAW/$drv.text"
-	fi
+	bench_load "$drv" || exit 1
 	pair_up "$a" "$b" || { echo "$drv: links did not come up" >&2; exit 1; }
 	ip netns exec "$NS" ethtool -L "$b" combined 1 2>/dev/null || true
 	ethtool -L "$a" combined 1 2>/dev/null || true
@@ -90,6 +71,5 @@ for drv in $DRIVERS; do
 			echo "$drv $rq MTU $mtu: B delivered $(( $(awk '$1 == "rx.packets" { print $2 }' "$tag.after") - $(awk '$1 == "rx.packets" { print $2 }' "$tag.before") )) frames"
 		done
 	done
-	pair_down
-	modprobe -r mlx5_core 2>/dev/null || rmmod mlx5_core
+	bench_unload
 done
