@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Inside the VM (run by ./pktgen-burst): for each driver, skb_tx_mpwqe
-# setting and burst, N pktgen packets of 64 bytes from port A on queue 0;
+# setting and burst, N pktgen packets of SIZE bytes (64) from port A on
+# queue 0;
 # the model's report of port A before and after each run, and pktgen's
 # result line, go to $VM_RESULTS/raw/<driver>-<on|off>-b<burst>.*, with
 # the guest's instruction counts around pktgen's run when the VM has the
@@ -10,35 +11,17 @@
 # The packets go to port B's MAC but an address B does not own, so B's
 # stack answers nothing and port A sees no traffic but its own.
 
-# shellcheck source-path=SCRIPTDIR source=../selftests/drivers/net/mlx5cx/lib.sh
-source "$(dirname "$0")/../selftests/drivers/net/mlx5cx/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=vm-lib.sh
+source "$(dirname "$0")/vm-lib.sh"
 
 N=${N:-20000}
 BURSTS=${BURSTS:-1 8 32 64}
 DRIVERS=${DRIVERS:-ours distro}
-RAW=$VM_RESULTS/raw
-mkdir -p "$RAW"
-
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
+SIZE=${SIZE:-64}
+echo "$SIZE" >"$RAW/size"
 
 for drv in $DRIVERS; do
-	case $drv in
-	ours) load_ours ;;
-	distro) modprobe mlx5_core ;;
-	*) echo "unknown driver $drv" >&2; exit 1 ;;
-	esac
-	a=$(netdev_of "$bdf_a")
-	b=$(netdev_of "$bdf_b")
-	PEER_DEV=$b
-	# With the insn-count plugin: the driver's text, for its share.
-	if [ -n "${VM_INSN_COUNT:-}" ]; then
-		case $drv in
-		ours) ko=$OUR_KO ;;
-		*) ko=$(modinfo -n mlx5_core) ;;
-		esac
-		"$(dirname "$0")/insn-report" --ranges mlx5_core "$ko" >"$RAW/$drv.text"
-	fi
+	bench_load "$drv" || exit 1
 	pair_up "$a" "$b" || { echo "$drv: links did not come up" >&2; exit 1; }
 	ethtool -L "$a" combined 1 2>/dev/null || true
 	wait_for 10 carrier "$a" 1
@@ -49,7 +32,7 @@ for drv in $DRIVERS; do
 		sleep 1
 		for burst in $BURSTS; do
 			tag=$RAW/$drv-$mode-b$burst
-			pktgen_setup "$a" "$N" "$burst"
+			pktgen_setup "$a" "$N" "$burst" "$SIZE"
 			echo "dst 198.18.0.99" >"/proc/net/pktgen/$a"
 			ethtool -S "$a" >"$tag.ethtool-before"
 			cxsim report "$bdf_a" >"$tag.before"
@@ -67,6 +50,5 @@ for drv in $DRIVERS; do
 			echo "$drv skb_tx_mpwqe $mode burst $burst: $(head -n 1 "$tag.pktgen")"
 		done
 	done
-	pair_down
-	modprobe -r mlx5_core 2>/dev/null || rmmod mlx5_core
+	bench_unload
 done

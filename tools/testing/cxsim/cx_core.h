@@ -326,6 +326,14 @@ struct cx_pcie_wr {
 	uint64_t req;		/* DMA writes */
 	uint64_t bytes;
 	uint64_t tlps;		/* posted write TLPs */
+	/*
+	 * 4 KiB pages entered: a write to a page other than the last one
+	 * written for this purpose.  For received frames, the pages the
+	 * driver's buffers take per packet (buffers of one page are
+	 * consecutive on both RQ types).
+	 */
+	uint64_t pages;
+	uint64_t last_page;	/* page number + 1; 0: none yet */
 };
 
 struct cx_pcie_stats {

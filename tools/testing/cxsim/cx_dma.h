@@ -97,12 +97,17 @@ static inline void cx_pcie_count_write(struct cx_core *core,
 				       size_t len)
 {
 	struct cx_pcie_wr *wr = &core->stats.pcie.wr[p];
+	uint64_t first, last;
 
 	if (!len)
 		return;
 	wr->req++;
 	wr->bytes += len;
 	wr->tlps += cx_pcie_tlps(addr, len, CX_PCIE_MPS);
+	first = addr >> 12;
+	last = (addr + len - 1) >> 12;
+	wr->pages += last - first + (first + 1 != wr->last_page);
+	wr->last_page = last + 1;
 }
 
 /* A write of the purpose in progress (core->dma_wpurpose). */

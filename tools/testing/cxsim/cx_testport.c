@@ -85,6 +85,8 @@ static void cx_pcie_report(struct cx_out *o, const struct cx_pcie_stats *ps)
 		       (unsigned long long)ps->wr[i].bytes);
 		cx_out(o, "pcie.%s.wr_tlps %llu\n", n,
 		       (unsigned long long)ps->wr[i].tlps);
+		cx_out(o, "pcie.%s.wr_pages %llu\n", n,
+		       (unsigned long long)ps->wr[i].pages);
 	}
 	KV(o, "pcie.mmio_writes", ps->mmio_writes);
 	KV(o, "pcie.mmio_bytes", ps->mmio_bytes);

@@ -461,6 +461,8 @@ static void test_dp_rx_cyclic(void)
 		report_val("pcie.cqe.wr_req") + report_val("pcie.eqe.wr_req") +
 		report_val("pcie.cmd.wr_req"),
 	   "DMA writes by purpose: 2 frames, 2 CQEs (one request each), EQEs, command outputs");
+	ok(report_val("pcie.rx.wr_pages") == 2 && report_val("pcie.cqe.wr_pages") == 1,
+	   "pages entered: frames in two pages, both CQEs in one");
 	cx_core_set_link(&core, false);
 	put_be32(fh.mem + DBR_BASE + 0xc0, 3);
 	cx_core_receive(&core, frame, sizeof(frame));

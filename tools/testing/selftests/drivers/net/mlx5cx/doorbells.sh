@@ -72,30 +72,11 @@ set_doorbells() {
 		wait_for 30 carrier "$a" 1
 }
 
-# mq_pktgen NQ COUNT: pktgen_sample02_multiqueue.sh's setup, thread i
-# sending COUNT packets on queue i of A (COUNT 0: until stopped), no
-# burst, towards B; then run (returns when every thread is done).
-mq_pktgen_setup() {
-	local nq=$1 count=$2 mac i dev
-
-	mac=$(ip -n "$NS" -br link show "$PEER_DEV" | awk '{print $3}')
-	modprobe pktgen || return 1
-	for i in /proc/net/pktgen/kpktgend_*; do
-		echo rem_device_all >"$i"
-	done
-	for ((i = 0; i < nq; i++)); do
-		dev=$a@$i
-		echo "add_device $dev" >"/proc/net/pktgen/kpktgend_$i" || return 1
-		printf '%s\n' "count $count" "clone_skb 0" "pkt_size 64" \
-			"burst 1" "delay 0" "flag NO_TIMESTAMP" \
-			"queue_map_min $i" "queue_map_max $i" \
-			"dst $B_IP" "dst_mac $mac" |
-			while read -r l; do echo "$l" >"/proc/net/pktgen/$dev"; done
-	done
-}
-
+# mq_pktgen NQ COUNT: samples/pktgen's multiqueue setup on A, thread i
+# sending COUNT packets on queue i (0: until stopped), no burst, towards
+# B; then run (returns when every thread is done).
 mq_pktgen() {
-	mq_pktgen_setup "$@" && echo start >/proc/net/pktgen/pgctrl
+	pktgen_mq_setup "$a" "$@" && pktgen_start
 }
 
 report() { cxsim report "$bdf_a" >"$WORK/$1"; }
@@ -256,7 +237,7 @@ under_traffic() {
 	local t0 t1 t2 s0 r0 r1 pid ok=1
 
 	devlink dev param set "$dl" name num_doorbells value 1 cmode driverinit &&
-		mq_pktgen_setup "$NCH" 0 || return 1
+		pktgen_mq_setup "$a" "$NCH" 0 || return 1
 	echo start >/proc/net/pktgen/pgctrl &
 	ping -i 0.05 -W 1 "$B_IP" >"$WORK/ping" 2>&1 &
 	pid=$!

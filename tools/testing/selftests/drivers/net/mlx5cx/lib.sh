@@ -450,17 +450,18 @@ probe_cycles() {
 	done
 }
 
-# pktgen_setup DEV COUNT BURST: pktgen on DEV towards the peer host ($B_IP
-# in $NS, netdev PEER_DEV), 64-byte packets in bursts of BURST xmit_more
-# packets, COUNT packets (0: until stopped). Start with pktgen_start.
+# pktgen_setup DEV COUNT BURST [SIZE]: pktgen on DEV towards the peer host
+# ($B_IP in $NS, netdev PEER_DEV), SIZE-byte packets (64) in bursts of
+# BURST xmit_more packets, COUNT packets (0: until stopped). Start with
+# pktgen_start.
 pktgen_setup() {
-	local dev=$1 count=$2 burst=$3 mac
+	local dev=$1 count=$2 burst=$3 size=${4:-64} mac
 
 	mac=$(ip -n "$NS" -br link show "$PEER_DEV" | awk '{print $3}')
 	modprobe pktgen
 	echo "rem_device_all" >/proc/net/pktgen/kpktgend_0
 	echo "add_device $dev" >/proc/net/pktgen/kpktgend_0
-	printf '%s\n' "count $count" "pkt_size 64" "burst $burst" "delay 0" \
+	printf '%s\n' "count $count" "pkt_size $size" "burst $burst" "delay 0" \
 		"dst $B_IP" "dst_mac $mac" |
 		while read -r l; do echo "$l" >"/proc/net/pktgen/$dev"; done
 }
@@ -468,4 +469,65 @@ pktgen_setup() {
 # pktgen_start: run the configured device; returns when COUNT are sent.
 pktgen_start() {
 	echo start >/proc/net/pktgen/pgctrl
+}
+
+# xdp_bench_start DEV ARGS...: `xdp-bench ARGS DEV` on DEV in $NS, in the
+# background until xdp_bench_stop DEV; succeeds once its program is
+# attached.  Its output: $XDP_BENCH_LOG.
+XDP_BENCH_LOG=${VM_RESULTS:-/tmp}/xdp-bench.log
+xdp_attached_ns() { ip -n "$NS" -d link show "$1" | grep -q 'prog/xdp'; }
+xdp_bench_start() {
+	local dev=$1
+
+	shift
+	ip netns exec "$NS" xdp-bench "$@" "$dev" >"$XDP_BENCH_LOG" 2>&1 &
+	XDP_BENCH_PID=$!
+	wait_for 20 xdp_attached_ns "$dev" && return 0
+	head -n 20 "$XDP_BENCH_LOG" >&2
+	kill "$XDP_BENCH_PID" 2>/dev/null
+	wait "$XDP_BENCH_PID" 2>/dev/null
+	return 1
+}
+
+# Stopped as a user would (SIGINT: xdp-bench detaches its program on the
+# way out); a background job may ignore SIGINT, so SIGTERM, then KILL and
+# the program removed by hand.  Succeeds when no program is left.
+proc_gone() {
+	[ ! -e "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
+}
+xdp_bench_stop() {
+	local dev=$1 sig
+
+	for sig in INT TERM KILL; do
+		kill -"$sig" "$XDP_BENCH_PID" 2>/dev/null || break
+		wait_for 5 proc_gone "$XDP_BENCH_PID" && break
+	done
+	wait "$XDP_BENCH_PID" 2>/dev/null
+	if xdp_attached_ns "$dev"; then
+		echo "# xdp-bench left its program attached: removed" >&2
+		ip -n "$NS" link set dev "$dev" xdp off
+	fi
+	! xdp_attached_ns "$dev"
+}
+
+# pktgen_mq_setup DEV NQ COUNT: samples/pktgen's multiqueue setup (one
+# thread per queue): thread i sends COUNT 64-byte packets (0: until
+# stopped) on queue i of DEV, no burst, towards the peer host ($B_IP,
+# netdev PEER_DEV in $NS).  Start with pktgen_start.
+pktgen_mq_setup() {
+	local dev=$1 nq=$2 count=$3 mac i t
+
+	mac=$(ip -n "$NS" -br link show "$PEER_DEV" | awk '{print $3}')
+	modprobe pktgen || return 1
+	for t in /proc/net/pktgen/kpktgend_*; do
+		echo rem_device_all >"$t"
+	done
+	for ((i = 0; i < nq; i++)); do
+		echo "add_device $dev@$i" >"/proc/net/pktgen/kpktgend_$i" || return 1
+		printf '%s\n' "count $count" "clone_skb 0" "pkt_size 64" \
+			"burst 1" "delay 0" "flag NO_TIMESTAMP" \
+			"queue_map_min $i" "queue_map_max $i" \
+			"dst $B_IP" "dst_mac $mac" |
+			while read -r l; do echo "$l" >"/proc/net/pktgen/$dev@$i"; done
+	done
 }

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by each workload's host-side command: parse --results, build our
+# module, run the workload's script (NAME.sh) in the VM with VAR=VALUE
+# arguments passed through to it, then tabulate with NAME-report.
+#
+#   bench_main NAME [vm/run options...] -- "$@"
+#
+# NAME-report [BENCH_REPORT_ARGS...] --csv FILE RAWDIR writes NAME.md
+# (stdout) and NAME.csv.
+
+# shellcheck shell=bash
+bench_main() {
+	local name=$1 root testing bench results='' kver qemu kv
+	local vmopts=() envs=()
+
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		vmopts+=("$1")
+		shift
+	done
+	[ $# -eq 0 ] || shift
+	bench=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	root=$(readlink -f "$bench/../../..")
+	testing=$root/tools/testing
+	if [ "${1:-}" = --results ]; then
+		results=$2
+		shift 2
+	fi
+	results=${results:-$root/results/bench-$(date +%Y%m%d-%H%M%S)}
+	mkdir -p "$results"
+	results=$(readlink -f "$results")
+	for kv in "$@"; do
+		case $kv in
+		*=*) envs+=(--env "$kv") ;;
+		*) echo "$name: VAR=VALUE expected, not $kv" >&2; return 2 ;;
+		esac
+	done
+	kver=$("$testing/install-deps" --print-kver | tail -n 1)
+	qemu=$("$testing/cxsim/build-qemu" | tail -n 1)
+	nice -n 10 make -s -C "$root" >"$results/build.log" 2>&1 ||
+		{ tail -n 20 "$results/build.log" >&2; return 1; }
+	"$testing/vm/run" --qemu "$qemu" --kver "$kver" --insn-count \
+		${vmopts[@]+"${vmopts[@]}"} ${envs[@]+"${envs[@]}"} \
+		--timeout 3000 --results "$results/vm" "$bench/$name.sh" || return 1
+	python3 "$bench/$name-report" ${BENCH_REPORT_ARGS[@]+"${BENCH_REPORT_ARGS[@]}"} --csv "$results/$name.csv" \
+		"$results/vm/raw" >"$results/$name.md" || return 1
+	cat "$results/$name.md"
+	echo "results: $results"
+}

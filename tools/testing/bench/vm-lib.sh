@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by the workloads' scripts in the VM: the selftests' lib.sh, and
+# bench_load, which every workload starts a driver's turn with.
+
+# shellcheck shell=bash
+# shellcheck source-path=SCRIPTDIR source=../selftests/drivers/net/mlx5cx/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../selftests/drivers/net/mlx5cx/lib.sh"
+
+BENCH_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+RAW=$VM_RESULTS/raw
+mkdir -p "$RAW"
+bdf_a=$(cx_functions | sed -n 1p)
+bdf_b=$(cx_functions | sed -n 2p)
+
+# bench_load DRIVER: ours or distro (the distribution's mlx5_core) bound to
+# both functions; sets a, b (their netdevs) and PEER_DEV; under the
+# insn-count plugin, the module's text ranges go to $RAW/DRIVER.text (for
+# its share of the instructions).
+bench_load() {
+	local ko
+
+	case $1 in
+	ours) load_ours; ko=$OUR_KO ;;
+	distro) modprobe mlx5_core; ko=$(modinfo -n mlx5_core) ;;
+	*) echo "unknown driver $1" >&2; return 1 ;;
+	esac
+	a=$(netdev_of "$bdf_a")
+	b=$(netdev_of "$bdf_b")
+	PEER_DEV=$b
+	[ -z "${VM_INSN_COUNT:-}" ] ||
+		"$BENCH_DIR/insn-report" --ranges mlx5_core "$ko" >"$RAW/$1.text"
+}
+
+# bench_unload: the namespace and the driver gone, for the next turn.
+bench_unload() {
+	pair_down
+	modprobe -r mlx5_core 2>/dev/null || rmmod mlx5_core
+}
