@@ -64,13 +64,16 @@ attr_off() {
 }
 
 # Only tasks with make-it-fail set, sleeping allocations included, no
-# messages (a stack dump would read as a kernel splat).
+# messages (a stack dump would read as a kernel splat).  User pages
+# (__GFP_HIGHMEM) are left alone: a page fault of the marked shell whose
+# page cannot be had is retried for ever ("VM_FAULT_OOM leaked out to the
+# #PF handler"), and a driver never allocates them.
 attr_on() {
 	local attr=$1 n=$2
 
 	attr_set "$attr" task-filter=Y ignore-gfp-wait=N verbose=0 space=0 \
 		probability=100 interval="$n" times=-1
-	[ "$attr" = fail_page_alloc ] && attr_set "$attr" min-order=0 ignore-gfp-highmem=N
+	[ "$attr" = fail_page_alloc ] && attr_set "$attr" min-order=0 ignore-gfp-highmem=Y
 	return 0
 }
 
