@@ -63,16 +63,19 @@ attr_off() {
 	attr_set "$1" probability=0 times=0 interval=1
 }
 
-# Only tasks with make-it-fail set, sleeping allocations included, no
-# messages (a stack dump would read as a kernel splat).  User pages
-# (__GFP_HIGHMEM) are left alone: a page fault of the marked shell whose
-# page cannot be had is retried for ever ("VM_FAULT_OOM leaked out to the
-# #PF handler"), and a driver never allocates them.
+# Only tasks with make-it-fail set, and only allocations made with our
+# module's code on the stack (the stack-trace filter: N counts those
+# alone), sleeping allocations included, no messages (a stack dump would
+# read as a kernel splat).  Without the stack filter the marked shell's
+# own page faults failed too, and a page fault whose page cannot be had is
+# retried for ever ("VM_FAULT_OOM leaked out to the #PF handler").
+MOD_START='' MOD_END=''
 attr_on() {
 	local attr=$1 n=$2
 
 	attr_set "$attr" task-filter=Y ignore-gfp-wait=N verbose=0 space=0 \
-		probability=100 interval="$n" times=-1
+		probability=100 interval="$n" times=-1 stacktrace-depth=32 \
+		require-start="$MOD_START" require-end="$MOD_END"
 	[ "$attr" = fail_page_alloc ] && attr_set "$attr" min-order=0 ignore-gfp-highmem=Y
 	return 0
 }
@@ -142,6 +145,11 @@ echo 0 >/sys/bus/pci/drivers_autoprobe
 trap 'echo 1 >/sys/bus/pci/drivers_autoprobe; attr_off failslab; attr_off fail_page_alloc' EXIT
 load_ours
 none_bound || { unbind; diag "a function was bound despite drivers_autoprobe=0"; }
+# Our module's code: from its text to the end of its core (an upper bound).
+# (bash arithmetic wraps at 2^63; printf %#x prints the unsigned value)
+MOD_START=$(cat /sys/module/mlx5_core/sections/.text)
+MOD_END=$(printf '%#x' $(( MOD_START + $(cat /sys/module/mlx5_core/coresize) )))
+diag "failures limited to stacks through $MOD_START-$MOD_END"
 
 dmesg_mark alloc-faults
 ktap_check "failslab: every Nth slab allocation of the probe fails: clean unwinds, next probe binds" \
