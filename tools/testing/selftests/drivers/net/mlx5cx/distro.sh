@@ -16,9 +16,6 @@ source "$(dirname "$0")/lib.sh"
 
 PKTGEN_COUNT=${PKTGEN_COUNT:-$(sized 20000 4000)}
 CYCLES=${CYCLES:-$(sized 10 3)}
-# iperf3 runs (seconds): long enough for every counter to move.
-TCP_SECS=${TCP_SECS:-$(sized 10 3)}
-UDP_SECS=${UDP_SECS:-$(sized 5 2)}
 
 ktap_header 20
 

@@ -14,9 +14,6 @@ source "$(dirname "$0")/lib.sh"
 
 FLAPS=${FLAPS:-$(sized 100 4)}
 RECONF=${RECONF:-$(sized 20 2)}
-# iperf3 runs (seconds): long enough for TSO and every counter to move.
-TCP_SECS=${TCP_SECS:-$(sized 10 3)}
-UDP_SECS=${UDP_SECS:-$(sized 5 2)}
 
 ktap_header 31
 

@@ -52,6 +52,11 @@ sized() {
 	fi
 }
 
+# How long the tests' iperf3 runs last (seconds), TCP and UDP: under make
+# check long enough for TSO and every counter a test compares to move.
+TCP_SECS=${TCP_SECS:-$(sized 10 3)}
+UDP_SECS=${UDP_SECS:-$(sized 5 2)}
+
 # insn_snapshot NAME: in a VM run with --insn-count, have the insn-count
 # TCG plugin write the guest's instruction counts so far to
 # $VM_RESULTS/insn-NAME.txt (tools/testing/bench/insn-report compares two).
