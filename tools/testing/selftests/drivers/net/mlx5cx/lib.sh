@@ -141,17 +141,20 @@ ktap_finish() {
 # The PCI functions under test, one a line: MLX5CX_FUNCTIONS (BDFs), else
 # every ConnectX-5+ physical function of the host.
 cx_functions() {
-	local d
+	local d v id
 
 	if [ -n "${MLX5CX_FUNCTIONS:-}" ]; then
 		# shellcheck disable=SC2086 # one BDF a word
 		printf '%s\n' $MLX5CX_FUNCTIONS
 		return 0
 	fi
+	# Read with the shell's own read: helpers that ask often (all_bound in
+	# probe cycles) would otherwise start two programs a PCI device.
 	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor")" = "$PCI_VENDOR" ] || continue
+		read -r v <"$d/vendor" && [ "$v" = "$PCI_VENDOR" ] || continue
+		read -r id <"$d/device" || continue
 		case " $CX_DEVICES " in
-		*" $(cat "$d/device") "*) basename "$d" ;;
+		*" $id "*) echo "${d##*/}" ;;
 		esac
 	done
 	return 0
@@ -205,7 +208,7 @@ VM_QMP=vm_qmp
 bound_driver() {
 	local link=/sys/bus/pci/devices/$1/driver
 
-	[ -e "$link" ] && basename "$(readlink -f "$link")"
+	[ -e "$link" ] && link=$(readlink -f "$link") && echo "${link##*/}"
 	return 0
 }
 
@@ -399,7 +402,7 @@ netdev_of() {
 	local d
 
 	for d in /sys/bus/pci/devices/"$1"/net/*; do
-		[ -e "$d" ] && basename "$d" && return 0
+		[ -e "$d" ] && echo "${d##*/}" && return 0
 	done
 	return 1
 }
@@ -433,7 +436,13 @@ NS=peer
 A_IP=198.18.0.1
 B_IP=198.18.0.2
 
-carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
+# (read, not cat: wait_for polls these)
+carrier() {
+	local c=
+
+	{ read -r c <"/sys/class/net/$1/carrier"; } 2>/dev/null
+	[ "$c" = "$2" ]
+}
 ns_carrier() { [ "$(ip netns exec "$NS" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
 
 # pair_up A B: set up the two hosts; succeeds once both have carrier.
