@@ -12,9 +12,10 @@
  *
  * Snapshots on request, so one VM can measure several workloads: the guest
  * (whose results directory is the host's, over 9p) writes a name and a
- * newline into DIR/insn.req (best renamed into place); a thread of the plugin polls for it and writes every
- * non-zero count to DIR/insn-NAME.txt (renamed into place when complete),
- * then removes the request.  insn-report takes the difference of two.
+ * newline into DIR/insn.req (best renamed into place); a thread of the
+ * plugin polls for it and writes every non-zero count to DIR/insn-NAME.txt
+ * (renamed into place when complete), then removes the request.
+ * insn-report takes the difference of two.
  *
  *   -plugin /path/insn-count.so,dir=DIR
  *
@@ -23,8 +24,8 @@
  *   k N PAGE_ADDRESS_HEX COUNT
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +46,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define MAX_VCPUS	64
 /* A block holds at most 512 instructions (TCG_MAX_INSNS). */
 #define N_BITS		10
+/* What a snapshot's name may hold (it becomes part of a file name). */
+#define NAME_CHARS	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."
 
 static uint64_t *counts[MAX_VCPUS];
 static char *dir;
 static pthread_t poller;
-static volatile int stopping;
+/* Set at exit for the poller thread (__atomic: the two threads share it). */
+static int stopping;
 
 static uint64_t *vcpu_counts(unsigned int vcpu)
 {
@@ -100,16 +104,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 }
 
 /* Write DIR/insn-NAME.txt; NAME is checked to be a plain file name part. */
-static void snapshot(const char *name)
+static void write_snapshot(const char *name)
 {
 	char path[4096], tmp[4096 + 8];
 	unsigned int v;
 	uint64_t i;
 	FILE *f;
 
-	if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyz"
-			     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != strlen(name) ||
-	    name[0] == '.') {
+	if (!*name || strspn(name, NAME_CHARS) != strlen(name) || name[0] == '.') {
 		fprintf(stderr, "insn-count: bad snapshot name '%s'\n", name);
 		return;
 	}
@@ -126,12 +128,14 @@ static void snapshot(const char *name)
 
 		if (!c)
 			continue;
-		fprintf(f, "vcpu %u user %" PRIu64 " kernel_other %" PRIu64 "\n",
-			v, c[SLOT_USER], c[SLOT_KOTHER]);
+		fprintf(f, "vcpu %u user %llu kernel_other %llu\n", v,
+			(unsigned long long)c[SLOT_USER],
+			(unsigned long long)c[SLOT_KOTHER]);
 		for (i = 0; i < NR_KPAGES; i++)
 			if (c[i])
-				fprintf(f, "k %u %" PRIx64 " %" PRIu64 "\n", v,
-					KTOP_BASE + (i << PAGE_SHIFT), c[i]);
+				fprintf(f, "k %u %llx %llu\n", v,
+					(unsigned long long)(KTOP_BASE + (i << PAGE_SHIFT)),
+					(unsigned long long)c[i]);
 	}
 	if (fclose(f) || rename(tmp, path))
 		fprintf(stderr, "insn-count: cannot write %s\n", path);
@@ -143,7 +147,7 @@ static void *poll_requests(void *arg)
 	char req[4096], name[256];
 
 	snprintf(req, sizeof(req), "%s/insn.req", dir);
-	while (!stopping) {
+	while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
 		FILE *f = fopen(req, "r");
 
 		/*
@@ -153,7 +157,7 @@ static void *poll_requests(void *arg)
 		if (f) {
 			if (fgets(name, sizeof(name), f) && strchr(name, '\n')) {
 				name[strcspn(name, "\r\n")] = '\0';
-				snapshot(name);
+				write_snapshot(name);
 				unlink(req);
 			}
 			fclose(f);
@@ -165,9 +169,9 @@ static void *poll_requests(void *arg)
 
 static void plugin_exit(qemu_plugin_id_t id, void *p)
 {
-	stopping = 1;
+	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
 	pthread_join(poller, NULL);
-	snapshot("exit");
+	write_snapshot("exit");
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -177,9 +181,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	int i;
 
 	for (i = 0; i < argc; i++) {
-		if (!strncmp(argv[i], "dir=", 4))
+		if (!strncmp(argv[i], "dir=", 4)) {
 			dir = strdup(argv[i] + 4);
-		else {
+		} else {
 			fprintf(stderr, "insn-count: unknown argument %s\n", argv[i]);
 			return -1;
 		}

@@ -5,31 +5,16 @@
     python3 tools/testing/bench/test_insn_report.py
 """
 
-import importlib.machinery
-import importlib.util
 import lzma
 import os
 import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOOL = os.path.join(HERE, "insn-report")
-loader = importlib.machinery.SourceFileLoader("insn_report", TOOL)
-spec = importlib.util.spec_from_loader("insn_report", loader)
-ir = importlib.util.module_from_spec(spec)
-loader.exec_module(ir)
+from tap import done, load_tool, ok, tool_path
 
-n = 0
-failed = 0
-
-
-def ok(cond, desc):
-    global n, failed
-    n += 1
-    if not cond:
-        failed += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, desc))
+TOOL = tool_path("insn-report")
+ir = load_tool("insn-report")
 
 
 BEFORE = """# insn-count snapshot a
@@ -95,5 +80,4 @@ with tempfile.TemporaryDirectory() as tmp:
     except ValueError:
         ok(True, "a malformed snapshot is refused")
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

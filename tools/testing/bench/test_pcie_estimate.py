@@ -5,31 +5,15 @@
     python3 tools/testing/bench/test_pcie_estimate.py
 """
 
-import importlib.machinery
-import importlib.util
-import io
 import os
 import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOOL = os.path.join(HERE, "pcie-estimate")
-loader = importlib.machinery.SourceFileLoader("pcie_estimate", TOOL)
-spec = importlib.util.spec_from_loader("pcie_estimate", loader)
-pe = importlib.util.module_from_spec(spec)
-loader.exec_module(pe)
+from tap import done, load_tool, ok, tool_path
 
-n = 0
-failed = 0
-
-
-def ok(cond, desc):
-    global n, failed
-    n += 1
-    if not cond:
-        failed += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, desc))
+TOOL = tool_path("pcie-estimate")
+pe = load_tool("pcie-estimate")
 
 
 def near(a, b, eps=1e-6):
@@ -106,5 +90,4 @@ with tempfile.TemporaryDirectory() as tmp:
     for line in out.stdout.splitlines():
         print("# " + line)
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

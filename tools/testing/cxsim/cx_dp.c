@@ -137,35 +137,40 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	for (i = 0; i < core->func.nic->sq.cap; i++) {
 		const struct cx_sq *sq = core->func.nic->sq.slot[i];
 
-		if (sq)
-			cx_out(o, "sq.%u uar=%u regs=0x%x doorbells=%llu wrong_uar=%llu wqes=%llu cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u mpwqes=%llu wqebbs=%llu\n",
-				  sq->sqn, sq->wq.uar_page, sq->db_regs,
-				  (unsigned long long)sq->doorbells,
-				  (unsigned long long)sq->doorbells_wrong_uar,
-				  (unsigned long long)sq->wqes, sq->cc,
-				  sq->state, sq->cqn, cx_sq_state_name(sq->state),
-				  sq->errors, sq->err_resets,
-				  (unsigned long long)sq->mpw_wqes,
-				  (unsigned long long)sq->wqebbs);
+		if (!sq)
+			continue;
+		/* One line of the report, written in three parts. */
+		cx_out(o, "sq.%u uar=%u regs=0x%x doorbells=%llu wrong_uar=%llu wqes=%llu",
+		       sq->sqn, sq->wq.uar_page, sq->db_regs,
+		       (unsigned long long)sq->doorbells,
+		       (unsigned long long)sq->doorbells_wrong_uar,
+		       (unsigned long long)sq->wqes);
+		cx_out(o, " cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u",
+		       sq->cc, sq->state, sq->cqn, cx_sq_state_name(sq->state),
+		       sq->errors, sq->err_resets);
+		cx_out(o, " mpwqes=%llu wqebbs=%llu\n",
+		       (unsigned long long)sq->mpw_wqes,
+		       (unsigned long long)sq->wqebbs);
 	}
 	for (i = 0; i < core->func.nic->cq.cap; i++) {
 		const struct cx_cq *cq = core->func.nic->cq.slot[i];
 
 		if (cq)
 			cx_out(o, "cq.%u uar=%u eqn=%u cqes=%llu arms=%llu arms_wrong_uar=%llu\n",
-				  cq->cqn, cq->uar_page, cq->eqn,
-				  (unsigned long long)cq->cqes,
-				  (unsigned long long)cq->arms,
-				  (unsigned long long)cq->arms_wrong_uar);
+			       cq->cqn, cq->uar_page, cq->eqn,
+			       (unsigned long long)cq->cqes,
+			       (unsigned long long)cq->arms,
+			       (unsigned long long)cq->arms_wrong_uar);
 	}
 	for (i = 0; i < core->func.nic->rq.cap; i++) {
 		const struct cx_rq *rq = core->func.nic->rq.slot[i];
 
-		if (rq)
-			cx_out(o, "rq.%u type=%u packets=%llu drops=%llu wqe_cc=%u state=%u cqn=%u\n",
-				  rq->rqn, rq->wq.type,
-				  (unsigned long long)rq->packets,
-				  (unsigned long long)rq->drops, rq->wqe_cc,
-				  rq->state, rq->cqn);
+		if (!rq)
+			continue;
+		cx_out(o, "rq.%u type=%u packets=%llu drops=%llu wqe_cc=%u state=%u cqn=%u\n",
+		       rq->rqn, rq->wq.type,
+		       (unsigned long long)rq->packets,
+		       (unsigned long long)rq->drops, rq->wqe_cc,
+		       rq->state, rq->cqn);
 	}
 }

@@ -237,8 +237,6 @@ const char *cx_core_report_text(struct cx_core *core, size_t *len)
 	return core->report ? core->report : "";
 }
 
-
-
 static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 {
 	const struct cx_faults *f = &core->faults;
@@ -278,17 +276,39 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 		if (val == 1)
 			cx_tp_snapshot(core);
 		break;
-	case CX_TP_REPORT_PAGE:		core->report_page = val; break;
-	case CX_TP_FAULT_OPCODE:	f->fail_opcode = val & 0xffff; break;
-	case CX_TP_FAULT_COUNT:		f->fail_count = val; break;
-	case CX_TP_FAULT_STATUS:	f->fail_status = val & 0xff; break;
-	case CX_TP_FAULT_SYNDROME:	f->fail_syndrome = val; break;
-	case CX_TP_DELAY_OPCODE:	f->delay_opcode = val & 0xffff; break;
-	case CX_TP_DELAY_MS:		f->delay_ms = val; break;
-	case CX_TP_DELAY_COUNT:		f->delay_count = val; break;
-	case CX_TP_CMD_TIMEOUT:		f->cmd_timeout_ms = val & 0xfffff; break;
-	case CX_TP_ERR_CQE_SQN:		f->err_cqe_sqn = val & 0xffffff; break;
-	case CX_TP_ERR_CQE_RQN:		f->err_cqe_rqn = val & 0xffffff; break;
+	case CX_TP_REPORT_PAGE:
+		core->report_page = val;
+		break;
+	case CX_TP_FAULT_OPCODE:
+		f->fail_opcode = val & 0xffff;
+		break;
+	case CX_TP_FAULT_COUNT:
+		f->fail_count = val;
+		break;
+	case CX_TP_FAULT_STATUS:
+		f->fail_status = val & 0xff;
+		break;
+	case CX_TP_FAULT_SYNDROME:
+		f->fail_syndrome = val;
+		break;
+	case CX_TP_DELAY_OPCODE:
+		f->delay_opcode = val & 0xffff;
+		break;
+	case CX_TP_DELAY_MS:
+		f->delay_ms = val;
+		break;
+	case CX_TP_DELAY_COUNT:
+		f->delay_count = val;
+		break;
+	case CX_TP_CMD_TIMEOUT:
+		f->cmd_timeout_ms = val & 0xfffff;
+		break;
+	case CX_TP_ERR_CQE_SQN:
+		f->err_cqe_sqn = val & 0xffffff;
+		break;
+	case CX_TP_ERR_CQE_RQN:
+		f->err_cqe_rqn = val & 0xffffff;
+		break;
 	case CX_TP_HEALTH_FREEZE:
 		cx_iseg_health_freeze(core, val != 0);
 		break;

@@ -176,7 +176,7 @@ fi
 check "args and --env values with spaces and quotes arrive intact" 0 240 'ARGS-INTACT' \
 	--env "VM_ENV_T=a b 'c'" "$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
 check "a process left running does not hold the VM" 3 240 'started' "$TMP/daemon.sh"
-check "a script past --timeout 20 times out" 124 120 'TIMEOUT' --timeout 20 "$TMP/sleep.sh"
+check "a script past --timeout 10 times out" 124 120 'TIMEOUT' --timeout 10 "$TMP/sleep.sh"
 check "monitor commands from the guest reach QEMU" 0 240 '"status": "running"' "$TMP/qmp.sh"
 check "--insn-count: snapshots on request, kernel instructions counted" 0 240 \
 	'insn\.kernel=[0-9]{6,}' --insn-count "$TMP/insn.sh"

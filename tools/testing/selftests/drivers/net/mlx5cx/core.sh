@@ -9,7 +9,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-CYCLES=${CYCLES:-$(sized 50 10)}
+CYCLES=${CYCLES:-$(sized 50 4)}
 # The model's; on real hardware, the card's (README.md).
 FW_VERSION=${FW_VERSION:-16.35.4030}
 

@@ -61,8 +61,8 @@ print("" if v is None else str(v).lower())
 rep_is() { [ "$(rep_get "$1" "$2")" = "$3" ]; }
 
 now() { date +%s.%N; }
-elapsed() { python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$(now)"; }
-below() { python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$1" "$2"; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }'; }
+below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 
 # No task sleeps uninterruptibly (D) now, and none did long enough for the
 # hung task detector.
@@ -161,8 +161,7 @@ cxsim dead "$bdf" off
 # late answers free their entries and what they free leaves the device.
 cxsim timeout "$bdf" 300
 load_ours
-devlink dev param set "$dl" name num_doorbells value 40 cmode driverinit
-devlink dev reload "$dl"
+devlink_param_reload "$dl" num_doorbells 40
 nuar=$(model_get "$bdf" obj.uar)
 leaks0=$(model_get "$bdf" leak.reports)
 late0=$(diag_get fw cmd_late_answers)

@@ -49,25 +49,16 @@ one_adev_each() {
 ktap_check "one Ethernet auxiliary device per function (mlx5_core.eth.N)" \
 	one_adev_each
 
-doorbells() {
-	devlink dev param show "$dl" name num_doorbells |
-		awk '/cmode driverinit/ { print $NF }'
-}
+doorbells() { devlink_param_get "$dl" num_doorbells; }
 def=$(doorbells)
 diag "num_doorbells default: $def"
 ktap_check "num_doorbells defaults to 8" test "$def" = 8
 
-refused() {
-	local out
-
-	out=$(devlink dev param set "$dl" name num_doorbells value "$1" \
-	      cmode driverinit 2>&1) && { diag "value $1 accepted"; return 1; }
-	diag "value $1: $out"
-	echo "$out" | grep -q "num_doorbells must be between 0 and 64" &&
-		[ "$(doorbells)" = "$def" ]
-}
-ktap_check "num_doorbells 65 refused with the range, value unchanged" refused 65
-ktap_check "num_doorbells 1000 refused with the range, value unchanged" refused 1000
+range="num_doorbells must be between 0 and 64"
+ktap_check "num_doorbells 65 refused with the range, value unchanged" \
+	devlink_param_refused "$dl" num_doorbells 65 "$range"
+ktap_check "num_doorbells 1000 refused with the range, value unchanged" \
+	devlink_param_refused "$dl" num_doorbells 1000 "$range"
 
 # Allocated: the smaller of the value and the channels there can be (one
 # per completion vector and CPU), two doorbell registers per UAR page.
@@ -75,8 +66,7 @@ dmesg_mark reload
 applied() {
 	local ncomp want pages
 
-	devlink dev param set "$dl" name num_doorbells value 4 cmode driverinit &&
-		devlink dev reload "$dl" || return 1
+	devlink_param_reload "$dl" num_doorbells 4 || return 1
 	ncomp=$(dmesg_since reload | sed -n "s/.*mlx5_core $bdf: .*completion EQs \([0-9]*\).*/\1/p" | tail -n 1)
 	want=$(printf '%s\n' 4 "$ncomp" "$(nproc)" | sort -n | head -n 1)
 	pages=$(( (want + 1) / 2 ))

@@ -14,7 +14,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-PKTGEN_COUNT=${PKTGEN_COUNT:-20000}
+PKTGEN_COUNT=${PKTGEN_COUNT:-$(sized 20000 4000)}
 CYCLES=${CYCLES:-$(sized 10 3)}
 
 ktap_header 20
@@ -60,9 +60,9 @@ ktap_check "ping B -> A" ip netns exec "$NS" ping -c 3 -W 2 "$A_IP"
 
 ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
 sleep 0.5
-tcp=$(iperf3 -c "$B_IP" -t 10 -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
-diag "iperf3 TCP 10 s: ${tcp:-0} Mbit/s"
-ktap_check "iperf3 TCP for 10 s moves data" test "${tcp:-0}" -gt 0
+tcp=$(iperf3 -c "$B_IP" -t "$TCP_SECS" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
+diag "iperf3 TCP $TCP_SECS s: ${tcp:-0} Mbit/s"
+ktap_check "iperf3 TCP for $TCP_SECS s moves data" test "${tcp:-0}" -gt 0
 
 # iperf3 UDP, every datagram accounted for.  No loss threshold: a slow
 # guest may drop datagrams in the receiver's socket buffer, and the stack
@@ -107,7 +107,7 @@ udp_accounted() {
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 0.5
 	before=$(udp_snapshot)
-	read -r sent lost < <(iperf3 -c "$B_IP" -u -b 50M -t 5 -J |
+	read -r sent lost < <(iperf3 -c "$B_IP" -u -b 50M -t "$UDP_SECS" -J |
 		python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
 	sleep 1
 	after=$(udp_snapshot)
@@ -125,7 +125,7 @@ udp_accounted() {
 	UDP_PATH_LOST=$((egress - ingress))
 	UDP_PATH_COUNTED=$((mdrop + ddrop))
 	UDP_QUEUED=$((ingress - got - inerr - noport - ipdrop))
-	diag "iperf3 UDP 5 s at 50 Mbit/s: iperf3 sent $sent, lost $lost (sequence gaps)"
+	diag "iperf3 UDP $UDP_SECS s at 50 Mbit/s: iperf3 sent $sent, lost $lost (sequence gaps)"
 	diag "A: UDP OutDatagrams $out, IP OutDiscards $ipout, UDP at A's driver $egress"
 	diag "path: UDP at B's driver $ingress; lost $UDP_PATH_LOST, counted by model $mdrop, drivers and qdisc $ddrop"
 	diag "B: read by iperf3 $got, InErrors $inerr (RcvbufErrors $rcvbuf), NoPorts $noport, IP drops $ipdrop, in the socket at close $UDP_QUEUED"

@@ -24,20 +24,12 @@ NCH=4
 require_testport "the doorbells are counted per register by the model"
 ktap_header 16
 
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
-dl=pci/$bdf_a
 WORK=$(mktemp -d)
 trap 'echo stop >/proc/net/pktgen/pgctrl 2>/dev/null; rm -rf "$WORK"' EXIT
 
-dmesg -C
-load_ours
-ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
-a=$(netdev_of "$bdf_a")
-b=$(netdev_of "$bdf_b")
-PEER_DEV=$b
+ours_pair_up
+dl=pci/$bdf_a
 diag "netdevs: $bdf_a=$a $bdf_b=$b, $(nproc) CPUs"
-ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 
 # The default is the kernel's default RSS queue count; the doorbells are
 # sized from the most there can be.
@@ -47,29 +39,15 @@ ktap_check "$NCH channels on $(nproc) vCPUs (ethtool -L)" \
 	bash -c "ethtool -L $a combined $NCH && [ \"\$(ethtool -l $a | awk '/^Combined:/ { n = \$2 } END { print n }')\" = $NCH ]"
 wait_for 30 carrier "$a" 1
 
-doorbells() {
-	devlink dev param show "$dl" name num_doorbells |
-		awk '/cmode driverinit/ { print $NF }'
-}
+doorbells() { devlink_param_get "$dl" num_doorbells; }
 ktap_check "num_doorbells shown, default 8" test "$(doorbells)" = 8
 
-refused() {
-	local out
-
-	out=$(devlink dev param set "$dl" name num_doorbells value "$1" \
-	      cmode driverinit 2>&1) && { diag "value $1 accepted"; return 1; }
-	diag "num_doorbells $1: $out"
-	echo "$out" | grep -q "num_doorbells must be between 0 and 64" &&
-		[ "$(doorbells)" = 8 ]
-}
-ktap_check "num_doorbells 65 refused with the range, value unchanged" refused 65
+ktap_check "num_doorbells 65 refused with the range, value unchanged" \
+	devlink_param_refused "$dl" num_doorbells 65 "num_doorbells must be between 0 and 64"
 
 # set_doorbells N: the parameter, a reload, the link back.
 set_doorbells() {
-	devlink dev param set "$dl" name num_doorbells value "$1" \
-		cmode driverinit &&
-		devlink dev reload "$dl" &&
-		wait_for 30 carrier "$a" 1
+	devlink_param_reload "$dl" num_doorbells "$1" && wait_for 30 carrier "$a" 1
 }
 
 # mq_pktgen NQ COUNT: samples/pktgen's multiqueue setup on A, thread i

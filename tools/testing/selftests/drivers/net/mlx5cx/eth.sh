@@ -70,12 +70,12 @@ iperf_tcp() {
 
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 0.5
-	mbit=$(iperf3 -c "$B_IP" -t 10 $dir -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
-	diag "iperf3 TCP 10 s ${dir:-A->B}: ${mbit:-0} Mbit/s"
+	mbit=$(iperf3 -c "$B_IP" -t "$TCP_SECS" $dir -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
+	diag "iperf3 TCP $TCP_SECS s ${dir:-A->B}: ${mbit:-0} Mbit/s"
 	[ "${mbit:-0}" -gt 0 ]
 }
-ktap_check "iperf3 TCP 10 s A -> B moves data" iperf_tcp ""
-ktap_check "iperf3 TCP 10 s B -> A moves data" iperf_tcp -R
+ktap_check "iperf3 TCP $TCP_SECS s A -> B moves data" iperf_tcp ""
+ktap_check "iperf3 TCP $TCP_SECS s B -> A moves data" iperf_tcp -R
 
 # UDP: every datagram iperf3 sent either reached B's UDP layer (delivered,
 # or dropped for a full socket buffer when the receiver, under TCG, falls
@@ -92,11 +92,11 @@ iperf_udp() {
 	oob0=$(ethtool_stat "$b" rx_out_of_buffer "$NS")
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 0.5
-	udp=$(iperf3 -c "$B_IP" -u -b 20M -t 5 -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
+	udp=$(iperf3 -c "$B_IP" -u -b 20M -t "$UDP_SECS" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
 	read -r p l <<<"$udp"
 	rcvbuf=$(( $(udp_mib RcvbufErrors) - rcvbuf0 ))
 	oob=$(( $(ethtool_stat "$b" rx_out_of_buffer "$NS") - oob0 ))
-	diag "iperf3 UDP 5 s at 20 Mbit/s: $p datagrams, $l lost; B socket buffer drops $rcvbuf, rx_out_of_buffer $oob"
+	diag "iperf3 UDP $UDP_SECS s at 20 Mbit/s: $p datagrams, $l lost; B socket buffer drops $rcvbuf, rx_out_of_buffer $oob"
 	[ "${p:-0}" -gt 0 ] && [ "$l" -lt "$p" ] && [ "$l" -le $((rcvbuf + oob)) ]
 }
 ktap_check "iperf3 UDP: delivered; every loss counted (socket buffer, rx_out_of_buffer)" iperf_udp
@@ -114,22 +114,29 @@ ktap_check "TCP went out as TSO (tx_tso_packets > 0)" tso_used
 # while quiet: a snapshot counts only if the model did not move during it
 # (background IPv6 chatter may), else it is taken again.
 model_snapshot() {
-	echo "$(model_get "$bdf_a" tx.packets) $(model_get "$bdf_a" tx.bytes)" \
-		"$(model_get "$bdf_b" rx.packets) $(model_get "$bdf_b" rx.bytes)" \
-		"$(model_get "$bdf_b" rx.drops) $(model_get "$bdf_b" rx.drops.no_wqe)"
+	local rep ra rb
+
+	rep=$(cxsim report "$bdf_a" "$bdf_b")
+	ra=$(report_of "$bdf_a" <<<"$rep")
+	rb=$(report_of "$bdf_b" <<<"$rep")
+	echo "$(report_get tx.packets <<<"$ra") $(report_get tx.bytes <<<"$ra")" \
+		"$(report_get rx.packets <<<"$rb") $(report_get rx.bytes <<<"$rb")" \
+		"$(report_get rx.drops <<<"$rb") $(report_get rx.drops.no_wqe <<<"$rb")"
 }
 
 counters_agree() {
-	local atx atxb brx brxb matx matxb mbrx mbrxb mdrop mnowqe oob m0 try
+	local atx atxb brx brxb matx matxb mbrx mbrxb mdrop mnowqe oob m0 try sa sb
 
 	for try in 1 2 3 4 5; do
 		sleep 1
 		m0=$(model_snapshot)
-		atx=$(ethtool_stat "$a" tx_packets)
-		atxb=$(ethtool_stat "$a" tx_bytes)
-		brx=$(ethtool_stat "$b" rx_packets "$NS")
-		brxb=$(ethtool_stat "$b" rx_bytes "$NS")
-		oob=$(ethtool_stat "$b" rx_out_of_buffer "$NS")
+		sa=$(ethtool_stats "$a")
+		sb=$(ethtool_stats "$b" "$NS")
+		atx=$(report_get tx_packets <<<"$sa")
+		atxb=$(report_get tx_bytes <<<"$sa")
+		brx=$(report_get rx_packets <<<"$sb")
+		brxb=$(report_get rx_bytes <<<"$sb")
+		oob=$(report_get rx_out_of_buffer <<<"$sb")
 		[ "$m0" = "$(model_snapshot)" ] && break
 	done
 	read -r matx matxb mbrx mbrxb mdrop mnowqe <<<"$m0"

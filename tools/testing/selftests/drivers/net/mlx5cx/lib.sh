@@ -52,6 +52,11 @@ sized() {
 	fi
 }
 
+# How long the tests' iperf3 runs last (seconds), TCP and UDP: under make
+# check long enough for TSO and every counter a test compares to move.
+TCP_SECS=${TCP_SECS:-$(sized 10 3)}
+UDP_SECS=${UDP_SECS:-$(sized 5 2)}
+
 # insn_snapshot NAME: in a VM run with --insn-count, have the insn-count
 # TCG plugin write the guest's instruction counts so far to
 # $VM_RESULTS/insn-NAME.txt (tools/testing/bench/insn-report compares two).
@@ -136,17 +141,20 @@ ktap_finish() {
 # The PCI functions under test, one a line: MLX5CX_FUNCTIONS (BDFs), else
 # every ConnectX-5+ physical function of the host.
 cx_functions() {
-	local d
+	local d v id
 
 	if [ -n "${MLX5CX_FUNCTIONS:-}" ]; then
 		# shellcheck disable=SC2086 # one BDF a word
 		printf '%s\n' $MLX5CX_FUNCTIONS
 		return 0
 	fi
+	# Read with the shell's own read: helpers that ask often (all_bound in
+	# probe cycles) would otherwise start two programs a PCI device.
 	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor")" = "$PCI_VENDOR" ] || continue
+		read -r v <"$d/vendor" && [ "$v" = "$PCI_VENDOR" ] || continue
+		read -r id <"$d/device" || continue
 		case " $CX_DEVICES " in
-		*" $(cat "$d/device") "*) basename "$d" ;;
+		*" $id "*) echo "${d##*/}" ;;
 		esac
 	done
 	return 0
@@ -200,7 +208,7 @@ VM_QMP=vm_qmp
 bound_driver() {
 	local link=/sys/bus/pci/devices/$1/driver
 
-	[ -e "$link" ] && basename "$(readlink -f "$link")"
+	[ -e "$link" ] && link=$(readlink -f "$link") && echo "${link##*/}"
 	return 0
 }
 
@@ -255,12 +263,15 @@ dmesg_since() {
 
 # The model's test port (tools/testing/cxsim, BAR2): faults and its report.
 # Without it (real hardware), the test point that asked skips.
+# Python starts slowly in a TCG guest (about a second): -S skips the site
+# packages cxsim.py does not use, and a test reads the report once for
+# all the values it compares.
 cxsim() {
 	if [ "$MLX5CX_TESTPORT" != yes ]; then
 		needs "$TESTPORT_NEEDED"
 		return 1
 	fi
-	python3 "$LIB_DIR/cxsim.py" "$@"
+	python3 -S "$LIB_DIR/cxsim.py" "$@"
 }
 
 # model_get BDF KEY: one value of the model's report, or nothing.
@@ -276,6 +287,18 @@ model_sum() {
 # report_get KEY: one value of a report read earlier, on stdin.
 report_get() {
 	awk -v k="$1" '$1 == k { print $2; exit }'
+}
+
+# report_sum PREFIX: the sum of the values whose key starts with PREFIX in
+# a report read earlier, on stdin.
+report_sum() {
+	awk -v p="$1" 'index($1, p) == 1 { s += $2 } END { print s + 0 }'
+}
+
+# report_of BDF: the part of a report of several functions (cxsim report
+# BDF...), on stdin, that is BDF's.
+report_of() {
+	awk -v h="# $1" '$0 == h { f = 1; next } /^# / { f = 0 } f'
 }
 
 # snmp_get NETNS PROTO FIELD: a counter of /proc/net/snmp in NETNS ("" for
@@ -330,27 +353,36 @@ qdisc_drops() {
 		for (i = 1; i <= NF; i++) if ($i == "(dropped") { sub(",", "", $(i + 1)); print $(i + 1); exit } }'
 }
 
-# model_clean BDF: the function holds no object and no page of ours, and no
-# teardown ever found one left behind.
+# model_clean BDF [REPORT]: the function holds no object and no page of
+# ours, and no teardown ever found one left behind; from REPORT (its
+# report, read earlier) or a report read now.
 model_clean() {
-	local objs pages leaks
+	local rep objs pages leaks
 
-	objs=$(model_sum "$1" obj.)
-	pages=$(model_get "$1" pages)
-	leaks=$(model_get "$1" leak.reports)
+	if [ $# -ge 2 ]; then
+		rep=$2
+	else
+		rep=$(cxsim report "$1") || return 1
+	fi
+	objs=$(report_sum obj. <<<"$rep")
+	pages=$(report_get pages <<<"$rep")
+	leaks=$(report_get leak.reports <<<"$rep")
 	if [ "$objs" = 0 ] && [ "${pages:-0}" = 0 ] && [ "${leaks:-0}" = 0 ]; then
 		return 0
 	fi
 	diag "$1: objects $objs, pages $pages, leak reports $leaks"
-	cxsim report "$1" | grep -E '^(obj|leak|pages|hca)' | sed 's/^/#   /'
+	grep -E '^(obj|leak|pages|hca)' <<<"$rep" | sed 's/^/#   /'
 	return 1
 }
 
+# all_clean: model_clean on every function, from one report of them all.
 all_clean() {
-	local bdf
+	local bdf rep
 
+	# shellcheck disable=SC2046 # one BDF a word
+	rep=$(cxsim report $(cx_functions)) || return 1
 	for bdf in $(cx_functions); do
-		model_clean "$bdf" || return 1
+		model_clean "$bdf" "$(report_of "$bdf" <<<"$rep")" || return 1
 	done
 }
 
@@ -370,7 +402,7 @@ netdev_of() {
 	local d
 
 	for d in /sys/bus/pci/devices/"$1"/net/*; do
-		[ -e "$d" ] && basename "$d" && return 0
+		[ -e "$d" ] && echo "${d##*/}" && return 0
 	done
 	return 1
 }
@@ -380,6 +412,15 @@ ethtool_stat() {
 	local ns=${3:+ip netns exec $3}
 
 	$ns ethtool -S "$1" | awk -v k="$2:" '$1 == k { print $2; exit }'
+}
+
+# ethtool_stats DEV [NETNS]: every counter of ethtool -S at once, "NAME
+# VALUE" a line, for report_get: one snapshot instead of one ethtool run
+# per counter (each takes a while in a TCG guest).
+ethtool_stats() {
+	local ns=${2:+ip netns exec $2}
+
+	$ns ethtool -S "$1" | sed -n 's/^ *\([^ :]*\): \([0-9]*\)$/\1 \2/p'
 }
 
 # Kernel log lines at warning level or worse that name mlx5, since MARK.
@@ -395,7 +436,13 @@ NS=peer
 A_IP=198.18.0.1
 B_IP=198.18.0.2
 
-carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
+# (read, not cat: wait_for polls these)
+carrier() {
+	local c=
+
+	{ read -r c <"/sys/class/net/$1/carrier"; } 2>/dev/null
+	[ "$c" = "$2" ]
+}
 ns_carrier() { [ "$(ip netns exec "$NS" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
 
 # pair_up A B: set up the two hosts; succeeds once both have carrier.
@@ -435,6 +482,32 @@ ours_bound() {
 ours_pair_up() {
 	ours_bound
 	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+}
+
+# devlink_param_get DL NAME: the driverinit value of devlink parameter
+# NAME of DL (pci/BDF).
+devlink_param_get() {
+	devlink dev param show "$1" name "$2" |
+		awk '/cmode driverinit/ { print $NF }'
+}
+
+# devlink_param_reload DL NAME VALUE: set the driverinit value of NAME,
+# then reload DL to apply it.
+devlink_param_reload() {
+	devlink dev param set "$1" name "$2" value "$3" cmode driverinit &&
+		devlink dev reload "$1"
+}
+
+# devlink_param_refused DL NAME VALUE MSG: setting NAME to VALUE is refused
+# with MSG in the kernel's answer (extack), and NAME keeps its value.
+devlink_param_refused() {
+	local before out
+
+	before=$(devlink_param_get "$1" "$2")
+	out=$(devlink dev param set "$1" name "$2" value "$3" cmode driverinit 2>&1) &&
+		{ diag "$2 $3 accepted"; return 1; }
+	diag "$2 $3: $out"
+	echo "$out" | grep -q -- "$4" && [ "$(devlink_param_get "$1" "$2")" = "$before" ]
 }
 
 # probe_cycles N LOAD UNLOAD: N rounds of LOAD (a command line), every

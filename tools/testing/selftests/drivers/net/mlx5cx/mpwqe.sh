@@ -40,18 +40,19 @@ ktap_check "ethtool -S has tx_mpwqe_blks, tx_mpwqe_pkts, tx_xmit_more, tx_nop (t
 
 # snap PREFIX: the driver's and the model's counters into PREFIX_*.
 snap() {
-	local p=$1 rep
+	local p=$1 rep st
 
 	rep=$(cxsim report "$bdf_a")
-	eval "${p}_pkts=$(ethtool_stat "$a" tx_packets)"
-	eval "${p}_blks=$(ethtool_stat "$a" tx_mpwqe_blks)"
-	eval "${p}_mpkts=$(ethtool_stat "$a" tx_mpwqe_pkts)"
-	eval "${p}_db=$(ethtool_stat "$a" tx_doorbells)"
-	eval "${p}_stop=$(ethtool_stat "$a" tx_queue_stopped)"
-	eval "${p}_more=$(ethtool_stat "$a" tx_xmit_more)"
-	eval "${p}_tso=$(ethtool_stat "$a" tx_tso_packets)"
-	eval "${p}_csn=$(ethtool_stat "$a" tx_csum_none)"
-	eval "${p}_cqes=$(ethtool_stat "$a" tx_cqes)"
+	st=$(ethtool_stats "$a")
+	eval "${p}_pkts=$(echo "$st" | report_get tx_packets)"
+	eval "${p}_blks=$(echo "$st" | report_get tx_mpwqe_blks)"
+	eval "${p}_mpkts=$(echo "$st" | report_get tx_mpwqe_pkts)"
+	eval "${p}_db=$(echo "$st" | report_get tx_doorbells)"
+	eval "${p}_stop=$(echo "$st" | report_get tx_queue_stopped)"
+	eval "${p}_more=$(echo "$st" | report_get tx_xmit_more)"
+	eval "${p}_tso=$(echo "$st" | report_get tx_tso_packets)"
+	eval "${p}_csn=$(echo "$st" | report_get tx_csum_none)"
+	eval "${p}_cqes=$(echo "$st" | report_get tx_cqes)"
 	eval "${p}_mtx=$(echo "$rep" | report_get tx.packets)"
 	eval "${p}_mmpw=$(echo "$rep" | report_get wqe.ENHANCED_MPSW)"
 	eval "${p}_msend=$(echo "$rep" | report_get wqe.SEND)"
@@ -152,9 +153,14 @@ mixed() {
 	snap s0
 	bdrop0=$(b_counted_drops)
 	tx_pair s0
-	ip netns exec "$NS" python3 - "$B_IP" 198.19.7.2 >"$VM_RESULTS/mixed-rx.txt" 2>&1 <<'PY' &
-import hashlib, socket, sys, threading
-ip, vip = sys.argv[1], sys.argv[2]
+	# The UDP receivers stop once the sender is done (the file STOP) and
+	# nothing more comes for half a second: what the stacks dropped is
+	# not waited for.
+	rm -f "$VM_RESULTS/mixed-stop"
+	ip netns exec "$NS" python3 - "$B_IP" 198.19.7.2 "$VM_RESULTS/mixed-stop" \
+		>"$VM_RESULTS/mixed-rx.txt" 2>&1 <<'PY' &
+import hashlib, os, socket, sys, threading, time
+ip, vip, stop = sys.argv[1], sys.argv[2], sys.argv[3]
 res = {}
 def tcp(port):
     s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -168,14 +174,17 @@ def tcp(port):
 def udp(addr, port, count):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
-    s.bind((addr, port)); s.settimeout(20); got = set(); bad = 0
-    try:
-        while len(got) < count:
-            b, _ = s.recvfrom(2048); i = int.from_bytes(b[:4], "big")
-            if b != i.to_bytes(4, "big") * (len(b) // 4): bad += 1
-            else: got.add(i)
-    except socket.timeout:
-        pass
+    s.bind((addr, port)); s.settimeout(0.5); got = set(); bad = 0
+    end = time.monotonic() + 300
+    while len(got) < count and time.monotonic() < end:
+        try:
+            b, _ = s.recvfrom(2048)
+        except socket.timeout:
+            if os.path.exists(stop): break
+            continue
+        i = int.from_bytes(b[:4], "big")
+        if b != i.to_bytes(4, "big") * (len(b) // 4): bad += 1
+        else: got.add(i)
     res[port] = (len(got), bad)
 th = [threading.Thread(target=tcp, args=(p,)) for p in (5001, 5002)]
 th += [threading.Thread(target=udp, args=(ip, 6001, 3000)),
@@ -222,6 +231,8 @@ for k in sorted(res): print(k, *res[k])
 PY
 )
 	rc=$?
+	sleep 1
+	: >"$VM_RESULTS/mixed-stop"
 	wait "$rpid"
 	sleep 1
 	snap s1

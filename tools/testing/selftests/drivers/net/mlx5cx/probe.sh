@@ -8,7 +8,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-CYCLES=${CYCLES:-$(sized 20 5)}
+CYCLES=${CYCLES:-$(sized 20 3)}
 # The model's firmware version (tools/testing/cxsim); on real hardware,
 # the card's (README.md).
 FW_VERSION=${FW_VERSION:-16.35.4030}
