@@ -122,6 +122,13 @@
  * the armed RQN; 0 disarms.
  */
 #define CX_TP_ERR_CQE_RQN	0x050
+/*
+ * INLINE_MODE: an MLX5_INLINE_MODE_* (1..3) the next SEND WQE of any SQ
+ * is checked against besides its own: the first one inlining less fails
+ * as one breaking the vport's mode would (error CQE), and the register
+ * clears.  A WQE inlining too little, without a driver that writes one.
+ */
+#define CX_TP_INLINE_MODE	0x054
 #define CX_TP_ANY_RQ		0xffffff
 /* HEALTH_SYND: bit 8 also sets the reset-request (RFR) bit: fatal. */
 #define CX_TP_HEALTH_SYND_RFR	0x100
@@ -176,6 +183,13 @@ struct cx_params {
 	uint64_t init_delay_ns;
 	/* Enhanced multi-packet send WQEs (off: like a ConnectX-4). */
 	bool mpwqe;
+	/* The eseg may ask for a VLAN tag to be inserted (wqe_vlan_insert). */
+	bool vlan_insert;
+	/*
+	 * MLX5_INLINE_MODE_*: headers every SEND WQE must inline, announced
+	 * through the NIC vport context (NONE: wqe_inline_mode not required).
+	 */
+	uint8_t min_inline;
 	/* Permanent MAC address of the function's port. */
 	uint8_t mac[6];
 };
@@ -258,6 +272,7 @@ struct cx_faults {
 	uint32_t err_cqe_sqn;		/* 0: none; one-shot TX error CQE */
 	uint32_t err_cqe_rqn;		/* 0: none; one-shot RX error CQE */
 	uint32_t drop_irqs;		/* MSI-X messages still to lose */
+	uint8_t inline_mode;		/* 0: none; one-shot stricter check */
 };
 
 /* The function's firmware-side state. */

@@ -202,6 +202,12 @@ struct cx_sq_ring {
 	bool mpwqe;		/* ENHANCED_MPSW accepted */
 	uint32_t max_pkt;	/* one packet's bound (SEND/MPW); 0: 16 KiB */
 	uint32_t max_lso;	/* an LSO super-packet's bound; 0: 256 KiB */
+	bool no_vlan_insert;	/* wqe_vlan_insert not announced */
+	/*
+	 * MLX5_INLINE_MODE_*: the headers a SEND WQE must inline (the
+	 * vport's and the SQ's minimum inline mode, whichever is more).
+	 */
+	uint8_t min_inline;
 };
 
 struct cx_tx_pkt {
@@ -224,6 +230,7 @@ struct cx_wqe {
 	uint8_t swp_flags;
 	uint16_t mss;
 	uint16_t inline_hdr_sz;
+	uint16_t inline_needed;	/* bytes @min_inline asks of this packet */
 	bool vlan_insert;	/* applied to the packets already */
 	uint16_t vlan_tpid;
 	uint16_t vlan_tci;
@@ -259,7 +266,21 @@ enum cx_wqe_status {
 	CX_WQE_E_MPW = -8,	/* MPWQE with an inline header or no packet:
 				 * LOCAL_QP_OP_ERR */
 	CX_WQE_E_SQN = -9,	/* ctrl sqn is not this SQ's: LOCAL_QP_OP_ERR */
+	CX_WQE_E_INLINE_MODE = -10, /* SEND inlining fewer header bytes than
+				 * the minimum inline mode asks:
+				 * LOCAL_QP_OP_ERR */
+	CX_WQE_E_VLAN = -11,	/* VLAN insertion not announced:
+				 * LOCAL_QP_OP_ERR */
 };
+
+/*
+ * Header bytes of the frame @p (@len bytes) that inline mode @mode
+ * (MLX5_INLINE_MODE_*) asks a SEND WQE to inline: L2 the Ethernet header
+ * and its VLAN tags, IP the IPv4/IPv6 header after it, TCP_UDP the TCP or
+ * UDP header after that; a frame without the next layer needs what it
+ * has; never more than @len.
+ */
+uint32_t cx_inline_needed(const uint8_t *p, uint32_t len, uint8_t mode);
 
 /* The CQE error syndrome hardware reports for a decoder error. */
 uint8_t cx_wqe_syndrome(int err);

@@ -70,6 +70,16 @@ bool cx_dp_link_up(struct cx_core *core)
 	       core->func.nic->port.oper_up;
 }
 
+/* The frame's 4-byte FCS, which the model's frames leave out, counts. */
+#define CX_FCS_LEN	4
+
+bool cx_frame_over_mtu(struct cx_core *core, size_t len)
+{
+	uint16_t mtu = core->func.nic->port.oper_mtu;
+
+	return mtu && len + CX_FCS_LEN > mtu;
+}
+
 /* ---- report ------------------------------------------------------------- */
 
 static const char *cx_sq_state_name(uint8_t state)
@@ -107,6 +117,9 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "wqe.NOP", dp->wqe_nop);
 	KV(o, "wqe.UMR", dp->wqe_umr);
 	KV(o, "wqe.errors", dp->wqe_err);
+	KV(o, "wqe.vlan_insert", dp->wqe_vlan_insert);
+	KV(o, "wqe.inline_errors", dp->wqe_inline_err);
+	KV(o, "wqe.inline_errors_injected", dp->inline_err_injected);
 	KV(o, "cqe.tx", dp->cqe_tx);
 	KV(o, "cqe.rx", dp->cqe_rx);
 	KV(o, "cqe.filler", dp->cqe_filler);
@@ -122,6 +135,8 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "tx.packets", dp->tx_packets);
 	KV(o, "tx.bytes", dp->tx_bytes);
 	KV(o, "tx.drops.link_down", dp->tx_drops_link);
+	KV(o, "tx.drops.mtu", core->func.nic ? core->func.nic->port.tx_oversize : 0);
+	KV(o, "tx.vlan", dp->tx_vlan);
 	KV(o, "tx.lso_errors", dp->tx_lso_err);
 	KV(o, "rx.packets", dp->rx_packets);
 	KV(o, "rx.bytes", dp->rx_bytes);
@@ -131,6 +146,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "rx.drops.steering", dp->rx_drops_steering);
 	KV(o, "rx.drops.link_down", dp->rx_drops_link);
 	KV(o, "rx.drops.too_big", dp->rx_drops_too_big);
+	KV(o, "rx.drops.mtu", core->func.nic ? core->func.nic->port.rx_oversize : 0);
 	KV(o, "rx.drops.other", dp->rx_drops_other);
 	if (!core->func.nic)
 		return;
@@ -148,9 +164,9 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 		cx_out(o, " cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u",
 		       sq->cc, sq->state, sq->cqn, cx_sq_state_name(sq->state),
 		       sq->errors, sq->err_resets);
-		cx_out(o, " mpwqes=%llu wqebbs=%llu\n",
+		cx_out(o, " mpwqes=%llu wqebbs=%llu min_inline=%u\n",
 		       (unsigned long long)sq->mpw_wqes,
-		       (unsigned long long)sq->wqebbs);
+		       (unsigned long long)sq->wqebbs, sq->min_inline);
 	}
 	for (i = 0; i < core->func.nic->cq.cap; i++) {
 		const struct cx_cq *cq = core->func.nic->cq.slot[i];

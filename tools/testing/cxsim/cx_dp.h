@@ -31,6 +31,9 @@ struct cx_dp {
 	uint64_t sq_doorbells_bad;	/* no such SQ, or not ready */
 	uint64_t sq_doorbells_wrong_uar; /* the SQ's, rung on another page */
 	uint64_t wqe_send, wqe_lso, wqe_mpw, wqe_nop, wqe_umr, wqe_err;
+	uint64_t wqe_vlan_insert;	/* WQEs whose eseg inserted a tag */
+	uint64_t wqe_inline_err;	/* SENDs inlining too little */
+	uint64_t inline_err_injected;	/* ... of them by the test port */
 	uint64_t sq_errors;		/* SQs put in the error state */
 	uint64_t sq_err_injected;	/* of them by the test port */
 	uint64_t rq_err_injected;	/* RX error CQEs by the test port */
@@ -50,6 +53,7 @@ struct cx_dp {
 	/* the port (this function's only one) */
 	uint64_t tx_packets, tx_bytes;
 	uint64_t tx_drops_link;		/* frames not sent: link down */
+	uint64_t tx_vlan;		/* frames sent with an 802.1Q/ad tag */
 	uint64_t tx_lso_err;
 	uint64_t rx_packets, rx_bytes;
 	uint64_t rx_drops_no_wqe;
@@ -108,5 +112,10 @@ void cx_cq_timer(struct cx_core *core);
 
 /* Is the port passing frames? */
 bool cx_dp_link_up(struct cx_core *core);
+/*
+ * A frame of @len bytes (no FCS) is over the port MTU (PMTU oper_mtu,
+ * which counts the FCS); the port must be up (func.nic set).
+ */
+bool cx_frame_over_mtu(struct cx_core *core, size_t len);
 
 #endif /* CX_DP_H */

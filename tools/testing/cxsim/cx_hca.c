@@ -16,6 +16,7 @@
 
 /* Numbers from <linux/mlx5/driver.h> and vport.h, which the model avoids. */
 #define CX_REG_HOST_ENDIANNESS		0x7004
+#define CX_INLINE_MODE_VPORT_CONTEXT	1
 #define CX_INLINE_MODE_NOT_REQUIRED	2
 
 #define CX_SUPPORTED_ISSI		0x3	/* ISSI 0 and 1 */
@@ -109,7 +110,6 @@ static const struct cx_cap cx_caps[] = {
 	ETH(reg_umr_sq,			1),
 	ETH(max_lso_cap,		16),
 	ETH(rss_ind_tbl_cap,		8),
-	ETH(wqe_inline_mode,		CX_INLINE_MODE_NOT_REQUIRED),
 	/*
 	 * NIC receive tables only, with the chaining capabilities the
 	 * driver's namespaces need (fs_core.c FS_CHAINING_CAPS) and enough
@@ -150,9 +150,17 @@ static void cx_caps_fill(struct cx_core *core, unsigned int type, int cur,
 				    cur ? c->cur : c->max);
 	}
 	/* Properties that change what the model is. */
-	if (type == MLX5_CAP_ETHERNET_OFFLOADS)
+	if (type == MLX5_CAP_ETHERNET_OFFLOADS) {
 		MLX5_SET(per_protocol_networking_offload_caps, buf,
 			 enhanced_multi_pkt_send_wqe, core->params.mpwqe);
+		MLX5_SET(per_protocol_networking_offload_caps, buf,
+			 wqe_vlan_insert, core->params.vlan_insert);
+		/* A required mode is the NIC vport context's (cx_vport.c). */
+		MLX5_SET(per_protocol_networking_offload_caps, buf,
+			 wqe_inline_mode,
+			 core->params.min_inline ? CX_INLINE_MODE_VPORT_CONTEXT :
+						   CX_INLINE_MODE_NOT_REQUIRED);
+	}
 }
 
 /*

@@ -288,6 +288,13 @@ struct cx_port {
 	uint8_t ee_event;	/* PAOS e: 0 no events, 1 event, 2 once */
 	uint16_t admin_mtu;	/* PMTU */
 	uint16_t oper_mtu;
+	/*
+	 * Frames over oper_mtu (FCS included), dropped: received (PPCNT
+	 * IEEE 802.3 a_frame_too_long_errors) and sent (RFC 2863
+	 * if_out_errors).
+	 */
+	uint64_t rx_oversize;
+	uint64_t tx_oversize;
 	uint32_t eth_proto_admin;	/* PTYS */
 	bool pptx, pprx;	/* PFCC global pause */
 	uint8_t pfctx, pfcrx;

@@ -96,11 +96,13 @@ size_t cx_out_end(struct cx_out *o)
 
 	if (!o->buf || o->len >= o->size)
 		return o->len;
-	/* A line written in parts and cut short ends before the count. */
-	if (o->len && o->buf[o->len - 1] != '\n' && o->len + 1 < o->size) {
-		o->buf[o->len++] = '\n';
-		o->buf[o->len] = '\0';
-	}
+	/*
+	 * A line written in parts and cut short is left out whole: the
+	 * report stays a prefix of whole lines.
+	 */
+	if (o->dropped)
+		while (o->len && o->buf[o->len - 1] != '\n')
+			o->buf[--o->len] = '\0';
 	n = snprintf(o->buf + o->len, o->size - o->len,
 		     "report.truncated %llu\n", (unsigned long long)o->dropped);
 	if (n > 0 && (size_t)n < o->size - o->len)

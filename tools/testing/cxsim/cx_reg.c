@@ -7,7 +7,7 @@
  *	PMTU	maximum, administrative and operational port MTU
  *	PTYS	Ethernet protocols: capability, admin, operational
  *	PMLP	module lanes of the port
- *	PPCNT	port counters (every group reads as zero for now)
+ *	PPCNT	port counters (frames over the MTU; the rest read zero)
  *	PFCC	global pause and PFC
  *	DTOR	default timeouts (all 0: the driver keeps its own)
  *
@@ -166,11 +166,28 @@ static uint8_t cx_reg_ppcnt(struct cx_cmd *cmd, bool write, const void *in,
 	if (grp > CX_PPCNT_MAX_GRP || MLX5_GET(ppcnt_reg, in, pnat))
 		return CX_BAD_PARAM(cmd, "PPCNT grp 0x%x pnat %u", grp,
 				    MLX5_GET(ppcnt_reg, in, pnat));
-	/* Writing only clears (clr); every counter reads 0 for now. */
+	struct cx_port *p = &cmd->core->func.nic->port;
+	void *set = MLX5_ADDR_OF(ppcnt_reg, out, counter_set);
+
+	/*
+	 * Writing only clears (clr).  What the port counts: frames over its
+	 * MTU, received and sent; every other counter reads 0.
+	 */
 	(void)write;
 	MLX5_SET(ppcnt_reg, out, local_port, CX_LOCAL_PORT);
 	MLX5_SET(ppcnt_reg, out, grp, grp);
 	MLX5_SET(ppcnt_reg, out, prio_tc, MLX5_GET(ppcnt_reg, in, prio_tc));
+	if (grp == MLX5_IEEE_802_3_COUNTERS_GROUP) {
+		MLX5_SET(eth_802_3_cntrs_grp_data_layout, set,
+			 a_frame_too_long_errors_high, p->rx_oversize >> 32);
+		MLX5_SET(eth_802_3_cntrs_grp_data_layout, set,
+			 a_frame_too_long_errors_low, (uint32_t)p->rx_oversize);
+	} else if (grp == MLX5_RFC_2863_COUNTERS_GROUP) {
+		MLX5_SET(eth_2863_cntrs_grp_data_layout, set,
+			 if_out_errors_high, p->tx_oversize >> 32);
+		MLX5_SET(eth_2863_cntrs_grp_data_layout, set,
+			 if_out_errors_low, (uint32_t)p->tx_oversize);
+	}
 	return MLX5_CMD_STAT_OK;
 }
 

@@ -2,7 +2,10 @@
 /*
  * cxsim data path: the receive side.
  *
- * A frame from the wire (the port must be up) is steered from the NIC RX
+ * A frame from the wire (the port must be up, the frame within its MTU:
+ * PMTU oper_mtu with the FCS counted, else it is dropped and counted in
+ * PPCNT IEEE 802.3 a_frame_too_long_errors, upstream's
+ * rx_oversize_pkts_phy) is steered from the NIC RX
  * root flow table (SET_FLOW_TABLE_ROOT): the first entry whose group mask
  * matches, in flow_index order (cx_fs_match()); a miss follows the
  * table's miss table if it has one, else drops.  An entry forwards to a
@@ -427,6 +430,12 @@ size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len)
 	}
 	if (!cx_dp_link_up(core)) {
 		dp->rx_drops_link++;
+		core->stats.rx_drops++;
+		return len;
+	}
+	if (cx_frame_over_mtu(core, len)) {
+		/* The MAC drops it before any steering. */
+		core->func.nic->port.rx_oversize++;
 		core->stats.rx_drops++;
 		return len;
 	}

@@ -259,6 +259,7 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_LINK_DOWN:		return core->func.nic->port.link_down;
 	case CX_TP_ERR_CQE_SQN:		return f->err_cqe_sqn;
 	case CX_TP_ERR_CQE_RQN:		return f->err_cqe_rqn;
+	case CX_TP_INLINE_MODE:		return f->inline_mode;
 	case CX_TP_REPORT_LEN:		return (uint32_t)core->report_len;
 	case CX_TP_REPORT_PAGE:		return core->report_page;
 	case CX_TP_FW_DEAD:		return core->fw_dead;
@@ -308,6 +309,9 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 		break;
 	case CX_TP_ERR_CQE_RQN:
 		f->err_cqe_rqn = val & 0xffffff;
+		break;
+	case CX_TP_INLINE_MODE:
+		f->inline_mode = val <= MLX5_INLINE_MODE_TCP_UDP ? val : 0;
 		break;
 	case CX_TP_HEALTH_FREEZE:
 		cx_iseg_health_freeze(core, val != 0);

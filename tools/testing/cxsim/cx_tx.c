@@ -21,6 +21,17 @@
  * through RST to RDY.  With the link down, frames are dropped and the
  * WQEs complete as usual.
  *
+ * The Ethernet segment may have the device insert a VLAN tag
+ * (wqe_vlan_insert, the vlan_insert property; without it such a WQE
+ * fails).  A SEND WQE must inline the headers the minimum inline mode
+ * asks (the vport's, announced through the NIC vport context, or the
+ * SQ's min_wqe_inline_mode if more): one inlining less fails with
+ * LOCAL_QP_OP_ERR, the syndrome of a WQE the device cannot execute as
+ * built (every mlx5e error CQE takes the same recovery, so the driver
+ * does not tell).  A frame longer than the port MTU (PMTU oper_mtu, FCS
+ * included) is dropped and counted (PPCNT RFC 2863 if_out_errors, what
+ * upstream shows as tx_errors_phy); its WQE completes as usual.
+ *
  * An SQ created with flush_in_error_en (the driver's TX SQs) has the WQEs
  * posted behind the failed one, and those posted while it is in error,
  * completed with WR_FLUSH_ERR CQEs, one per WQE, as hardware flushes
@@ -76,6 +87,13 @@ static void cx_tx_frame(void *ctx, const uint8_t *frame, size_t len)
 		dp->tx_drops_link++;
 		return;
 	}
+	if (cx_frame_over_mtu(core, len)) {
+		core->func.nic->port.tx_oversize++;
+		return;
+	}
+	if (len >= 14 && (cx_get_be16(frame + 12) == 0x8100 ||
+			  cx_get_be16(frame + 12) == 0x88a8))
+		dp->tx_vlan++;
 	dp->tx_packets++;
 	dp->tx_bytes += len;
 	if (len >= 6 && cx_mac_is_bcast(frame)) {
@@ -184,6 +202,13 @@ static void cx_sq_ring_init(struct cx_core *core, const struct cx_sq *sq,
 	 * (enhanced_multi_pkt_send_wqe) is what allows ENHANCED_MPSW.
 	 */
 	ring->mpwqe = core->params.mpwqe;
+	ring->no_vlan_insert = !core->params.vlan_insert;
+	/* The vport's mode, the SQ's if it asked for more, the test port's. */
+	ring->min_inline = core->func.nic->vport.min_inline;
+	if (sq->min_inline > ring->min_inline)
+		ring->min_inline = sq->min_inline;
+	if (core->faults.inline_mode > ring->min_inline)
+		ring->min_inline = core->faults.inline_mode;
 }
 
 /*
@@ -282,6 +307,13 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 			}
 			dp->wqe_umr++;
 		} else if (r < 0) {
+			if (r == CX_WQE_E_INLINE_MODE) {
+				dp->wqe_inline_err++;
+				if (core->faults.inline_mode) {
+					core->faults.inline_mode = 0;
+					dp->inline_err_injected++;
+				}
+			}
 			cx_sq_error(core, sq, cq, &w, w.syndrome, NULL);
 			return;
 		} else {
@@ -295,6 +327,8 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 					    NULL);
 				return;
 			}
+			if (w.vlan_insert)
+				dp->wqe_vlan_insert++;
 			switch (w.opcode) {
 			case MLX5_OPCODE_SEND:		dp->wqe_send++; break;
 			case MLX5_OPCODE_LSO:		dp->wqe_lso++; break;

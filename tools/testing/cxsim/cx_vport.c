@@ -343,6 +343,7 @@ void cx_vport_reset(struct cx_core *core)
 	v->vlan = vlan;
 	memcpy(v->perm_mac, core->params.mac, 6);
 	v->mtu = 1500 + 14 + 4 + 4;	/* what the port starts with */
+	v->min_inline = core->params.min_inline;
 	v->admin_state = MLX5_VPORT_ADMIN_STATE_AUTO;
 	/* EUI-64 from the MAC, as firmware derives it. */
 	for (i = 0; i < 3; i++)

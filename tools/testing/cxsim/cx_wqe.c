@@ -70,6 +70,8 @@ const char *cx_wqe_strerror(int err)
 	case CX_WQE_E_MSS:	return "LSO without MSS";
 	case CX_WQE_E_MPW:	return "bad multi-packet WQE";
 	case CX_WQE_E_SQN:	return "WQE of another SQ";
+	case CX_WQE_E_INLINE_MODE: return "fewer inline header bytes than the minimum inline mode";
+	case CX_WQE_E_VLAN:	return "VLAN insertion not supported";
 	default:		return "?";
 	}
 }
@@ -185,6 +187,55 @@ static int inline_seg(const uint8_t *raw, uint32_t p, uint32_t wlen,
 	return 0;
 }
 
+uint32_t cx_inline_needed(const uint8_t *p, uint32_t len, uint8_t mode)
+{
+	uint32_t off = 12, need;
+	uint16_t type;
+	uint8_t proto = 0;
+	int tags = 0;
+
+	if (mode == MLX5_INLINE_MODE_NONE)
+		return 0;
+	/* L2: addresses, up to two VLAN tags, the EtherType. */
+	for (;;) {
+		if (off + 2 > len)
+			return len;
+		type = cx_get_be16(p + off);
+		if ((type != 0x8100 && type != 0x88a8) || tags == 2)
+			break;
+		off += 4;
+		tags++;
+	}
+	off += 2;
+	need = off;
+	if (mode == MLX5_INLINE_MODE_L2)
+		goto out;
+	/* IP: the IPv4 header with its options, or the fixed IPv6 header. */
+	if (type == 0x0800 && off < len && (p[off] >> 4) == 4 &&
+	    (p[off] & 0xf) >= 5) {
+		/* A later fragment carries no L4 header. */
+		if (off + 8 <= len && !(cx_get_be16(p + off + 6) & 0x1fff))
+			proto = off + 10 <= len ? p[off + 9] : 0;
+		off += (p[off] & 0xf) * 4;
+	} else if (type == 0x86dd && off < len && (p[off] >> 4) == 6) {
+		proto = off + 7 <= len ? p[off + 6] : 0;
+		off += 40;
+	} else {
+		goto out;
+	}
+	need = off;
+	if (mode == MLX5_INLINE_MODE_IP)
+		goto out;
+	if (proto == 6 && off + 13 <= len && (p[off + 12] >> 4) >= 5)
+		need = off + (p[off + 12] >> 4) * 4;
+	else if (proto == 6)
+		need = off + 20;
+	else if (proto == 17)
+		need = off + 8;
+out:
+	return need < len ? need : len;
+}
+
 static void parse_eseg(const uint8_t *raw, struct cx_wqe *w)
 {
 	const uint8_t *e = raw + ESEG_OFF;
@@ -241,6 +292,14 @@ static int decode_send(const struct cx_sq_ring *sq, struct cx_wqe *w,
 	}
 	if (!a->cur)
 		return CX_WQE_E_LEN;
+	if (w->vlan_insert && sq->no_vlan_insert)
+		return CX_WQE_E_VLAN;
+	if (!lso) {
+		w->inline_needed = cx_inline_needed(a->buf + a->used, a->cur,
+						    sq->min_inline);
+		if (ihs < w->inline_needed)
+			return CX_WQE_E_INLINE_MODE;
+	}
 	return end_pkt(a, w, !lso);
 }
 
@@ -258,6 +317,8 @@ static int decode_mpw(const struct cx_sq_ring *sq, struct cx_wqe *w,
 	parse_eseg(raw, w);
 	if (w->inline_hdr_sz)
 		return CX_WQE_E_MPW;
+	if (w->vlan_insert && sq->no_vlan_insert)
+		return CX_WQE_E_VLAN;
 	a->limit = sq->max_pkt ? sq->max_pkt : DEFAULT_MAX_PKT;
 	for (p = FIRST_DSEG_OFF; p < wlen;) {
 		if (cx_get_be32(raw + p) & MLX5_INLINE_SEG) {

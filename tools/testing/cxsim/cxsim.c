@@ -69,6 +69,8 @@ struct CxsimState {
 	char *model;
 	char *report;
 	bool mpwqe;
+	bool vlan_insert;
+	char *inline_mode;
 	bool testport_on;
 	uint16_t subsys_ven;
 	uint16_t subsys;
@@ -286,6 +288,23 @@ static int cxsim_init_vsc(PCIDevice *pd, Error **errp)
 	return 0;
 }
 
+/*
+ * The inline property: none, l2, ip or tcp, as MLX5_INLINE_MODE_* (0..3,
+ * <linux/mlx5/device.h>); -1 for anything else.
+ */
+static int cxsim_inline_mode(const char *s)
+{
+	static const char * const names[] = { "none", "l2", "ip", "tcp" };
+	int i;
+
+	if (!s)
+		return 0;
+	for (i = 0; i < (int)ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
 static void cxsim_init_core(CxsimState *s, enum cx_model model)
 {
 	struct cx_host host = {
@@ -304,6 +323,8 @@ static void cxsim_init_core(CxsimState *s, enum cx_model model)
 	cx_core_default_params(&params);
 	params.model = model;
 	params.mpwqe = s->mpwqe;
+	params.vlan_insert = s->vlan_insert;
+	params.min_inline = cxsim_inline_mode(s->inline_mode);
 	memcpy(params.mac, s->conf.macaddr.a, sizeof(params.mac));
 	cx_core_init(&s->core, &host, &params);
 }
@@ -317,6 +338,11 @@ static void cxsim_realize(PCIDevice *pd, Error **errp)
 	if (cx_model_parse(s->model ? s->model : "cx5", &model)) {
 		error_setg(errp, "cxsim: unknown model '%s' (cx5, cx6dx, cx7)",
 			   s->model);
+		return;
+	}
+	if (cxsim_inline_mode(s->inline_mode) < 0) {
+		error_setg(errp, "cxsim: unknown inline mode '%s' (none, l2, ip, tcp)",
+			   s->inline_mode);
 		return;
 	}
 
@@ -417,6 +443,8 @@ static Property cxsim_properties[] = {
 	DEFINE_PROP_STRING("model", CxsimState, model),
 	DEFINE_PROP_STRING("report", CxsimState, report),
 	DEFINE_PROP_BOOL("mpwqe", CxsimState, mpwqe, true),
+	DEFINE_PROP_BOOL("vlan_insert", CxsimState, vlan_insert, true),
+	DEFINE_PROP_STRING("inline", CxsimState, inline_mode),
 	DEFINE_PROP_BOOL("testport", CxsimState, testport_on, true),
 	DEFINE_PROP_UINT16("subsys_ven", CxsimState, subsys_ven,
 			   PCI_VENDOR_ID_MELLANOX_CX),

@@ -105,6 +105,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sq.mpwqe = !(data[2] & 1);
 	sq.max_pkt = data[2] & 2 ? 0 : 2048;
 	sq.max_lso = data[2] & 4 ? 0 : 65536;
+	sq.no_vlan_insert = data[2] & 0x40;
+	sq.min_inline = (data[2] >> 4) & 3;	/* MLX5_INLINE_MODE_* */
 	sq.sqn = (uint32_t)data[3] << 8 | data[4];
 	if (data[2] & 8)	/* a page list instead of the map callback */
 		sq.map = NULL;

@@ -411,8 +411,18 @@ static void test_bringup_teardown(void)
 	ok(query_cap(MLX5_CAP_ETHERNET_OFFLOADS, 1) == 0 &&
 	   CAP(per_protocol_networking_offload_caps,
 	       enhanced_multi_pkt_send_wqe) == 1 &&
-	   CAP(per_protocol_networking_offload_caps, csum_cap) == 1,
-	   "ethernet caps: enhanced MPWQE, csum");
+	   CAP(per_protocol_networking_offload_caps, csum_cap) == 1 &&
+	   CAP(per_protocol_networking_offload_caps, wqe_vlan_insert) == 1 &&
+	   CAP(per_protocol_networking_offload_caps, wqe_inline_mode) == 2,
+	   "ethernet caps: enhanced MPWQE, csum, VLAN insertion, no inline required");
+	core.params.vlan_insert = false;
+	core.params.min_inline = MLX5_INLINE_MODE_IP;
+	ok(query_cap(MLX5_CAP_ETHERNET_OFFLOADS, 1) == 0 &&
+	   CAP(per_protocol_networking_offload_caps, wqe_vlan_insert) == 0 &&
+	   CAP(per_protocol_networking_offload_caps, wqe_inline_mode) == 1,
+	   "vlan_insert=off, inline=ip: no VLAN insertion, inline mode from the vport");
+	core.params.vlan_insert = true;
+	core.params.min_inline = MLX5_INLINE_MODE_NONE;
 	ok(query_cap(MLX5_CAP_FLOW_TABLE, 0) == 0 &&
 	   CAP(flow_table_nic_cap,
 	       flow_table_properties_nic_receive.ft_support) == 1,

@@ -1012,6 +1012,109 @@ static void test_lso(void)
 	   CX_LSO_E_HDR, "cx_tx_emit returns the segmenter's refusal");
 }
 
+/* A SEND of @f (@len bytes) at @cc with @ihs bytes inline, the rest gathered. */
+static int send_inline(struct cx_sq_ring *sq, uint16_t cc, const uint8_t *f,
+		       size_t len, uint16_t ihs)
+{
+	uint8_t w[1024];
+	uint32_t p = 32;
+
+	memset(w, 0, sizeof(w));
+	put16(w + 28, ihs);
+	memcpy(w + 30, f, ihs);
+	if (ihs > 2)
+		p += (ihs - 2 + 15) / 16 * 16;
+	memcpy(mem + DATA_BASE, f + ihs, len - ihs);
+	dseg(w + p, (uint32_t)(len - ihs), DATA_BASE);
+	post(cc, w, MLX5_OPCODE_SEND, (uint8_t)(p / 16 + 1), 0);
+	return decode(sq, cc, (uint16_t)(cc + 4));
+}
+
+/* The minimum inline mode (none, L2, IP, TCP/UDP) and VLAN insertion. */
+static void test_inline_mode(void)
+{
+	struct cx_sq_ring sq = sq_ring();
+	static const uint8_t arp[42] = { [12] = 0x08, [13] = 0x06 };
+	uint8_t f[2048], w[1024];
+	size_t len4, len6, lenv, lenu;
+	uint8_t f6[2048], fv[2048], fu[2048];
+	uint16_t cc = 200;
+
+	len4 = build(f, false, false, 0, 100, 0x18, true);
+	len6 = build(f6, true, false, 0, 100, 0x18, true);
+	lenv = build(fv, false, false, 7, 100, 0x18, true);
+	lenu = build(fu, false, true, 0, 100, 0, true);
+	ok(cx_inline_needed(f, len4, MLX5_INLINE_MODE_NONE) == 0 &&
+	   cx_inline_needed(f, len4, MLX5_INLINE_MODE_L2) == 14 &&
+	   cx_inline_needed(f, len4, MLX5_INLINE_MODE_IP) == 34 &&
+	   cx_inline_needed(f, len4, MLX5_INLINE_MODE_TCP_UDP) == 54 &&
+	   cx_inline_needed(fv, lenv, MLX5_INLINE_MODE_L2) == 18 &&
+	   cx_inline_needed(fv, lenv, MLX5_INLINE_MODE_TCP_UDP) == 58 &&
+	   cx_inline_needed(f6, len6, MLX5_INLINE_MODE_IP) == 54 &&
+	   cx_inline_needed(f6, len6, MLX5_INLINE_MODE_TCP_UDP) == 74 &&
+	   cx_inline_needed(fu, lenu, MLX5_INLINE_MODE_TCP_UDP) == 42 &&
+	   cx_inline_needed(arp, 42, MLX5_INLINE_MODE_TCP_UDP) == 14 &&
+	   cx_inline_needed(f, 20, MLX5_INLINE_MODE_TCP_UDP) == 20 &&
+	   cx_inline_needed(f, 5, MLX5_INLINE_MODE_L2) == 5,
+	   "inline modes: L2 14 (+4 a tag), IP +20/+40, TCP +20, UDP +8, never past the frame");
+
+	sq.min_inline = MLX5_INLINE_MODE_L2;
+	ok(send_inline(&sq, cc, f, len4, 0) == CX_WQE_E_INLINE_MODE &&
+	   wq.syndrome == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR &&
+	   wq.inline_needed == 14,
+	   "inline L2: a SEND inlining nothing fails (LOCAL_QP_OP_ERR)");
+	ok(send_inline(&sq, cc, f, len4, 12) == CX_WQE_E_INLINE_MODE &&
+	   send_inline(&sq, cc, fv, lenv, 14) == CX_WQE_E_INLINE_MODE,
+	   "inline L2: 12 bytes, or 14 of a tagged frame, are too few");
+	ok(send_inline(&sq, cc, f, len4, 14) == CX_WQE_OK &&
+	   send_inline(&sq, cc, f, len4, 18) == CX_WQE_OK &&
+	   wq.pkt[0].len == len4 && !memcmp(pktbuf, f, len4) &&
+	   send_inline(&sq, cc, fv, lenv, 18) == CX_WQE_OK,
+	   "inline L2: 14 bytes (18 tagged) and more pass, the frame intact");
+	sq.min_inline = MLX5_INLINE_MODE_IP;
+	ok(send_inline(&sq, cc, f, len4, 18) == CX_WQE_E_INLINE_MODE &&
+	   send_inline(&sq, cc, f, len4, 34) == CX_WQE_OK &&
+	   send_inline(&sq, cc, f6, len6, 34) == CX_WQE_E_INLINE_MODE &&
+	   send_inline(&sq, cc, f6, len6, 54) == CX_WQE_OK,
+	   "inline IP: the IPv4/IPv6 header must be inline");
+	put16(f + 20, 0x0010);	/* a later IPv4 fragment */
+	sq.min_inline = MLX5_INLINE_MODE_TCP_UDP;
+	ok(cx_inline_needed(f, len4, MLX5_INLINE_MODE_TCP_UDP) == 34 &&
+	   send_inline(&sq, cc, f, len4, 34) == CX_WQE_OK &&
+	   send_inline(&sq, cc, fu, lenu, 34) == CX_WQE_E_INLINE_MODE &&
+	   send_inline(&sq, cc, fu, lenu, 42) == CX_WQE_OK,
+	   "inline TCP/UDP: the L4 header too, not for a later fragment");
+
+	/* An LSO WQE inlines its headers anyway: the mode is not checked. */
+	sq.min_inline = MLX5_INLINE_MODE_TCP_UDP;
+	memset(w, 0, sizeof(w));
+	put16(w + 22, 1000);
+	put16(w + 28, 2);
+	memcpy(w + 30, fu, 2);
+	memcpy(mem + DATA_BASE, fu + 2, lenu - 2);
+	dseg(w + 32, (uint32_t)(lenu - 2), DATA_BASE);
+	post(cc, w, MLX5_OPCODE_LSO, 3, 0);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK,
+	   "inline TCP/UDP: not checked on LSO");
+
+	/* VLAN insertion without wqe_vlan_insert. */
+	sq = sq_ring();
+	sq.no_vlan_insert = true;
+	memset(w, 0, sizeof(w));
+	memcpy(mem + DATA_BASE, f, len4);
+	dseg(w + 32, (uint32_t)len4, DATA_BASE);
+	put16(w + 28, MLX5_ETH_WQE_INSERT_VLAN);
+	put16(w + 30, 0x0007);
+	post(cc, w, MLX5_OPCODE_SEND, 3, 0);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_VLAN &&
+	   wq.syndrome == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+	   "VLAN insertion not announced: the WQE fails");
+	sq.no_vlan_insert = false;
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_OK &&
+	   wq.pkt[0].len == len4 + 4 && get16(pktbuf + 12) == 0x8100,
+	   "VLAN insertion announced: tagged");
+}
+
 static void test_wqe_errors(void)
 {
 	struct cx_sq_ring sq = sq_ring();
@@ -1028,6 +1131,8 @@ static void test_wqe_errors(void)
 		{ CX_WQE_E_MSS, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
 		{ CX_WQE_E_MPW, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
 		{ CX_WQE_E_SQN, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+		{ CX_WQE_E_INLINE_MODE, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+		{ CX_WQE_E_VLAN, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
 	};
 	unsigned int i, good = 0;
 
@@ -1157,6 +1262,7 @@ int main(void)
 	test_mpwqe();
 	test_lso();
 	test_wqe_errors();
+	test_inline_mode();
 	printf("1..%u\n", test_nr);
 	return failures ? 1 : 0;
 }

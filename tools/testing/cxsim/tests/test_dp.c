@@ -56,6 +56,37 @@ static void dp_link_up(void)
 	access_reg(0x5006, true, reg, sizeof(reg));
 }
 
+/* PMTU: the port MTU (FCS included), as the driver sets it. */
+static void dp_port_mtu(uint16_t mtu)
+{
+	uint8_t reg[MLX5_ST_SZ_BYTES(pmtu_reg)];
+
+	memset(reg, 0, sizeof(reg));
+	MLX5_SET(pmtu_reg, reg, local_port, 1);
+	MLX5_SET(pmtu_reg, reg, admin_mtu, mtu);
+	access_reg(0x5003, true, reg, sizeof(reg));
+}
+
+/* PPCNT group @grp: the 64-bit counter at byte @off of its counter set. */
+static uint64_t dp_ppcnt(uint8_t grp, unsigned int off)
+{
+	uint8_t reg[MLX5_ST_SZ_BYTES(ppcnt_reg)];
+	uint8_t *set = (uint8_t *)MLX5_ADDR_OF(ppcnt_reg, reg, counter_set);
+
+	memset(reg, 0, sizeof(reg));
+	MLX5_SET(ppcnt_reg, reg, local_port, 1);
+	MLX5_SET(ppcnt_reg, reg, grp, grp);
+	if (access_reg(0x5008, false, reg, sizeof(reg)))
+		return ~0ull;
+	return (uint64_t)be32toh(*(uint32_t *)(set + off)) << 32 |
+	       be32toh(*(uint32_t *)(set + off + 4));
+}
+
+#define DP_FRAME_TOO_LONG	\
+	(__mlx5_bit_off(eth_802_3_cntrs_grp_data_layout, a_frame_too_long_errors_high) / 8)
+#define DP_IF_OUT_ERRORS	\
+	(__mlx5_bit_off(eth_2863_cntrs_grp_data_layout, if_out_errors_high) / 8)
+
 /* A test frame: dmac @dst, IPv4/TCP, @len bytes. */
 static size_t dp_make_frame(uint8_t *f, const uint8_t *dst, size_t len,
 			    uint8_t seed)
@@ -450,6 +481,18 @@ static void test_dp_rx_cyclic(void)
 	   "second frame into WQE 1; rx.packets/bytes; the vport counts the out-of-buffer one too");
 	cx_core_receive(&core, frame, sizeof(frame));
 	ok(report_val("rx.drops.no_wqe") == 2, "ring consumed: dropped again");
+	/* 300 bytes + FCS over a 303-byte port MTU: the MAC drops it. */
+	dp_port_mtu(303);
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(report_val("rx.drops.mtu") == 1 && report_val("rx.drops.no_wqe") == 2 &&
+	   core.func.nic->vcnt.rx_ucast_pkts == 4 &&
+	   dp_ppcnt(MLX5_IEEE_802_3_COUNTERS_GROUP, DP_FRAME_TOO_LONG) == 1,
+	   "RX over the port MTU: dropped first, rx.drops.mtu and PPCNT a_frame_too_long_errors");
+	dp_port_mtu(304);
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(report_val("rx.drops.mtu") == 1 && report_val("rx.drops.no_wqe") == 3,
+	   "RX at the port MTU: taken (no WQE: out of buffer)");
+	dp_port_mtu(1522);
 	ok(report_val("pcie.rx.wr_req") == 2 && report_val("pcie.rx.wr_bytes") == 600 &&
 	   report_val("pcie.cqe.wr_req") == 2 && report_val("pcie.cqe.wr_bytes") == 128 &&
 	   report_val("pcie.cqe.wr_tlps") == 2 &&
@@ -571,6 +614,7 @@ static void test_dp_rx_striding(void)
 	   (be32toh(c->byte_cnt) & 0xffff) == 1000,
 	   "striding CQE: wqe_id 0, stride 0, 16 strides, 1000 bytes");
 	/* 3 x 9000 bytes: strides 16.. 439; the 4th needs 141 > 73 left. */
+	dp_port_mtu(9022);
 	for (i = 0; i < 4; i++) {
 		dp_make_frame(frame, dp_mac, sizeof(frame), (uint8_t)i);
 		cx_core_receive(&core, frame, sizeof(frame));
@@ -689,9 +733,85 @@ static void test_dp_moderation(void)
 	   "moderation off: the EQE at the first CQE");
 }
 
+/*
+ * The port MTU on TX, the minimum inline mode (the vport's, the test
+ * port's one-shot) and VLAN insertion without the capability.
+ */
+static void test_dp_tx_checks(void)
+{
+	struct eth_env e;
+	uint32_t cqn, sqn;
+	struct mlx5_cqe64 *c;
+	uint8_t *w;
+
+	ok(dp_tx_setup(&e, &cqn, &sqn), "TX checks: CQ, SQ ready");
+	dp_port_mtu(103);
+	dp_post_send(&e, sqn);
+	c = dp_cqe(DP_TXCQ, 0);
+	ok(dp_nframes == 0 && (c->op_own >> 4) == MLX5_CQE_REQ &&
+	   report_val("tx.drops.mtu") == 1 && report_val("tx.packets") == 0 &&
+	   dp_ppcnt(MLX5_RFC_2863_COUNTERS_GROUP, DP_IF_OUT_ERRORS) == 1,
+	   "TX over the port MTU: not sent, the WQE completes, PPCNT if_out_errors");
+	dp_port_mtu(104);
+	dp_send_at(&e, sqn, 1, e.uar, 0x800);
+	ok(dp_nframes == 1 && report_val("tx.drops.mtu") == 1 &&
+	   report_val("tx.packets") == 1, "TX at the port MTU: sent");
+
+	/* Inline mode L2 on the vport: a SEND inlining nothing fails. */
+	core.func.nic->vport.min_inline = MLX5_INLINE_MODE_L2;
+	dp_send_at(&e, sqn, 2, e.uar, 0x800);
+	c = dp_cqe(DP_TXCQ, 2);
+	ok(dp_nframes == 1 && (c->op_own >> 4) == MLX5_CQE_REQ_ERR &&
+	   ((struct mlx5_err_cqe *)c)->syndrome == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR &&
+	   report_val("wqe.inline_errors") == 1 &&
+	   report_val("wqe.inline_errors_injected") == 0 &&
+	   cx_sq_lookup(&core, sqn)->state == MLX5_SQC_STATE_ERR,
+	   "inline L2, nothing inlined: LOCAL_QP_OP_ERR, SQ in error");
+	core.func.nic->vport.min_inline = MLX5_INLINE_MODE_NONE;
+
+	/* Test port: a stricter mode for one WQE. */
+	ok(dp_tx_setup(&e, &cqn, &sqn), "fresh SQ");
+	cx_core_testport_write(&core, CX_TP_INLINE_MODE, MLX5_INLINE_MODE_IP, 4);
+	dp_post_send(&e, sqn);
+	c = dp_cqe(DP_TXCQ, 0);
+	ok(dp_nframes == 0 && (c->op_own >> 4) == MLX5_CQE_REQ_ERR &&
+	   report_val("wqe.inline_errors_injected") == 1 &&
+	   cx_core_testport_read(&core, CX_TP_INLINE_MODE, 4) == 0,
+	   "test port INLINE_MODE ip: the next SEND fails, one-shot");
+
+	/* VLAN insertion asked of a device without wqe_vlan_insert. */
+	ok(dp_tx_setup(&e, &cqn, &sqn), "fresh SQ, vlan_insert off");
+	core.params.vlan_insert = false;
+	w = dp_wqebb(0);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 0, sqn, 3, true);
+	put_be16(w + 28, MLX5_ETH_WQE_INSERT_VLAN);
+	put_be16(w + 30, 5);
+	dp_dseg(w + 32, 100, e.mkey, DP_BUF);
+	dp_sq_ring(e.uar, 1, w);
+	c = dp_cqe(DP_TXCQ, 0);
+	ok(dp_nframes == 0 && (c->op_own >> 4) == MLX5_CQE_REQ_ERR &&
+	   report_val("wqe.vlan_insert") == 0,
+	   "vlan_insert off: a WQE asking for insertion fails");
+	core.params.vlan_insert = true;
+	ok(dp_tx_setup(&e, &cqn, &sqn), "fresh SQ, vlan_insert on");
+	w = dp_wqebb(0);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 0, sqn, 3, true);
+	put_be16(w + 28, MLX5_ETH_WQE_INSERT_VLAN);
+	put_be16(w + 30, 5);
+	dp_dseg(w + 32, 100, e.mkey, DP_BUF);
+	dp_sq_ring(e.uar, 1, w);
+	ok(dp_nframes == 1 && dp_frame_len[0] == 104 &&
+	   dp_frames[0][12] == 0x81 && dp_frames[0][15] == 5 &&
+	   report_val("wqe.vlan_insert") == 1 && report_val("tx.vlan") == 1,
+	   "vlan_insert on: tagged on the wire, wqe.vlan_insert and tx.vlan count it");
+}
+
 static void test_dp_all(void)
 {
 	test_dp_tx();
+	test_dp_tx_checks();
 	test_dp_moderation();
 	test_dp_rx_cyclic();
 	test_dp_rx_striding();

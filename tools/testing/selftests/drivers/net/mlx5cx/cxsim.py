@@ -26,6 +26,9 @@ as root.
     cxsim.py errcqerq BDF RQN|any    the next frame for RQ RQN (or any RQ)
                                      completes with an error CQE and the RQ
                                      goes to error (one-shot; 0 disarms)
+    cxsim.py inlinefault BDF MODE    the next SEND WQE inlining fewer header
+                                     bytes than MODE (l2, ip, tcp; none
+                                     disarms) asks fails (error CQE)
     cxsim.py sqs BDF                 the function's SQ numbers in RDY state
     cxsim.py clear BDF               clear faults, delays and the timeout
     cxsim.py present BDF...          exit 0 when every BDF has the test port
@@ -66,6 +69,8 @@ REG_CMD_TIMEOUT = 0x03C
 REG_LINK_DOWN = 0x040
 REG_ERR_CQE_SQN = 0x044
 REG_ERR_CQE_RQN = 0x050
+REG_INLINE_MODE = 0x054
+INLINE_MODES = {"none": 0, "l2": 1, "ip": 2, "tcp": 3}
 ANY_RQ = 0xFFFFFF
 REG_REPORT_LEN = 0x080
 REG_REPORT_PAGE = 0x084
@@ -257,6 +262,7 @@ def clear_faults(bdf):
     p.wr(REG_CMD_TIMEOUT, 0)
     p.wr(REG_ERR_CQE_SQN, 0)
     p.wr(REG_ERR_CQE_RQN, 0)
+    p.wr(REG_INLINE_MODE, 0)
     p.wr(REG_FW_DEAD, 0)
     p.wr(REG_DROP_IRQ, 0)
 
@@ -292,6 +298,11 @@ def err_cqe(bdf, sqn):
 def err_cqe_rq(bdf, rqn):
     """Arm the one-shot RX error CQE on RQ rqn (ANY_RQ: any; 0 disarms)."""
     port(bdf).wr(REG_ERR_CQE_RQN, rqn & 0xFFFFFF)
+
+
+def inline_fault(bdf, mode):
+    """The next SEND WQE inlining less than mode (l2, ip, tcp) fails."""
+    port(bdf).wr(REG_INLINE_MODE, INLINE_MODES[mode])
 
 
 def sqs(bdf, state="RDY"):
@@ -363,6 +374,8 @@ def main(argv):
         err_cqe(bdf, int(args[1], 0))
     elif cmd == "errcqerq":
         err_cqe_rq(bdf, ANY_RQ if args[1] == "any" else int(args[1], 0))
+    elif cmd == "inlinefault":
+        inline_fault(bdf, args[1])
     elif cmd == "sqs":
         for n in sqs(bdf):
             print(n)
