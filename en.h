@@ -688,6 +688,11 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 			     struct netlink_ext_ack *extack);
 int mlx5e_modify_sq_state(struct mlx5_core_dev *mdev, u32 sqn, int curr,
 			  int next);
+int mlx5e_create_sq_cmd(struct mlx5e_channel *c,
+			const struct mlx5e_params *params,
+			const struct mlx5_wq_cyc *wq, u32 cqn, bool reg_umr,
+			u32 *sqn);
+void mlx5e_destroy_sq_cmd(struct mlx5_core_dev *mdev, u32 sqn);
 int mlx5e_create_cq(struct mlx5e_channel *c, struct mlx5e_cq *cq,
 		    const struct mlx5e_params *params, bool rx, u8 log_size);
 void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq);

@@ -285,40 +285,61 @@ int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn, int curr,
 	return mlx5_cmd_exec_in(mdev, modify_rq, in);
 }
 
-static int mlx5e_create_sq_obj(struct mlx5e_channel *c, struct mlx5e_txqsq *sq,
-			       const struct mlx5e_params *params)
+/**
+ * mlx5e_create_sq_cmd() - CREATE_SQ for any SQ of a channel
+ * @c: the channel (its UAR page, the netdev's PD and TIS)
+ * @params: the parameters (SQ context fields they give)
+ * @wq: the SQ's ring, created
+ * @cqn: its completion queue
+ * @reg_umr: the SQ may post UMR WQEs (the ICOSQ)
+ * @sqn: filled in
+ *
+ * The one builder of the SQ context for the TX SQs, the XDP SQs and the
+ * ICOSQs; creation is not a hot path.
+ *
+ * Return: 0 or a command error; the SQ is in RST.
+ */
+int mlx5e_create_sq_cmd(struct mlx5e_channel *c,
+			const struct mlx5e_params *params,
+			const struct mlx5_wq_cyc *wq, u32 cqn, bool reg_umr,
+			u32 *sqn)
 {
 	struct mlx5e_hw_res *res = &c->priv->res;
 	u32 out[MLX5_ST_SZ_DW(create_sq_out)] = {};
-	void *in, *sqc, *wq;
+	void *in, *sqc, *wqc;
 	int inlen, err;
 
 	inlen = MLX5_ST_SZ_BYTES(create_sq_in) +
-		sizeof(u64) * mlx5_wq_npages(&sq->wq.wqb);
+		sizeof(u64) * mlx5_wq_npages(&wq->wqb);
 	in = kvzalloc(inlen, GFP_KERNEL);
 	if (!in)
 		return -ENOMEM;
 	MLX5_SET(create_sq_in, in, opcode, MLX5_CMD_OP_CREATE_SQ);
 	sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
-	wq = MLX5_ADDR_OF(sqc, sqc, wq);
+	wqc = MLX5_ADDR_OF(sqc, sqc, wq);
 	mlx5e_build_sq_ctx(params, sqc);
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
 	MLX5_SET(sqc, sqc, tis_num_0, res->tisn);
-	MLX5_SET(sqc, sqc, cqn, sq->cq.mcq.cqn);
-	MLX5_SET(wq, wq, uar_page, c->db.uar_index);
-	MLX5_SET(wq, wq, pd, res->pdn);
-	MLX5_SET64(wq, wq, dbr_addr, sq->wq.wqb.db_dma);
-	mlx5_wq_fill_pas(&sq->wq.wqb, MLX5_ADDR_OF(wq, wq, pas));
+	MLX5_SET(sqc, sqc, cqn, cqn);
+	MLX5_SET(sqc, sqc, reg_umr, reg_umr);
+	MLX5_SET(wq, wqc, log_wq_sz, ilog2(mlx5_wq_cyc_size(wq)));
+	MLX5_SET(wq, wqc, uar_page, c->db.uar_index);
+	MLX5_SET(wq, wqc, pd, res->pdn);
+	MLX5_SET64(wq, wqc, dbr_addr, wq->wqb.db_dma);
+	mlx5_wq_fill_pas(&wq->wqb, MLX5_ADDR_OF(wq, wqc, pas));
 	err = mlx5_cmd_exec(c->mdev, in, inlen, out, sizeof(out));
 	kvfree(in);
-	if (!err) {
-		sq->sqn = MLX5_GET(create_sq_out, out, sqn);
-		sq->qpn_be = cpu_to_be32(sq->sqn << 8);
-	}
+	if (!err)
+		*sqn = MLX5_GET(create_sq_out, out, sqn);
 	return err;
 }
 
-static void mlx5e_destroy_sq_obj(struct mlx5_core_dev *mdev, u32 sqn)
+/**
+ * mlx5e_destroy_sq_cmd() - undo mlx5e_create_sq_cmd()
+ * @mdev: the device
+ * @sqn: the SQ
+ */
+void mlx5e_destroy_sq_cmd(struct mlx5_core_dev *mdev, u32 sqn)
 {
 	u32 in[MLX5_ST_SZ_DW(destroy_sq_in)] = {};
 
@@ -397,9 +418,11 @@ static int mlx5e_open_txqsq(struct mlx5e_channel *c,
 	sq->cq_stats = &stats->sq_cq;
 	INIT_WORK(&sq->recover_work, mlx5e_tx_err_cqe_work);
 
-	err = mlx5e_create_sq_obj(c, sq, params);
+	err = mlx5e_create_sq_cmd(c, params, &sq->wq, sq->cq.mcq.cqn, false,
+				  &sq->sqn);
 	if (err)
 		goto err_fifos;
+	sq->qpn_be = cpu_to_be32(sq->sqn << 8);
 	return 0;
 
 err_fifos:
@@ -416,7 +439,7 @@ static void mlx5e_close_txqsq(struct mlx5e_channel *c)
 	struct mlx5e_txqsq *sq = &c->sq;
 
 	cancel_work_sync(&sq->recover_work);
-	mlx5e_destroy_sq_obj(c->mdev, sq->sqn);
+	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
 	mlx5e_free_txqsq_descs(sq);
 	mlx5e_free_sq_fifos(sq);
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
