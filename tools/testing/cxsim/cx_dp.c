@@ -106,6 +106,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "wqe.ENHANCED_MPSW", dp->wqe_mpw);
 	KV(o, "wqe.NOP", dp->wqe_nop);
 	KV(o, "wqe.UMR", dp->wqe_umr);
+	KV(o, "umr.entries", dp->umr_entries);
 	KV(o, "wqe.errors", dp->wqe_err);
 	KV(o, "cqe.tx", dp->cqe_tx);
 	KV(o, "cqe.rx", dp->cqe_rx);
@@ -162,10 +163,12 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 		const struct cx_rq *rq = core->func.nic->rq.slot[i];
 
 		if (rq)
-			cx_out(o, "rq.%u type=%u packets=%llu drops=%llu wqe_cc=%u state=%u cqn=%u\n",
+			cx_out(o, "rq.%u type=%u packets=%llu drops=%llu wqe_cc=%u state=%u cqn=%u strides=%llu filler_strides=%llu\n",
 				  rq->rqn, rq->wq.type,
 				  (unsigned long long)rq->packets,
 				  (unsigned long long)rq->drops, rq->wqe_cc,
-				  rq->state, rq->cqn);
+				  rq->state, rq->cqn,
+				  (unsigned long long)rq->strides,
+				  (unsigned long long)rq->filler_strides);
 	}
 }

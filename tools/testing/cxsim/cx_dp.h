@@ -31,6 +31,7 @@ struct cx_dp {
 	uint64_t sq_doorbells_bad;	/* no such SQ, or not ready */
 	uint64_t sq_doorbells_wrong_uar; /* the SQ's, rung on another page */
 	uint64_t wqe_send, wqe_lso, wqe_mpw, wqe_nop, wqe_umr, wqe_err;
+	uint64_t umr_entries;		/* MTT/KSM entries UMRs wrote */
 	uint64_t sq_errors;		/* SQs put in the error state */
 	uint64_t sq_err_injected;	/* of them by the test port */
 	uint64_t rq_err_injected;	/* RX error CQEs by the test port */

@@ -187,7 +187,15 @@ static int cx_rq_fetch(struct cx_core *core, struct cx_rq *rq, uint8_t *wqe,
 	if (*len > 1024 || cx_rq_wqe_addr(rq, cx_rq_cur(rq), &addr) ||
 	    cx_dma_read_as(core, CX_DMA_WQE, addr, wqe, *len))
 		return -1;
-	core->dp->rx_wqe_bytes += *len;
+	/*
+	 * Hardware fetches a WQE once and keeps it while frames fill its
+	 * strides (or a too-big frame is dropped): count it once.
+	 */
+	if (!rq->fetched || rq->fetched_cc != rq->wqe_cc) {
+		core->dp->rx_wqe_bytes += *len;
+		rq->fetched_cc = rq->wqe_cc;
+		rq->fetched = true;
+	}
 	return 0;
 }
 
@@ -354,6 +362,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 			};
 
 			rq->stride_cc += p.strides;
+			rq->filler_strides += p.strides;
 			if (!cx_rx_cqe(core, rq, &f))
 				dp->cqe_filler++;
 			if (p.wqe_done)
@@ -373,6 +382,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 			rx->wqe_counter = (uint16_t)p.stride;
 			rx->wqe_id = cur;
 			rq->stride_cc += p.strides;
+			rq->strides += p.strides;
 			if (p.wqe_done)
 				cx_rq_retire(rq, wqe);
 			return cx_rx_cqe(core, rq, rx);

@@ -588,6 +588,11 @@ static void test_dp_rx_striding(void)
 	   cx_rq_lookup(&core, rqn)->wqe_cc == 1 &&
 	   cx_rq_lookup(&core, rqn)->ll_cur == 1,
 	   "one filler, five frames, one WQE consumed");
+	ok(report_val("umr.entries") == 16 &&
+	   cx_rq_lookup(&core, rqn)->strides == 16 + 3 * 141 + 141 &&
+	   cx_rq_lookup(&core, rqn)->filler_strides == 73 &&
+	   report_val("dp.rx_wqe_bytes") == 2 * 64,
+	   "counted: 16 UMR entries, strides of frames and filler, each WQE fetched once");
 
 	/* CQ overrun: the RX CQ has 64 entries and ci stays 0. */
 	for (i = 0; i < 70; i++) {
