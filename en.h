@@ -84,7 +84,7 @@ enum mlx5e_traffic_type {
  * @MLX5E_PFLAG_SKB_TX_MPWQE: pack small SKBs into Enhanced Multi-Packet
  *	send WQEs (needs enhanced_multi_pkt_send_wqe)
  * @MLX5E_PFLAG_RX_STRIDING_RQ: receive into a striding RQ (needs
- *	striding_rq, UMR); MTUs whose frames are not linear keep the legacy RQ
+ *	striding_rq, UMR)
  * @MLX5E_NUM_PFLAGS: number of flags
  */
 enum mlx5e_priv_flag {

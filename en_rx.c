@@ -504,6 +504,44 @@ static void mlx5e_mpwqe_consume(struct mlx5e_rq *rq, u16 ix, u16 strides)
 	rq->cc++;
 }
 
+/*
+ * Non-linear: the frame fills @len bytes of consecutive strides from
+ * @offset of the WQE (no headroom), maybe over several pages. Each page
+ * part becomes a fragment (one reference of its page); the headers are
+ * pulled into the SKB's linear part.
+ */
+static struct sk_buff *
+mlx5e_skb_from_mpwrq_nonlinear(struct mlx5e_rq *rq, struct mlx5e_mpw_page *mp,
+			       u32 offset, u32 len)
+{
+	u32 pg_off = offset & (PAGE_SIZE - 1), headlen;
+	struct sk_buff *skb;
+	int nr = 0;
+
+	mp += offset >> PAGE_SHIFT;
+	skb = napi_alloc_skb(rq->napi, MLX5E_RX_MAX_HEAD);
+	if (unlikely(!skb))
+		return NULL;
+	skb_mark_for_recycle(skb);
+	while (len) {
+		u32 n = min_t(u32, len, PAGE_SIZE - pg_off);
+
+		page_pool_dma_sync_for_cpu(rq->page_pool, mp->page, pg_off, n);
+		skb_add_rx_frag(skb, nr++, mp->page, pg_off, n,
+				ALIGN(n, BIT(rq->log_stride_sz)));
+		mp->frags++;
+		len -= n;
+		pg_off = 0;
+		mp++;
+	}
+	headlen = eth_get_headlen(rq->netdev,
+				  skb_frag_address(&skb_shinfo(skb)->frags[0]),
+				  min_t(u32, skb_frag_size(&skb_shinfo(skb)->frags[0]),
+					MLX5E_RX_MAX_HEAD));
+	__pskb_pull_tail(skb, max_t(u32, headlen, ETH_HLEN));
+	return skb;
+}
+
 static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 				      struct bpf_prog *prog,
 				      struct mlx5_cqe64 *cqe)
@@ -529,12 +567,18 @@ static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 		goto consumed;
 	}
 	len = mpwrq_get_cqe_byte_cnt(cqe);
-	if (unlikely(strides != 1 || len > rq->frag_size ||
-		     stride >= BIT(rq->log_strides))) {
+	if (unlikely(stride + strides > BIT(rq->log_strides) || !len ||
+		     (rq->linear ? strides != 1 || len > rq->frag_size :
+				   len > ((u32)strides << rq->log_stride_sz)))) {
 		mlx5e_rq_stats_inc(rq, &rq->stats->oversize_pkts_sw_drop);
 		goto consumed;
 	}
 	offset = stride << rq->log_stride_sz;
+	if (!rq->linear) {
+		skb = mlx5e_skb_from_mpwrq_nonlinear(rq, mlx5e_mpw_pages(rq, ix),
+						     offset, len);
+		goto built;
+	}
 	mp = mlx5e_mpw_pages(rq, ix) + (offset >> PAGE_SHIFT);
 	frag.page = mp->page;
 	frag.offset = offset & (PAGE_SIZE - 1);
@@ -547,11 +591,13 @@ static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 		goto consumed;
 	}
 	skb = mlx5e_skb_from_linear(rq, &frag, headroom, len);
+	if (skb)
+		mp->frags++;
+built:
 	if (unlikely(!skb)) {
 		mlx5e_rq_stats_inc(rq, &rq->stats->buff_alloc_err);
 		goto consumed;
 	}
-	mp->frags++;
 	mlx5e_complete_rx_skb(rq, cqe, skb, len);
 consumed:
 	mlx5e_mpwqe_consume(rq, ix, strides);

@@ -143,21 +143,14 @@ bool mlx5e_striding_rq_caps(struct mlx5_core_dev *mdev)
  * mlx5e_rq_is_striding() - whether the RQs of @params are striding
  * @params: the parameters
  *
- * The flag asks for it; frames that are not linear for the MTU keep the
- * legacy RQ (scattering a frame over small strides, headers copied, is
- * not implemented yet).
+ * The flag asks for it, linear or not (above a linear frame, small
+ * strides with the headers copied).
  *
  * Return: true for a striding RQ.
  */
 bool mlx5e_rq_is_striding(const struct mlx5e_params *params)
 {
-	struct mlx5e_rx_buf_layout l;
-
-	if (!(params->pflags & BIT(MLX5E_PFLAG_RX_STRIDING_RQ)))
-		return false;
-	mlx5e_rx_buf_layout(MLX5E_RQ_TYPE_STRIDING, params->sw_mtu,
-			    !!params->xdp_prog, PAGE_SHIFT, &l);
-	return l.linear;
+	return params->pflags & BIT(MLX5E_PFLAG_RX_STRIDING_RQ);
 }
 
 /**
@@ -184,16 +177,27 @@ u8 mlx5e_mpwqe_log_strides(const struct mlx5e_rx_buf_layout *l)
  * @params: the parameters; log_rq_size counts frames
  * @l: the layout
  *
- * As many strides as the ring size asks frames, eight WQEs at least so
- * that refills batch while the device fills the others.
+ * Room for as many frames of the MTU as the ring size asks: one stride
+ * each when linear, else as many strides as such a frame fills, within
+ * 2^MLX5E_MPWQE_LOG_RING_STRIDES_MAX strides (the CQ has a CQE for each).
+ * Eight WQEs at least, so that refills batch while the device fills the
+ * others.
  *
  * Return: log2 of the WQEs.
  */
 u8 mlx5e_mpwqe_log_wqes(const struct mlx5e_params *params,
 			const struct mlx5e_rx_buf_layout *l)
 {
-	int log = params->log_rq_size - mlx5e_mpwqe_log_strides(l);
+	int log_strides = mlx5e_mpwqe_log_strides(l);
+	int log = params->log_rq_size - log_strides;
 
+	if (!l->linear) {
+		u32 per_frame = DIV_ROUND_UP(MLX5E_SW2HW_MTU(params->sw_mtu),
+					     l->stride);
+
+		log = min(log + order_base_2(per_frame),
+			  MLX5E_MPWQE_LOG_RING_STRIDES_MAX - log_strides);
+	}
 	return max(log, MLX5E_MPWQE_LOG_WQES_MIN);
 }
 

@@ -15,6 +15,7 @@
 /* Whether rx_striding_rq is on by default where the device has it. */
 #define MLX5E_STRIDING_RQ_DEFAULT	0
 #define MLX5E_MPWQE_LOG_WQES_MIN	3
+#define MLX5E_MPWQE_LOG_RING_STRIDES_MAX	14
 
 bool mlx5e_striding_rq_caps(struct mlx5_core_dev *mdev);
 bool mlx5e_rq_is_striding(const struct mlx5e_params *params);
