@@ -83,11 +83,14 @@ enum mlx5e_traffic_type {
  *	empty; later flags (MPWQE, striding RQ) append here
  * @MLX5E_PFLAG_SKB_TX_MPWQE: pack small SKBs into Enhanced Multi-Packet
  *	send WQEs (needs enhanced_multi_pkt_send_wqe)
+ * @MLX5E_PFLAG_RX_STRIDING_RQ: receive into a striding RQ (needs
+ *	striding_rq, UMR)
  * @MLX5E_NUM_PFLAGS: number of flags
  */
 enum mlx5e_priv_flag {
 	MLX5E_PFLAG_RX_CQE_MODERATION_EQE,
 	MLX5E_PFLAG_SKB_TX_MPWQE,
+	MLX5E_PFLAG_RX_STRIDING_RQ,
 	MLX5E_NUM_PFLAGS,
 };
 
@@ -200,6 +203,11 @@ struct mlx5e_sq_cq_stats {
  * @xdp_tx_full: XDP_TX frames dropped, the XDP SQ full
  * @xdp_tx_err: error completions of the XDP SQ
  * @recover: RQ recoveries after an error CQE
+ * @mpwqe_filler_cqes: striding RQ: filler CQEs (the rest of a WQE skipped)
+ * @mpwqe_filler_strides: strides they skipped
+ * @oversize_pkts_sw_drop: striding RQ: frames larger than a linear stride,
+ *	dropped
+ * @umr_cqe_err: striding RQ: error completions of UMR WQEs
  */
 struct mlx5e_rq_stats {
 	struct u64_stats_sync syncp;
@@ -218,6 +226,10 @@ struct mlx5e_rq_stats {
 	u64_stats_t xdp_tx_xmit;
 	u64_stats_t xdp_tx_full;
 	u64_stats_t xdp_tx_err;
+	u64_stats_t mpwqe_filler_cqes;
+	u64_stats_t mpwqe_filler_strides;
+	u64_stats_t oversize_pkts_sw_drop;
+	u64_stats_t umr_cqe_err;
 };
 
 /**
@@ -437,10 +449,58 @@ struct mlx5e_rq_frag {
 	u32 offset;
 };
 
+/* Striding RQ: pages per multi-packet WQE (one UMR maps them), log2. 16
+ * 8-byte MTT entries make the UMR WQE exactly 4 WQEBBs, so that it never
+ * wraps the control SQ's ring.
+ */
+#define MLX5E_MPWQE_LOG_PAGES		4
+#define MLX5E_MPWQE_PAGES		BIT(MLX5E_MPWQE_LOG_PAGES)
+#define MLX5E_UMR_WQEBBS		4
+/* Fragment references a striding RQ page starts with: more than the
+ * strides a page holds, so that only the RQ's drain returns it.
+ */
+#define MLX5E_PAGECNT_BIAS		(PAGE_SIZE / 64)
+
 /**
- * struct mlx5e_rq - a legacy (cyclic) receive queue
- * @cc: WQEs consumed
- * @pc: WQEs posted
+ * struct mlx5e_mpw_page - one page of a striding RQ WQE
+ * @page: the page_pool page (MLX5E_PAGECNT_BIAS fragment references)
+ * @frags: references handed to SKBs, XDP_TX or redirected frames
+ */
+struct mlx5e_mpw_page {
+	struct page *page;
+	u16 frags;
+};
+
+/**
+ * struct mlx5e_icosq - the internal control SQ of a striding RQ's channel
+ * @cc: WQEBBs completed
+ * @pc: WQEBBs posted
+ * @db_ctrl: control segment of the last WQE posted and not rung yet
+ * @cq: its completion queue (polled by the channel's NAPI)
+ * @wq: the WQEBB ring; every WQE is one UMR of MLX5E_UMR_WQEBBS
+ * @uar_reg: the channel's send doorbell register
+ * @sqn: SQ number
+ * @error: an error completion: no more RX WQEs are published
+ *
+ * It carries the UMR WQEs that map a WQE's pages into the RQ's mkey; the
+ * RQ hands a WQE to the device only once its UMR completed.
+ */
+struct mlx5e_icosq {
+	u16 cc;
+	u16 pc;
+	struct mlx5e_wqe_ctrl_seg *db_ctrl;
+	struct mlx5e_cq cq;
+	struct mlx5_wq_cyc wq;
+	void __iomem *uar_reg;
+	u32 sqn;
+	bool error;
+};
+
+/**
+ * struct mlx5e_rq - a receive queue, legacy (cyclic) or striding
+ * @cc: WQEs consumed (striding: every stride of it)
+ * @pc: WQEs posted (striding: their UMR completed)
+ * @umr_pc: striding: WQEs whose pages were taken and UMR posted
  * @cq: its completion queue
  * @wq: the WQE ring
  * @frags: per WQE index, @num_frags buffers
@@ -459,13 +519,25 @@ struct mlx5e_rq_frag {
  * @xdpsq: the channel's XDP SQ (with @xdp_prog)
  * @xdp_flush: XDP redirected frames this poll: xdp_do_flush() at its end
  * @xdp_rxq: what XDP knows of the queue (page_pool memory model)
+ * @striding: a striding RQ (else legacy)
+ * @mpw_pages: striding: per WQE index, MLX5E_MPWQE_PAGES pages
+ * @mpw_consumed: striding: per WQE index, strides consumed
+ * @log_strides: striding: log2 of strides per WQE
+ * @log_stride_sz: striding: log2 of the stride (@frag_stride)
+ * @mpw_batch: striding: refill when this many WQEs are free
+ * @icosq: striding: the channel's control SQ
+ * @umr_mkey: striding: the MTT mkey the WQEs point into
+ * @umr_mkey_be: the same, big endian
  * @rqn: RQ number
  * @ix: queue index
+ * @state: MLX5E_RQ_STATE_*
+ * @recover_work: recovery after an error CQE
  */
 struct mlx5e_rq {
 	/* dirtied @completion */
 	u16 cc;
 	u16 pc;
+	u16 umr_pc;
 	struct mlx5e_cq cq;
 
 	/* read only */
@@ -486,6 +558,15 @@ struct mlx5e_rq {
 	struct mlx5e_xdpsq *xdpsq;
 	bool xdp_flush;
 	struct xdp_rxq_info xdp_rxq;
+	bool striding;
+	struct mlx5e_mpw_page *mpw_pages;
+	u16 *mpw_consumed;
+	u8 log_strides;
+	u8 log_stride_sz;
+	u16 mpw_batch;
+	struct mlx5e_icosq *icosq;
+	u32 umr_mkey;
+	__be32 umr_mkey_be;
 	u32 rqn;
 	u16 ix;
 	unsigned long state;
@@ -502,6 +583,7 @@ enum {
  * @napi: polls @sq's and @rq's CQs
  * @sq: the send queue (one traffic class)
  * @rq: the receive queue
+ * @icosq: the control SQ of a striding @rq
  * @xdpsq: the XDP send queue, while an XDP program is attached
  * @priv: the netdev's private area
  * @mdev: the device
@@ -521,6 +603,7 @@ struct mlx5e_channel {
 	struct napi_struct napi;
 	struct mlx5e_txqsq sq;
 	struct mlx5e_rq rq;
+	struct mlx5e_icosq icosq;
 	struct mlx5e_xdpsq *xdpsq;
 
 	struct mlx5e_priv *priv;
@@ -688,6 +771,11 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 			     struct netlink_ext_ack *extack);
 int mlx5e_modify_sq_state(struct mlx5_core_dev *mdev, u32 sqn, int curr,
 			  int next);
+int mlx5e_create_sq_cmd(struct mlx5e_channel *c,
+			const struct mlx5e_params *params,
+			const struct mlx5_wq_cyc *wq, u32 cqn, bool reg_umr,
+			u32 *sqn);
+void mlx5e_destroy_sq_cmd(struct mlx5_core_dev *mdev, u32 sqn);
 int mlx5e_create_cq(struct mlx5e_channel *c, struct mlx5e_cq *cq,
 		    const struct mlx5e_params *params, bool rx, u8 log_size);
 void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq);
@@ -712,6 +800,9 @@ void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv);
 int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget);
 bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq);
 void mlx5e_free_rx_descs(struct mlx5e_rq *rq);
+bool mlx5e_poll_icosq_cq(struct mlx5e_icosq *sq, struct mlx5e_rq *rq);
+void mlx5e_init_mpwqes(struct mlx5e_rq *rq);
+int mlx5e_icosq_drain(struct mlx5e_icosq *sq, struct mlx5e_rq *rq);
 
 /* en/ethtool.c */
 extern const struct ethtool_ops mlx5e_ethtool_ops;

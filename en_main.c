@@ -285,40 +285,61 @@ int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn, int curr,
 	return mlx5_cmd_exec_in(mdev, modify_rq, in);
 }
 
-static int mlx5e_create_sq_obj(struct mlx5e_channel *c, struct mlx5e_txqsq *sq,
-			       const struct mlx5e_params *params)
+/**
+ * mlx5e_create_sq_cmd() - CREATE_SQ for any SQ of a channel
+ * @c: the channel (its UAR page, the netdev's PD and TIS)
+ * @params: the parameters (SQ context fields they give)
+ * @wq: the SQ's ring, created
+ * @cqn: its completion queue
+ * @reg_umr: the SQ may post UMR WQEs (the ICOSQ)
+ * @sqn: filled in
+ *
+ * The one builder of the SQ context for the TX SQs, the XDP SQs and the
+ * ICOSQs; creation is not a hot path.
+ *
+ * Return: 0 or a command error; the SQ is in RST.
+ */
+int mlx5e_create_sq_cmd(struct mlx5e_channel *c,
+			const struct mlx5e_params *params,
+			const struct mlx5_wq_cyc *wq, u32 cqn, bool reg_umr,
+			u32 *sqn)
 {
 	struct mlx5e_hw_res *res = &c->priv->res;
 	u32 out[MLX5_ST_SZ_DW(create_sq_out)] = {};
-	void *in, *sqc, *wq;
+	void *in, *sqc, *wqc;
 	int inlen, err;
 
 	inlen = MLX5_ST_SZ_BYTES(create_sq_in) +
-		sizeof(u64) * mlx5_wq_npages(&sq->wq.wqb);
+		sizeof(u64) * mlx5_wq_npages(&wq->wqb);
 	in = kvzalloc(inlen, GFP_KERNEL);
 	if (!in)
 		return -ENOMEM;
 	MLX5_SET(create_sq_in, in, opcode, MLX5_CMD_OP_CREATE_SQ);
 	sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
-	wq = MLX5_ADDR_OF(sqc, sqc, wq);
+	wqc = MLX5_ADDR_OF(sqc, sqc, wq);
 	mlx5e_build_sq_ctx(params, sqc);
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
 	MLX5_SET(sqc, sqc, tis_num_0, res->tisn);
-	MLX5_SET(sqc, sqc, cqn, sq->cq.mcq.cqn);
-	MLX5_SET(wq, wq, uar_page, c->db.uar_index);
-	MLX5_SET(wq, wq, pd, res->pdn);
-	MLX5_SET64(wq, wq, dbr_addr, sq->wq.wqb.db_dma);
-	mlx5_wq_fill_pas(&sq->wq.wqb, MLX5_ADDR_OF(wq, wq, pas));
+	MLX5_SET(sqc, sqc, cqn, cqn);
+	MLX5_SET(sqc, sqc, reg_umr, reg_umr);
+	MLX5_SET(wq, wqc, log_wq_sz, ilog2(mlx5_wq_cyc_size(wq)));
+	MLX5_SET(wq, wqc, uar_page, c->db.uar_index);
+	MLX5_SET(wq, wqc, pd, res->pdn);
+	MLX5_SET64(wq, wqc, dbr_addr, wq->wqb.db_dma);
+	mlx5_wq_fill_pas(&wq->wqb, MLX5_ADDR_OF(wq, wqc, pas));
 	err = mlx5_cmd_exec(c->mdev, in, inlen, out, sizeof(out));
 	kvfree(in);
-	if (!err) {
-		sq->sqn = MLX5_GET(create_sq_out, out, sqn);
-		sq->qpn_be = cpu_to_be32(sq->sqn << 8);
-	}
+	if (!err)
+		*sqn = MLX5_GET(create_sq_out, out, sqn);
 	return err;
 }
 
-static void mlx5e_destroy_sq_obj(struct mlx5_core_dev *mdev, u32 sqn)
+/**
+ * mlx5e_destroy_sq_cmd() - undo mlx5e_create_sq_cmd()
+ * @mdev: the device
+ * @sqn: the SQ
+ */
+void mlx5e_destroy_sq_cmd(struct mlx5_core_dev *mdev, u32 sqn)
 {
 	u32 in[MLX5_ST_SZ_DW(destroy_sq_in)] = {};
 
@@ -397,9 +418,11 @@ static int mlx5e_open_txqsq(struct mlx5e_channel *c,
 	sq->cq_stats = &stats->sq_cq;
 	INIT_WORK(&sq->recover_work, mlx5e_tx_err_cqe_work);
 
-	err = mlx5e_create_sq_obj(c, sq, params);
+	err = mlx5e_create_sq_cmd(c, params, &sq->wq, sq->cq.mcq.cqn, false,
+				  &sq->sqn);
 	if (err)
 		goto err_fifos;
+	sq->qpn_be = cpu_to_be32(sq->sqn << 8);
 	return 0;
 
 err_fifos:
@@ -416,7 +439,7 @@ static void mlx5e_close_txqsq(struct mlx5e_channel *c)
 	struct mlx5e_txqsq *sq = &c->sq;
 
 	cancel_work_sync(&sq->recover_work);
-	mlx5e_destroy_sq_obj(c->mdev, sq->sqn);
+	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
 	mlx5e_free_txqsq_descs(sq);
 	mlx5e_free_sq_fifos(sq);
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
@@ -467,7 +490,8 @@ static int mlx5e_create_page_pool(struct mlx5e_channel *c, struct mlx5e_rq *rq,
 	struct page_pool_params pp = {
 		.order = 0,
 		.flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
-		.pool_size = mlx5_wq_cyc_size(&rq->wq) * rq->num_frags,
+		.pool_size = mlx5_wq_cyc_size(&rq->wq) *
+			     (rq->striding ? MLX5E_MPWQE_PAGES : rq->num_frags),
 		.nid = cpu_to_node(c->cpu),
 		.dev = c->mdev->device,
 		.napi = &c->napi,
@@ -511,21 +535,179 @@ static void mlx5e_init_rx_wqes(struct mlx5e_rq *rq)
 	}
 }
 
+/* ---- the striding RQ's control SQ and mkey ---------------------------- */
+
+/*
+ * A striding RQ WQE is MLX5E_MPWQE_PAGES pages the device sees as one
+ * contiguous range: the range of that WQE in an MTT mkey of the RQ, whose
+ * entries a UMR WQE on the channel's ICOSQ points at the pages the WQE
+ * took from the page_pool. We chose UMR over one physically contiguous
+ * buffer per WQE because page_pool hands out single pages (order 0,
+ * recycled one by one as their strides are consumed): a contiguous WQE
+ * would need high-order allocations that fail on a fragmented host and
+ * would hold a whole WQE hostage to its last SKB. UMR works for any page
+ * size and is how the device is used by the upstream driver.
+ */
+static int mlx5e_create_umr_mkey(struct mlx5e_channel *c, u32 npages,
+				 u32 *mkey)
+{
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
+	void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	int err;
+
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	/* No translation until a UMR writes one. */
+	MLX5_SET(mkc, mkc, free, 1);
+	MLX5_SET(mkc, mkc, umr_en, 1);
+	MLX5_SET(mkc, mkc, lw, 1);
+	MLX5_SET(mkc, mkc, lr, 1);
+	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+	MLX5_SET(mkc, mkc, qpn, 0xffffff);
+	MLX5_SET(mkc, mkc, pd, c->priv->res.pdn);
+	MLX5_SET64(mkc, mkc, len, (u64)npages << PAGE_SHIFT);
+	/* Two 8-byte MTT entries per octword. */
+	MLX5_SET(mkc, mkc, translations_octword_size, npages / 2);
+	MLX5_SET(mkc, mkc, log_page_size, PAGE_SHIFT);
+	err = mlx5_cmd_exec_inout(c->mdev, create_mkey, in, out);
+	if (!err)
+		*mkey = MLX5_GET(create_mkey_out, out, mkey_index) << 8;
+	return err;
+}
+
+static void mlx5e_destroy_umr_mkey(struct mlx5_core_dev *mdev, u32 mkey)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_mkey_in)] = {};
+
+	MLX5_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
+	MLX5_SET(destroy_mkey_in, in, mkey_index, mkey >> 8);
+	mlx5_cmd_exec_in(mdev, destroy_mkey, in);
+}
+
+/* The ICOSQ holds a UMR for every WQE of the RQ at once. */
+static int mlx5e_open_icosq(struct mlx5e_channel *c,
+			    const struct mlx5e_params *params, u16 rq_wqes)
+{
+	struct mlx5e_icosq *sq = &c->icosq;
+	u8 log_sz = max_t(u8, order_base_2(rq_wqes * MLX5E_UMR_WQEBBS),
+			  MLX5E_LOG_SQ_SIZE_MIN);
+	int err;
+
+	err = mlx5e_create_cq(c, &sq->cq, params, false, log_sz);
+	if (err)
+		return err;
+	err = mlx5_wq_cyc_create(c->mdev->device, log_sz,
+				 ilog2(MLX5E_SEND_WQE_BB), MLX5_WQ_DBR_SND,
+				 &sq->wq);
+	if (err)
+		goto err_cq;
+	sq->cc = 0;
+	sq->pc = 0;
+	sq->db_ctrl = NULL;
+	sq->error = false;
+	sq->uar_reg = c->db.reg;
+	err = mlx5e_create_sq_cmd(c, params, &sq->wq, sq->cq.mcq.cqn, true,
+				  &sq->sqn);
+	if (err)
+		goto err_wq;
+	err = mlx5e_modify_sq_state(c->mdev, sq->sqn, MLX5_SQC_STATE_RST,
+				    MLX5_SQC_STATE_RDY);
+	if (err)
+		goto err_obj;
+	return 0;
+
+err_obj:
+	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
+err_wq:
+	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
+err_cq:
+	mlx5e_destroy_cq(c->mdev, &sq->cq);
+	return err;
+}
+
+static void mlx5e_close_icosq(struct mlx5e_channel *c)
+{
+	struct mlx5e_icosq *sq = &c->icosq;
+
+	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
+	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
+	mlx5e_destroy_cq(c->mdev, &sq->cq);
+}
+
+/* A striding RQ's own parts: ICOSQ, mkey, per-WQE page tables. */
+static int mlx5e_open_rq_striding(struct mlx5e_channel *c,
+				  const struct mlx5e_params *params,
+				  struct mlx5e_rq *rq)
+{
+	u16 wqes = mlx5_wq_cyc_size(&rq->wq);
+	int node = cpu_to_node(c->cpu);
+	int err;
+
+	rq->mpw_pages = kvcalloc_node(wqes * MLX5E_MPWQE_PAGES,
+				      sizeof(*rq->mpw_pages), GFP_KERNEL, node);
+	rq->mpw_consumed = kvcalloc_node(wqes, sizeof(*rq->mpw_consumed),
+					 GFP_KERNEL, node);
+	if (!rq->mpw_pages || !rq->mpw_consumed) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	err = mlx5e_open_icosq(c, params, wqes);
+	if (err)
+		goto err_free;
+	err = mlx5e_create_umr_mkey(c, wqes * MLX5E_MPWQE_PAGES, &rq->umr_mkey);
+	if (err)
+		goto err_icosq;
+	rq->umr_mkey_be = cpu_to_be32(rq->umr_mkey);
+	rq->icosq = &c->icosq;
+	rq->mpw_batch = min_t(u16, 8, wqes / 2);
+	return 0;
+
+err_icosq:
+	mlx5e_close_icosq(c);
+err_free:
+	kvfree(rq->mpw_consumed);
+	kvfree(rq->mpw_pages);
+	return err;
+}
+
+static void mlx5e_close_rq_striding(struct mlx5e_channel *c,
+				    struct mlx5e_rq *rq)
+{
+	/* No UMR runs on the mkey once its SQ is gone. */
+	mlx5e_close_icosq(c);
+	mlx5e_destroy_umr_mkey(c->mdev, rq->umr_mkey);
+	kvfree(rq->mpw_consumed);
+	kvfree(rq->mpw_pages);
+}
+
 /* RX CQ, ring, page pool, RQ object (in RST). */
 static int mlx5e_open_rq(struct mlx5e_channel *c,
 			 const struct mlx5e_params *params)
 {
 	struct mlx5e_rq *rq = &c->rq;
 	struct mlx5e_rx_buf_layout l;
+	u8 log_wqes, log_stride;
 	int err;
 
-	mlx5e_rq_layout(params, &l);
-	err = mlx5e_create_cq(c, &rq->cq, params, true, params->log_rq_size);
+	rq->striding = mlx5e_rq_is_striding(params);
+	mlx5e_rq_layout_any(params, &l);
+	if (rq->striding) {
+		log_wqes = mlx5e_mpwqe_log_wqes(params, &l);
+		log_stride = ilog2(sizeof(struct mlx5e_rx_wqe_ll));
+		rq->log_strides = mlx5e_mpwqe_log_strides(&l);
+		rq->log_stride_sz = ilog2(l.stride);
+	} else {
+		log_wqes = params->log_rq_size;
+		log_stride = mlx5e_rq_log_wqe_stride(&l);
+	}
+	/* A CQE per frame: as many as the ring has buffers (strides). */
+	err = mlx5e_create_cq(c, &rq->cq, params, true,
+			      rq->striding ? log_wqes + rq->log_strides :
+					     params->log_rq_size);
 	if (err)
 		return err;
-	err = mlx5_wq_cyc_create(c->mdev->device, params->log_rq_size,
-				 mlx5e_rq_log_wqe_stride(&l), MLX5_WQ_DBR_RCV,
-				 &rq->wq);
+	err = mlx5_wq_cyc_create(c->mdev->device, log_wqes, log_stride,
+				 MLX5_WQ_DBR_RCV, &rq->wq);
 	if (err)
 		goto err_cq;
 
@@ -542,14 +724,21 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	rq->headroom = l.headroom;
 	rq->cc = 0;
 	rq->pc = 0;
+	rq->umr_pc = 0;
 	rq->state = 0;
 	INIT_WORK(&rq->recover_work, mlx5e_rx_err_cqe_work);
-	rq->frags = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq) * rq->num_frags,
-				  sizeof(*rq->frags), GFP_KERNEL,
-				  cpu_to_node(c->cpu));
-	if (!rq->frags) {
-		err = -ENOMEM;
-		goto err_wq;
+	if (rq->striding) {
+		err = mlx5e_open_rq_striding(c, params, rq);
+		if (err)
+			goto err_wq;
+	} else {
+		rq->frags = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq) *
+					  rq->num_frags, sizeof(*rq->frags),
+					  GFP_KERNEL, cpu_to_node(c->cpu));
+		if (!rq->frags) {
+			err = -ENOMEM;
+			goto err_wq;
+		}
 	}
 	err = mlx5e_create_page_pool(c, rq, params);
 	if (err)
@@ -564,7 +753,10 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	RCU_INIT_POINTER(rq->xdp_prog, params->xdp_prog);
 	rq->xdpsq = c->xdpsq;
 	rq->xdp_flush = false;
-	mlx5e_init_rx_wqes(rq);
+	if (rq->striding)
+		mlx5e_init_mpwqes(rq);
+	else
+		mlx5e_init_rx_wqes(rq);
 
 	err = mlx5e_create_rq_obj(c, rq, params);
 	if (err)
@@ -576,7 +768,10 @@ err_rxq:
 err_pool:
 	page_pool_destroy(rq->page_pool);
 err_frags:
-	kvfree(rq->frags);
+	if (rq->striding)
+		mlx5e_close_rq_striding(c, rq);
+	else
+		kvfree(rq->frags);
 err_wq:
 	mlx5_wq_cyc_destroy(c->mdev->device, &rq->wq);
 err_cq:
@@ -592,7 +787,10 @@ static void mlx5e_close_rq(struct mlx5e_channel *c)
 	mlx5e_free_rx_descs(rq);
 	xdp_rxq_info_unreg(&rq->xdp_rxq);
 	page_pool_destroy(rq->page_pool);
-	kvfree(rq->frags);
+	if (rq->striding)
+		mlx5e_close_rq_striding(c, rq);
+	else
+		kvfree(rq->frags);
 	mlx5_wq_cyc_destroy(c->mdev->device, &rq->wq);
 	mlx5e_destroy_cq(c->mdev, &rq->cq);
 }
@@ -613,6 +811,9 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	busy = mlx5e_poll_tx_cq(&c->sq, budget);
 	if (c->xdpsq)
 		busy |= mlx5e_poll_xdpsq_cq(c->xdpsq);
+	/* UMRs completed: their WQEs go to the device before RX polls. */
+	if (c->rq.striding)
+		busy |= mlx5e_poll_icosq_cq(&c->icosq, &c->rq);
 	work = mlx5e_poll_rx_cq(&c->rq, budget);
 	busy |= work == budget;
 	busy |= mlx5e_post_rx_wqes(&c->rq);
@@ -627,6 +828,8 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	mlx5e_cq_arm(&c->sq.cq);
 	if (c->xdpsq)
 		mlx5e_cq_arm(&c->xdpsq->cq);
+	if (c->rq.striding)
+		mlx5e_cq_arm(&c->icosq.cq);
 	mlx5e_cq_arm(&c->rq.cq);
 	u64_stats_update_begin(&c->stats->syncp);
 	u64_stats_inc(&c->stats->arm);

@@ -26,8 +26,13 @@
 /* CQE opcodes (PRM) of the receive side. */
 #define MLX5E_CQE_RESP_SEND	0x2
 #define MLX5E_CQE_RESP_ERR	0xe
+#define MLX5E_CQE_REQ_ERR	0xd
+
+#define MLX5E_ICOSQ_POLL_BUDGET	64
 
 #define MLX5E_RX_REFILL_BULK	8
+
+static bool mlx5e_post_rx_mpwqes(struct mlx5e_rq *rq);
 
 static struct mlx5e_rq_frag *mlx5e_rq_frags(struct mlx5e_rq *rq, u16 ix)
 {
@@ -102,6 +107,8 @@ bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq)
 	/* Not into an RQ in error: its recovery posts afresh. */
 	if (unlikely(test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state)))
 		return false;
+	if (rq->striding)
+		return mlx5e_post_rx_mpwqes(rq);
 	while ((u16)(pc - rq->cc) < size) {
 		if (unlikely(mlx5e_alloc_rx_wqe(rq, mlx5_wq_cyc_ctr2ix(&rq->wq, pc)))) {
 			mlx5e_rq_stats_inc(rq, &rq->stats->buff_alloc_err);
@@ -199,6 +206,36 @@ static struct sk_buff *mlx5e_skb_from_frags(struct mlx5e_rq *rq,
 	return skb;
 }
 
+/* The CQE's offloads on the SKB, counted, handed to GRO. */
+static void mlx5e_complete_rx_skb(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
+				  struct sk_buff *skb, u32 len)
+{
+	mlx5e_rx_csum(rq, cqe, skb);
+	mlx5e_rx_hash(rq, cqe, skb);
+	if (cqe_has_vlan(cqe))
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
+				       be16_to_cpu(cqe->vlan_info));
+	skb_record_rx_queue(skb, rq->ix);
+	skb->protocol = eth_type_trans(skb, rq->netdev);
+
+	u64_stats_update_begin(&rq->stats->syncp);
+	u64_stats_inc(&rq->stats->packets);
+	u64_stats_add(&rq->stats->bytes, len);
+	u64_stats_inc(&rq->stats->gro_packets);
+	u64_stats_update_end(&rq->stats->syncp);
+	napi_gro_receive(rq->napi, skb);
+}
+
+/* An error CQE: the RQ went to the error state, its reporter recovers it. */
+static void mlx5e_rx_err_cqe(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe)
+{
+	mlx5e_rq_stats_inc(rq, &rq->stats->wqe_err);
+	if (get_cqe_opcode(cqe) == MLX5E_CQE_RESP_ERR &&
+	    !test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
+		queue_work(container_of(rq, struct mlx5e_channel,
+					rq)->priv->wq, &rq->recover_work);
+}
+
 static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 				struct mlx5_cqe64 *cqe)
 {
@@ -208,12 +245,7 @@ static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 	struct sk_buff *skb;
 
 	if (unlikely(get_cqe_opcode(cqe) != MLX5E_CQE_RESP_SEND)) {
-		mlx5e_rq_stats_inc(rq, &rq->stats->wqe_err);
-		/* The RQ went to the error state: its reporter recovers it. */
-		if (get_cqe_opcode(cqe) == MLX5E_CQE_RESP_ERR &&
-		    !test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
-			queue_work(container_of(rq, struct mlx5e_channel,
-						rq)->priv->wq, &rq->recover_work);
+		mlx5e_rx_err_cqe(rq, cqe);
 		goto release;
 	}
 	if (rq->linear) {
@@ -232,25 +264,343 @@ static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		mlx5e_rq_stats_inc(rq, &rq->stats->buff_alloc_err);
 		goto release;
 	}
-
-	mlx5e_rx_csum(rq, cqe, skb);
-	mlx5e_rx_hash(rq, cqe, skb);
-	if (cqe_has_vlan(cqe))
-		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
-				       be16_to_cpu(cqe->vlan_info));
-	skb_record_rx_queue(skb, rq->ix);
-	skb->protocol = eth_type_trans(skb, rq->netdev);
-
-	u64_stats_update_begin(&rq->stats->syncp);
-	u64_stats_inc(&rq->stats->packets);
-	u64_stats_add(&rq->stats->bytes, len);
-	u64_stats_inc(&rq->stats->gro_packets);
-	u64_stats_update_end(&rq->stats->syncp);
-	napi_gro_receive(rq->napi, skb);
+	mlx5e_complete_rx_skb(rq, cqe, skb, len);
 release:
 	/* Fragments no SKB took go back to the pool. */
 	mlx5e_release_rx_wqe(rq, ix, true);
 	rq->cc++;
+}
+
+/* ---- the striding RQ ------------------------------------------------ */
+
+/*
+ * Each WQE is MLX5E_MPWQE_PAGES page_pool pages, mapped by a UMR on the
+ * channel's ICOSQ at the WQE's range of the RQ's MTT mkey, and
+ * 2^log_strides strides of one linear buffer each (params_rx.c): the
+ * device writes a frame at a stride plus the headroom (the WQE's address
+ * carries it) and says in the CQE which stride and how many it consumed;
+ * a filler CQE skips the strides a frame did not fit in. A WQE is retired
+ * when all its strides are consumed; WQEs retire in order.
+ *
+ * A page starts with MLX5E_PAGECNT_BIAS fragment references: each stride
+ * an SKB, XDP_TX or a redirect takes away counts one (@frags); when the
+ * WQE retires, the references nobody took are dropped at once, and the
+ * page returns to the pool with its last user.
+ *
+ * Refill takes pages for at least @mpw_batch free WQEs at once and posts
+ * their UMRs, one ICOSQ doorbell; a WQE is published to the device (the
+ * RQ's doorbell record) only once its UMR completed.
+ */
+
+static struct mlx5e_mpw_page *mlx5e_mpw_pages(struct mlx5e_rq *rq, u16 ix)
+{
+	return &rq->mpw_pages[(u32)ix << MLX5E_MPWQE_LOG_PAGES];
+}
+
+static void mlx5e_mpw_release(struct mlx5e_rq *rq, u16 ix, bool napi)
+{
+	struct mlx5e_mpw_page *mp = mlx5e_mpw_pages(rq, ix);
+	unsigned int i;
+
+	for (i = 0; i < MLX5E_MPWQE_PAGES; i++, mp++) {
+		if (!mp->page)
+			continue;
+		if (!page_pool_unref_page(mp->page,
+					  MLX5E_PAGECNT_BIAS - mp->frags))
+			page_pool_put_unrefed_page(rq->page_pool, mp->page, -1,
+						   napi);
+		mp->page = NULL;
+	}
+}
+
+/**
+ * mlx5e_init_mpwqes() - the fixed part of every striding RQ WQE
+ * @rq: the RQ, not yet created
+ *
+ * WQE i points at its range of the mkey (plus the headroom) and links to
+ * WQE i + 1, the last back to the first.
+ */
+void mlx5e_init_mpwqes(struct mlx5e_rq *rq)
+{
+	u16 n = mlx5_wq_cyc_size(&rq->wq), i;
+	u32 bytes = MLX5E_MPWQE_PAGES << PAGE_SHIFT;
+
+	for (i = 0; i < n; i++) {
+		struct mlx5e_rx_wqe_ll *wqe = mlx5_wq_cyc_get_wqe(&rq->wq, i);
+
+		memset(wqe, 0, sizeof(*wqe));
+		wqe->next_wqe_index = cpu_to_be16((i + 1) & (n - 1));
+		wqe->data.byte_count = cpu_to_be32(bytes);
+		wqe->data.lkey = rq->umr_mkey_be;
+		wqe->data.addr = cpu_to_be64((u64)i * bytes + rq->headroom);
+	}
+	memset(rq->mpw_consumed, 0, n * sizeof(*rq->mpw_consumed));
+}
+
+/* Take the pages of WQE @ix and post the UMR that maps them. */
+static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
+{
+	struct mlx5e_mpw_page *mp = mlx5e_mpw_pages(rq, ix);
+	struct mlx5e_icosq *sq = rq->icosq;
+	u16 pi = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
+	struct mlx5e_umr_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
+	u32 octw = (u32)ix * (MLX5E_MPWQE_PAGES / 2);
+	unsigned int i;
+
+	for (i = 0; i < MLX5E_MPWQE_PAGES; i++) {
+		struct page *page = page_pool_dev_alloc_pages(rq->page_pool);
+
+		if (unlikely(!page))
+			goto err_free;
+		page_pool_fragment_page(page, MLX5E_PAGECNT_BIAS);
+		mp[i].page = page;
+		mp[i].frags = 0;
+		wqe->mtt[i] = cpu_to_be64(page_pool_get_dma_addr(page) |
+					  MLX5_EN_WR);
+	}
+	u64_stats_update_begin(&rq->stats->syncp);
+	u64_stats_add(&rq->stats->pages, MLX5E_MPWQE_PAGES);
+	u64_stats_update_end(&rq->stats->syncp);
+
+	memset(wqe, 0, offsetof(struct mlx5e_umr_wqe, mtt));
+	wqe->ctrl.opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
+						 MLX5E_OPCODE_UMR);
+	wqe->ctrl.qpn_ds = cpu_to_be32(sq->sqn << 8 |
+				       sizeof(*wqe) / MLX5E_SEND_WQE_DS);
+	wqe->ctrl.fm_ce_se = MLX5E_WQE_CTRL_CQ_UPDATE;
+	wqe->ctrl.imm = rq->umr_mkey_be;
+	wqe->uctrl.flags = MLX5_UMR_TRANSLATION_OFFSET_EN | MLX5_UMR_INLINE;
+	wqe->uctrl.xlt_octowords = cpu_to_be16(MLX5E_MPWQE_PAGES / 2);
+	wqe->uctrl.xlt_offset = cpu_to_be16(octw & 0xffff);
+	wqe->uctrl.xlt_offset_47_16 = cpu_to_be32(octw >> 16);
+	wqe->uctrl.mkey_mask = cpu_to_be64(MLX5_MKEY_MASK_FREE);
+	sq->db_ctrl = &wqe->ctrl;
+	sq->pc += MLX5E_UMR_WQEBBS;
+	rq->mpw_consumed[ix] = 0;
+	return 0;
+
+err_free:
+	while (i--) {
+		/* Every reference the bias gave is still ours: one left. */
+		page_pool_fragment_page(mp[i].page, 1);
+		page_pool_put_full_page(rq->page_pool, mp[i].page, true);
+		mp[i].page = NULL;
+	}
+	return -ENOMEM;
+}
+
+static_assert(sizeof(struct mlx5e_umr_wqe) ==
+	      MLX5E_UMR_WQEBBS * MLX5E_SEND_WQE_BB);
+
+static void mlx5e_icosq_ring(struct mlx5e_icosq *sq)
+{
+	if (!sq->db_ctrl)
+		return;
+	dma_wmb();
+	mlx5_wq_cyc_update_db(&sq->wq, sq->pc);
+	/* The record is visible before the device is told to read it. */
+	wmb();
+	__raw_writeq(*(u64 *)sq->db_ctrl, sq->uar_reg);
+	sq->db_ctrl = NULL;
+}
+
+static bool mlx5e_post_rx_mpwqes(struct mlx5e_rq *rq)
+{
+	u16 size = mlx5_wq_cyc_size(&rq->wq);
+	u16 free = size - (u16)(rq->umr_pc - rq->cc);
+	bool short_of = false;
+
+	if (free < rq->mpw_batch || unlikely(rq->icosq->error))
+		return false;
+	while (free--) {
+		u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, rq->umr_pc);
+
+		if (unlikely(mlx5e_alloc_mpwqe(rq, ix))) {
+			mlx5e_rq_stats_inc(rq, &rq->stats->buff_alloc_err);
+			short_of = true;
+			break;
+		}
+		rq->umr_pc++;
+	}
+	mlx5e_icosq_ring(rq->icosq);
+	return short_of;
+}
+
+/**
+ * mlx5e_poll_icosq_cq() - completed UMRs: publish their WQEs (NAPI)
+ * @sq: the channel's ICOSQ
+ * @rq: its striding RQ
+ *
+ * Every UMR asks for a completion and the ICOSQ completes in order: each
+ * CQE makes the next WQE the device's.
+ *
+ * Return: whether more CQEs may be waiting.
+ */
+bool mlx5e_poll_icosq_cq(struct mlx5e_icosq *sq, struct mlx5e_rq *rq)
+{
+	struct mlx5_cqwq *cqwq = &sq->cq.wq;
+	struct mlx5_cqe64 *cqe;
+	u16 pc = rq->pc;
+	int n = 0;
+
+	while (n < MLX5E_ICOSQ_POLL_BUDGET && (cqe = mlx5_cqwq_get_cqe(cqwq))) {
+		mlx5_cqwq_pop(cqwq);
+		n++;
+		sq->cc += MLX5E_UMR_WQEBBS;
+		if (unlikely(get_cqe_opcode(cqe) == MLX5E_CQE_REQ_ERR ||
+			     sq->error)) {
+			/* The WQE's pages are not mapped: never publish it
+			 * nor any behind it; the RQ starves until reopened.
+			 */
+			if (!sq->error)
+				netdev_err(rq->netdev,
+					   "RQ 0x%x: UMR failed, RQ stalled until reopened\n",
+					   rq->rqn);
+			sq->error = true;
+			mlx5e_rq_stats_inc(rq, &rq->stats->umr_cqe_err);
+			continue;
+		}
+		rq->pc++;
+	}
+	if (!n)
+		return false;
+	mlx5_cqwq_update_db(cqwq);
+	if (rq->pc != pc &&
+	    likely(!test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))) {
+		/* The WQEs before the counter the device reads. */
+		dma_wmb();
+		mlx5_wq_cyc_update_db(&rq->wq, rq->pc);
+	}
+	return n == MLX5E_ICOSQ_POLL_BUDGET;
+}
+
+/**
+ * mlx5e_icosq_drain() - wait for the UMRs in flight (RQ recovery)
+ * @sq: the ICOSQ
+ * @rq: its RQ, NAPI off
+ *
+ * Return: 0, or -ETIMEDOUT when the device did not complete them.
+ */
+int mlx5e_icosq_drain(struct mlx5e_icosq *sq, struct mlx5e_rq *rq)
+{
+	unsigned int i;
+
+	for (i = 0; i < 100; i++) {
+		mlx5e_poll_icosq_cq(sq, rq);
+		if (sq->cc == sq->pc || sq->error)
+			return 0;
+		usleep_range(1000, 2000);
+	}
+	return -ETIMEDOUT;
+}
+
+static void mlx5e_mpwqe_consume(struct mlx5e_rq *rq, u16 ix, u16 strides)
+{
+	rq->mpw_consumed[ix] += strides;
+	if (rq->mpw_consumed[ix] < BIT(rq->log_strides))
+		return;
+	mlx5e_mpw_release(rq, ix, true);
+	rq->mpw_consumed[ix] = 0;
+	rq->cc++;
+}
+
+/*
+ * Non-linear: the frame fills @len bytes of consecutive strides from
+ * @offset of the WQE (no headroom), maybe over several pages. Each page
+ * part becomes a fragment (one reference of its page); the headers are
+ * pulled into the SKB's linear part.
+ */
+static struct sk_buff *
+mlx5e_skb_from_mpwrq_nonlinear(struct mlx5e_rq *rq, struct mlx5e_mpw_page *mp,
+			       u32 offset, u32 len)
+{
+	u32 pg_off = offset & (PAGE_SIZE - 1), headlen;
+	struct sk_buff *skb;
+	int nr = 0;
+
+	mp += offset >> PAGE_SHIFT;
+	skb = napi_alloc_skb(rq->napi, MLX5E_RX_MAX_HEAD);
+	if (unlikely(!skb))
+		return NULL;
+	skb_mark_for_recycle(skb);
+	while (len) {
+		u32 n = min_t(u32, len, PAGE_SIZE - pg_off);
+
+		page_pool_dma_sync_for_cpu(rq->page_pool, mp->page, pg_off, n);
+		skb_add_rx_frag(skb, nr++, mp->page, pg_off, n,
+				ALIGN(n, BIT(rq->log_stride_sz)));
+		mp->frags++;
+		len -= n;
+		pg_off = 0;
+		mp++;
+	}
+	headlen = eth_get_headlen(rq->netdev,
+				  skb_frag_address(&skb_shinfo(skb)->frags[0]),
+				  min_t(u32, skb_frag_size(&skb_shinfo(skb)->frags[0]),
+					MLX5E_RX_MAX_HEAD));
+	__pskb_pull_tail(skb, max_t(u32, headlen, ETH_HLEN));
+	return skb;
+}
+
+static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
+				      struct bpf_prog *prog,
+				      struct mlx5_cqe64 *cqe)
+{
+	u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, be16_to_cpu(cqe->wqe_id));
+	u16 strides = mpwrq_get_cqe_consumed_strides(cqe);
+	u32 stride = mpwrq_get_cqe_stride_index(cqe);
+	u32 headroom = rq->headroom, len, offset;
+	struct mlx5e_mpw_page *mp;
+	struct mlx5e_rq_frag frag;
+	struct sk_buff *skb;
+
+	if (unlikely(get_cqe_opcode(cqe) != MLX5E_CQE_RESP_SEND)) {
+		/* Recovery returns every WQE's pages. */
+		mlx5e_rx_err_cqe(rq, cqe);
+		return;
+	}
+	if (unlikely(mpwrq_is_filler_cqe(cqe))) {
+		u64_stats_update_begin(&rq->stats->syncp);
+		u64_stats_inc(&rq->stats->mpwqe_filler_cqes);
+		u64_stats_add(&rq->stats->mpwqe_filler_strides, strides);
+		u64_stats_update_end(&rq->stats->syncp);
+		goto consumed;
+	}
+	len = mpwrq_get_cqe_byte_cnt(cqe);
+	if (unlikely(stride + strides > BIT(rq->log_strides) || !len ||
+		     (rq->linear ? strides != 1 || len > rq->frag_size :
+				   len > ((u32)strides << rq->log_stride_sz)))) {
+		mlx5e_rq_stats_inc(rq, &rq->stats->oversize_pkts_sw_drop);
+		goto consumed;
+	}
+	offset = stride << rq->log_stride_sz;
+	if (!rq->linear) {
+		skb = mlx5e_skb_from_mpwrq_nonlinear(rq, mlx5e_mpw_pages(rq, ix),
+						     offset, len);
+		goto built;
+	}
+	mp = mlx5e_mpw_pages(rq, ix) + (offset >> PAGE_SHIFT);
+	frag.page = mp->page;
+	frag.offset = offset & (PAGE_SIZE - 1);
+	page_pool_dma_sync_for_cpu(rq->page_pool, frag.page,
+				   frag.offset + headroom, len);
+	net_prefetch(page_address(frag.page) + frag.offset + headroom);
+	if (prog && mlx5e_xdp_rx(rq, prog, &frag, &headroom, &len)) {
+		if (!frag.page)
+			mp->frags++; /* XDP_TX or redirect took the stride */
+		goto consumed;
+	}
+	skb = mlx5e_skb_from_linear(rq, &frag, headroom, len);
+	if (skb)
+		mp->frags++;
+built:
+	if (unlikely(!skb)) {
+		mlx5e_rq_stats_inc(rq, &rq->stats->buff_alloc_err);
+		goto consumed;
+	}
+	mlx5e_complete_rx_skb(rq, cqe, skb, len);
+consumed:
+	mlx5e_mpwqe_consume(rq, ix, strides);
 }
 
 /**
@@ -273,7 +623,10 @@ int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
 	prog = rcu_dereference(rq->xdp_prog);
 	while (work < budget && (cqe = mlx5_cqwq_get_cqe(cqwq))) {
 		mlx5_cqwq_pop(cqwq);
-		mlx5e_handle_rx_cqe(rq, prog, cqe);
+		if (rq->striding)
+			mlx5e_handle_rx_cqe_mpwrq(rq, prog, cqe);
+		else
+			mlx5e_handle_rx_cqe(rq, prog, cqe);
 		work++;
 	}
 	if (work)
@@ -290,6 +643,17 @@ int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
  */
 void mlx5e_free_rx_descs(struct mlx5e_rq *rq)
 {
+	if (rq->striding) {
+		/* Posted, or UMR in flight: the device writes none now. */
+		while (rq->cc != rq->umr_pc) {
+			mlx5e_mpw_release(rq, mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc),
+					  false);
+			rq->mpw_consumed[mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc)] = 0;
+			rq->cc++;
+		}
+		rq->pc = rq->umr_pc;
+		return;
+	}
 	while (rq->cc != rq->pc) {
 		mlx5e_release_rx_wqe(rq, mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc), false);
 		rq->cc++;

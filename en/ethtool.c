@@ -20,6 +20,7 @@
 static const char mlx5e_priv_flags[MLX5E_NUM_PFLAGS][ETH_GSTRING_LEN] = {
 	"rx_cqe_moder",
 	"skb_tx_mpwqe",
+	"rx_striding_rq",
 };
 
 static void mlx5e_get_drvinfo(struct net_device *netdev,
@@ -236,7 +237,7 @@ static u32 mlx5e_get_priv_flags(struct net_device *netdev)
 	return priv->params.pflags;
 }
 
-/* A flag that changes the queues (skb_tx_mpwqe) reopens the channels
+/* A flag that changes the queues (skb_tx_mpwqe, rx_striding_rq) reopens the channels
  * through mlx5e_safe_switch_params(): the new SQs take it from their
  * first packet, the old ones complete what they hold.
  */
@@ -251,11 +252,16 @@ static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
 	mutex_lock(&priv->state_lock);
 	params = priv->params;
 	params.pflags = flags;
-	if ((flags ^ priv->params.pflags) & BIT(MLX5E_PFLAG_SKB_TX_MPWQE)) {
+	if ((flags ^ priv->params.pflags) & (BIT(MLX5E_PFLAG_SKB_TX_MPWQE) |
+					     BIT(MLX5E_PFLAG_RX_STRIDING_RQ))) {
 		/* ethtool's set_priv_flags has no extack: say it in dmesg. */
 		if ((flags & BIT(MLX5E_PFLAG_SKB_TX_MPWQE)) &&
 		    !MLX5_CAP_ETH(priv->mdev, enhanced_multi_pkt_send_wqe)) {
 			netdev_err(netdev, "%s\n", MLX5E_MPWQE_UNSUPPORTED_MSG);
+			err = -EOPNOTSUPP;
+		} else if ((flags & BIT(MLX5E_PFLAG_RX_STRIDING_RQ)) &&
+			   !mlx5e_striding_rq_caps(priv->mdev)) {
+			netdev_err(netdev, "%s\n", MLX5E_STRIDING_UNSUPPORTED_MSG);
 			err = -EOPNOTSUPP;
 		} else {
 			err = mlx5e_safe_switch_params(priv, &params, NULL);

@@ -94,6 +94,8 @@ void mlx5e_params_init(struct mlx5_core_dev *mdev, struct mlx5e_params *params,
 	params->sw_mtu = mtu;
 	if (MLX5_CAP_ETH(mdev, enhanced_multi_pkt_send_wqe))
 		params->pflags |= BIT(MLX5E_PFLAG_SKB_TX_MPWQE);
+	if (MLX5E_STRIDING_RQ_DEFAULT && mlx5e_striding_rq_caps(mdev))
+		params->pflags |= BIT(MLX5E_PFLAG_RX_STRIDING_RQ);
 	params->rx_cq_usecs = MLX5E_RX_CQ_USECS_DEFAULT;
 	params->rx_cq_frames = MLX5E_RX_CQ_FRAMES_DEFAULT;
 	params->tx_cq_usecs = MLX5E_TX_CQ_USECS_DEFAULT;
@@ -118,6 +120,85 @@ void mlx5e_rq_layout(const struct mlx5e_params *params,
 {
 	mlx5e_rx_buf_layout(MLX5E_RQ_TYPE_LEGACY, params->sw_mtu,
 			    !!params->xdp_prog, PAGE_SHIFT, l);
+}
+
+/**
+ * mlx5e_striding_rq_caps() - whether the device can run our striding RQ
+ * @mdev: the device
+ *
+ * Striding RQ, UMR from an SQ with reg_umr, UMR with a pointer to the
+ * rlkey, and fewer than 512 strides per WQE (ext_stride_num_range).
+ *
+ * Return: true when it can.
+ */
+bool mlx5e_striding_rq_caps(struct mlx5_core_dev *mdev)
+{
+	return MLX5_CAP_GEN(mdev, striding_rq) &&
+	       MLX5_CAP_GEN(mdev, umr_ptr_rlky) &&
+	       MLX5_CAP_ETH(mdev, reg_umr_sq) &&
+	       MLX5_CAP_GEN(mdev, ext_stride_num_range);
+}
+
+/**
+ * mlx5e_rq_is_striding() - whether the RQs of @params are striding
+ * @params: the parameters
+ *
+ * The flag asks for it, linear or not (above a linear frame, small
+ * strides with the headers copied).
+ *
+ * Return: true for a striding RQ.
+ */
+bool mlx5e_rq_is_striding(const struct mlx5e_params *params)
+{
+	return params->pflags & BIT(MLX5E_PFLAG_RX_STRIDING_RQ);
+}
+
+/**
+ * mlx5e_rq_layout_any() - the RQ's buffers, whichever its type
+ * @params: the parameters
+ * @l: filled in
+ */
+void mlx5e_rq_layout_any(const struct mlx5e_params *params,
+			 struct mlx5e_rx_buf_layout *l)
+{
+	mlx5e_rx_buf_layout(mlx5e_rq_is_striding(params) ?
+			    MLX5E_RQ_TYPE_STRIDING : MLX5E_RQ_TYPE_LEGACY,
+			    params->sw_mtu, !!params->xdp_prog, PAGE_SHIFT, l);
+}
+
+/* log2 of the strides of one WQE of MLX5E_MPWQE_PAGES pages. */
+u8 mlx5e_mpwqe_log_strides(const struct mlx5e_rx_buf_layout *l)
+{
+	return MLX5E_MPWQE_LOG_PAGES + PAGE_SHIFT - ilog2(l->stride);
+}
+
+/**
+ * mlx5e_mpwqe_log_wqes() - log2 of the WQEs of a striding RQ
+ * @params: the parameters; log_rq_size counts frames
+ * @l: the layout
+ *
+ * Room for as many frames of the MTU as the ring size asks: one stride
+ * each when linear, else as many strides as such a frame fills, within
+ * 2^MLX5E_MPWQE_LOG_RING_STRIDES_MAX strides (the CQ has a CQE for each).
+ * Eight WQEs at least, so that refills batch while the device fills the
+ * others.
+ *
+ * Return: log2 of the WQEs.
+ */
+u8 mlx5e_mpwqe_log_wqes(const struct mlx5e_params *params,
+			const struct mlx5e_rx_buf_layout *l)
+{
+	int log_strides = mlx5e_mpwqe_log_strides(l);
+	int log = params->log_rq_size - log_strides;
+
+	if (!l->linear) {
+		u32 per_frame = DIV_ROUND_UP(MLX5E_SW2HW_MTU(params->sw_mtu),
+					     l->stride);
+
+		log = min(log + order_base_2(per_frame),
+			  MLX5E_MPWQE_LOG_RING_STRIDES_MAX - log_strides);
+	}
+	return max(log, MLX5E_MPWQE_LOG_WQES_MIN);
 }
 
 /* log2 of a legacy RQ WQE: one 16-byte data segment per fragment. */
@@ -164,6 +245,11 @@ int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 	if ((params->pflags & BIT(MLX5E_PFLAG_SKB_TX_MPWQE)) &&
 	    !MLX5_CAP_ETH(mdev, enhanced_multi_pkt_send_wqe)) {
 		NL_SET_ERR_MSG_MOD(extack, MLX5E_MPWQE_UNSUPPORTED_MSG);
+		return -EOPNOTSUPP;
+	}
+	if ((params->pflags & BIT(MLX5E_PFLAG_RX_STRIDING_RQ)) &&
+	    !mlx5e_striding_rq_caps(mdev)) {
+		NL_SET_ERR_MSG_MOD(extack, MLX5E_STRIDING_UNSUPPORTED_MSG);
 		return -EOPNOTSUPP;
 	}
 	if (params->sw_mtu < ETH_MIN_MTU || params->sw_mtu > max_mtu) {
@@ -214,10 +300,28 @@ void mlx5e_build_rq_ctx(const struct mlx5e_params *params, void *rqc)
 	void *wq = MLX5_ADDR_OF(rqc, rqc, wq);
 	struct mlx5e_rx_buf_layout l;
 
-	mlx5e_rq_layout(params, &l);
 	MLX5_SET(rqc, rqc, state, MLX5_RQC_STATE_RST);
 	MLX5_SET(rqc, rqc, flush_in_error_en, 1);
 	MLX5_SET(rqc, rqc, vsd, !(params->features & NETIF_F_HW_VLAN_CTAG_RX));
+	if (mlx5e_rq_is_striding(params)) {
+		u8 log_strides;
+
+		mlx5e_rq_layout_any(params, &l);
+		log_strides = mlx5e_mpwqe_log_strides(&l);
+		MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_LINKED_LIST_STRIDING_RQ);
+		/* Below 2^9 strides: the extended range, 2^3..2^8 as
+		 * 10..15 in four bits.
+		 */
+		MLX5_SET(wq, wq, log_wqe_num_of_strides,
+			 (log_strides - MLX5_MPWQE_LOG_NUM_STRIDES_BASE) & 0xf);
+		MLX5_SET(wq, wq, log_wqe_stride_size,
+			 ilog2(l.stride) - MLX5_MPWQE_LOG_STRIDE_SZ_BASE);
+		MLX5_SET(wq, wq, log_wq_stride,
+			 ilog2(sizeof(struct mlx5e_rx_wqe_ll)));
+		MLX5_SET(wq, wq, log_wq_sz, mlx5e_mpwqe_log_wqes(params, &l));
+		return;
+	}
+	mlx5e_rq_layout(params, &l);
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
 	MLX5_SET(wq, wq, log_wq_stride, mlx5e_rq_log_wqe_stride(&l));
 	MLX5_SET(wq, wq, log_wq_sz, params->log_rq_size);

@@ -8,6 +8,22 @@
 #define MLX5E_MPWQE_UNSUPPORTED_MSG \
 	"skb_tx_mpwqe: the device has no enhanced multi-packet send WQE"
 
+/* Why rx_striding_rq cannot be set. */
+#define MLX5E_STRIDING_UNSUPPORTED_MSG \
+	"rx_striding_rq: the device has no striding RQ with UMR"
+
+/* Whether rx_striding_rq is on by default where the device has it. */
+#define MLX5E_STRIDING_RQ_DEFAULT	0
+#define MLX5E_MPWQE_LOG_WQES_MIN	3
+#define MLX5E_MPWQE_LOG_RING_STRIDES_MAX	14
+
+bool mlx5e_striding_rq_caps(struct mlx5_core_dev *mdev);
+bool mlx5e_rq_is_striding(const struct mlx5e_params *params);
+void mlx5e_rq_layout_any(const struct mlx5e_params *params,
+			 struct mlx5e_rx_buf_layout *l);
+u8 mlx5e_mpwqe_log_strides(const struct mlx5e_rx_buf_layout *l);
+u8 mlx5e_mpwqe_log_wqes(const struct mlx5e_params *params,
+			const struct mlx5e_rx_buf_layout *l);
 void mlx5e_params_init(struct mlx5_core_dev *mdev, struct mlx5e_params *params,
 		       u16 num_channels, u16 mtu);
 u16 mlx5e_max_channels(struct mlx5_core_dev *mdev);

@@ -60,12 +60,17 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 	while (mlx5_cqwq_get_cqe(&rq->cq.wq))
 		mlx5_cqwq_pop(&rq->cq.wq);
 	mlx5_cqwq_update_db(&rq->cq.wq);
+	/* UMRs in flight complete before their WQEs' pages go back. */
+	if (rq->striding && mlx5e_icosq_drain(rq->icosq, rq))
+		netdev_warn(c->netdev, "RQ 0x%x: UMRs did not complete\n",
+			    rq->rqn);
 	mlx5e_free_rx_descs(rq);
 	err = mlx5e_modify_rq_state(mdev, rq->rqn, MLX5_RQC_STATE_ERR,
 				    MLX5_RQC_STATE_RST);
 	if (!err) {
 		rq->cc = 0;
 		rq->pc = 0;
+		rq->umr_pc = 0;
 		/* The device reads the producer counter at RDY: none yet. */
 		mlx5_wq_cyc_update_db(&rq->wq, 0);
 		err = mlx5e_modify_rq_state(mdev, rq->rqn, MLX5_RQC_STATE_RST,

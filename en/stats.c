@@ -40,6 +40,10 @@ static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_xmit),
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_full),
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_err),
+	MLX5E_DESC(struct mlx5e_rq_stats, mpwqe_filler_cqes),
+	MLX5E_DESC(struct mlx5e_rq_stats, mpwqe_filler_strides),
+	MLX5E_DESC(struct mlx5e_rq_stats, oversize_pkts_sw_drop),
+	MLX5E_DESC(struct mlx5e_rq_stats, umr_cqe_err),
 };
 
 static const struct mlx5e_counter_desc mlx5e_xdp_xmit_desc[] = {

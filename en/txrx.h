@@ -25,6 +25,7 @@
 #define MLX5E_OPCODE_NOP	0x00
 #define MLX5E_OPCODE_SEND	0x0a
 #define MLX5E_OPCODE_LSO	0x0e
+#define MLX5E_OPCODE_UMR	0x25
 #define MLX5E_WQE_CTRL_CQ_UPDATE	(2 << 2)
 
 /* Ethernet segment cs_flags. */
@@ -110,6 +111,54 @@ struct mlx5e_tx_wqe {
 	struct mlx5e_wqe_ctrl_seg ctrl;
 	struct mlx5e_wqe_eth_seg eth;
 	struct mlx5e_wqe_data_seg data[];
+};
+
+/**
+ * struct mlx5e_umr_ctrl_seg - UMR control segment (PRM)
+ * @flags: MLX5_UMR_*
+ * @rsvd0: reserved
+ * @xlt_octowords: 16-byte units of translations the WQE carries
+ * @xlt_offset: where they go in the mkey, in 16-byte units, bits 15:0
+ * @mkey_mask: MLX5_MKEY_MASK_* fields of the mkey segment to apply
+ * @xlt_offset_47_16: the offset's bits 47:16
+ * @rsvd1: reserved
+ */
+struct mlx5e_umr_ctrl_seg {
+	u8 flags;
+	u8 rsvd0[3];
+	__be16 xlt_octowords;
+	__be16 xlt_offset;
+	__be64 mkey_mask;
+	__be32 xlt_offset_47_16;
+	u8 rsvd1[28];
+};
+
+/**
+ * struct mlx5e_umr_wqe - a UMR writing one striding RQ WQE's MTT entries
+ * @ctrl: control segment; its @imm is the mkey
+ * @uctrl: UMR control segment
+ * @mkc: mkey segment (status: not free)
+ * @mtt: the pages' bus addresses with MLX5_EN_WR, inline
+ */
+struct mlx5e_umr_wqe {
+	struct mlx5e_wqe_ctrl_seg ctrl;
+	struct mlx5e_umr_ctrl_seg uctrl;
+	struct mlx5_mkey_seg mkc;
+	__be64 mtt[MLX5E_MPWQE_PAGES];
+};
+
+/**
+ * struct mlx5e_rx_wqe_ll - a linked-list RQ WQE: next index, one segment
+ * @rsvd0: reserved
+ * @next_wqe_index: the WQE the device moves to after this one
+ * @rsvd1: reserved
+ * @data: the WQE's buffer
+ */
+struct mlx5e_rx_wqe_ll {
+	u8 rsvd0[2];
+	__be16 next_wqe_index;
+	u8 rsvd1[12];
+	struct mlx5e_wqe_data_seg data;
 };
 
 static inline u16 mlx5e_sq_pi(const struct mlx5e_txqsq *sq)

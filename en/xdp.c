@@ -327,47 +327,6 @@ int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 
 /* ---- the XDP send queue: open and close ----------------------------- */
 
-static int mlx5e_xdpsq_create_obj(struct mlx5e_channel *c,
-				  struct mlx5e_xdpsq *sq,
-				  const struct mlx5e_params *params)
-{
-	struct mlx5e_hw_res *res = &c->priv->res;
-	u32 out[MLX5_ST_SZ_DW(create_sq_out)] = {};
-	void *in, *sqc, *wq;
-	int inlen, err;
-
-	inlen = MLX5_ST_SZ_BYTES(create_sq_in) +
-		sizeof(u64) * mlx5_wq_npages(&sq->wq.wqb);
-	in = kvzalloc(inlen, GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	MLX5_SET(create_sq_in, in, opcode, MLX5_CMD_OP_CREATE_SQ);
-	sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
-	wq = MLX5_ADDR_OF(sqc, sqc, wq);
-	mlx5e_build_sq_ctx(params, sqc);
-	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
-	MLX5_SET(sqc, sqc, tis_num_0, res->tisn);
-	MLX5_SET(sqc, sqc, cqn, sq->cq.mcq.cqn);
-	MLX5_SET(wq, wq, uar_page, c->db.uar_index);
-	MLX5_SET(wq, wq, pd, res->pdn);
-	MLX5_SET64(wq, wq, dbr_addr, sq->wq.wqb.db_dma);
-	mlx5_wq_fill_pas(&sq->wq.wqb, MLX5_ADDR_OF(wq, wq, pas));
-	err = mlx5_cmd_exec(c->mdev, in, inlen, out, sizeof(out));
-	kvfree(in);
-	if (!err)
-		sq->sqn = MLX5_GET(create_sq_out, out, sqn);
-	return err;
-}
-
-static void mlx5e_xdpsq_destroy_obj(struct mlx5_core_dev *mdev, u32 sqn)
-{
-	u32 in[MLX5_ST_SZ_DW(destroy_sq_in)] = {};
-
-	MLX5_SET(destroy_sq_in, in, opcode, MLX5_CMD_OP_DESTROY_SQ);
-	MLX5_SET(destroy_sq_in, in, sqn, sqn);
-	mlx5_cmd_exec_in(mdev, destroy_sq, in);
-}
-
 /**
  * mlx5e_open_xdpsq() - the channel's XDP SQ, ready to send
  * @c: the channel
@@ -411,7 +370,8 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 	sq->rq_stats = &stats->rq;
 	sq->xmit_stats = &stats->xdp_xmit;
 
-	err = mlx5e_xdpsq_create_obj(c, sq, params);
+	err = mlx5e_create_sq_cmd(c, params, &sq->wq, sq->cq.mcq.cqn, false,
+				  &sq->sqn);
 	if (err)
 		goto err_info;
 	err = mlx5e_modify_sq_state(c->mdev, sq->sqn, MLX5_SQC_STATE_RST,
@@ -422,7 +382,7 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 	return 0;
 
 err_obj:
-	mlx5e_xdpsq_destroy_obj(c->mdev, sq->sqn);
+	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
 err_info:
 	kvfree(sq->info);
 err_wq:
@@ -444,7 +404,7 @@ void mlx5e_close_xdpsq(struct mlx5e_channel *c)
 
 	if (!sq)
 		return;
-	mlx5e_xdpsq_destroy_obj(c->mdev, sq->sqn);
+	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
 	mlx5e_xdpsq_free_descs(sq);
 	kvfree(sq->info);
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);

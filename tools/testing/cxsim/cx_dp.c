@@ -116,6 +116,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "wqe.ENHANCED_MPSW", dp->wqe_mpw);
 	KV(o, "wqe.NOP", dp->wqe_nop);
 	KV(o, "wqe.UMR", dp->wqe_umr);
+	KV(o, "umr.entries", dp->umr_entries);
 	KV(o, "wqe.errors", dp->wqe_err);
 	KV(o, "wqe.vlan_insert", dp->wqe_vlan_insert);
 	KV(o, "wqe.inline_errors", dp->wqe_inline_err);
@@ -183,10 +184,13 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 
 		if (!rq)
 			continue;
-		cx_out(o, "rq.%u type=%u packets=%llu drops=%llu wqe_cc=%u state=%u cqn=%u\n",
+		cx_out(o, "rq.%u type=%u packets=%llu drops=%llu wqe_cc=%u state=%u cqn=%u",
 		       rq->rqn, rq->wq.type,
 		       (unsigned long long)rq->packets,
 		       (unsigned long long)rq->drops, rq->wqe_cc,
 		       rq->state, rq->cqn);
+		cx_out(o, " strides=%llu filler_strides=%llu\n",
+		       (unsigned long long)rq->strides,
+		       (unsigned long long)rq->filler_strides);
 	}
 }

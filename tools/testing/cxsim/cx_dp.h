@@ -34,6 +34,7 @@ struct cx_dp {
 	uint64_t wqe_vlan_insert;	/* WQEs whose eseg inserted a tag */
 	uint64_t wqe_inline_err;	/* SENDs inlining too little */
 	uint64_t inline_err_injected;	/* ... of them by the test port */
+	uint64_t umr_entries;		/* MTT/KSM entries UMRs wrote */
 	uint64_t sq_errors;		/* SQs put in the error state */
 	uint64_t sq_err_injected;	/* of them by the test port */
 	uint64_t rq_err_injected;	/* RX error CQEs by the test port */

@@ -109,9 +109,13 @@ struct cx_rq {
 	uint32_t wqe_cc;	/* WQEs consumed (free running) */
 	uint32_t stride_cc;	/* strides used in the current WQE */
 	uint16_t ll_cur;	/* data path: linked-list RQ, WQE in use */
+	uint32_t fetched_cc;	/* wqe_cc of the WQE last fetched */
+	bool fetched;		/* fetched_cc is valid */
 	uint32_t refs;		/* TIRs and RQTs naming it */
 	uint64_t packets;
 	uint64_t drops;
+	uint64_t strides;	/* striding: strides consumed by frames */
+	uint64_t filler_strides;	/* striding: strides filler CQEs skipped */
 };
 
 struct cx_tis {

@@ -390,6 +390,7 @@ uint8_t cx_rq_modify(struct cx_cmd *cmd)
 		rq->wqe_cc = 0;
 		rq->stride_cc = 0;
 		rq->ll_cur = 0;	/* data path */
+		rq->fetched = false;
 	}
 	rq->state = next;
 	return MLX5_CMD_STAT_OK;

@@ -190,7 +190,15 @@ static int cx_rq_fetch(struct cx_core *core, struct cx_rq *rq, uint8_t *wqe,
 	if (*len > 1024 || cx_rq_wqe_addr(rq, cx_rq_cur(rq), &addr) ||
 	    cx_dma_read_as(core, CX_DMA_WQE, addr, wqe, *len))
 		return -1;
-	core->dp->rx_wqe_bytes += *len;
+	/*
+	 * Hardware fetches a WQE once and keeps it while frames fill its
+	 * strides (or a too-big frame is dropped): count it once.
+	 */
+	if (!rq->fetched || rq->fetched_cc != rq->wqe_cc) {
+		core->dp->rx_wqe_bytes += *len;
+		rq->fetched_cc = rq->wqe_cc;
+		rq->fetched = true;
+	}
 	return 0;
 }
 
@@ -251,10 +259,13 @@ static int cx_rx_scatter(struct cx_core *core, struct cx_rq *rq,
 
 /*
  * The test port's injected RX error: the WQE is consumed with an error
- * CQE and the RQ goes to the error state.  The frame is lost (-1).
+ * CQE and the RQ goes to the error state.  The frame is lost (-1).  On a
+ * striding RQ the CQE also names the WQE (wqe_id, bytes 2-3, reserved in
+ * the error CQE layout of other queues).
  */
 static int cx_rx_err(struct cx_core *core, struct cx_rq *rq,
-		     const uint8_t *wqe, uint16_t wqe_counter)
+		     const uint8_t *wqe, uint16_t wqe_counter,
+		     uint16_t wqe_id)
 {
 	struct cx_cq *cq = cx_cq_lookup(core, rq->cqn);
 	uint8_t img[CX_CQE_SIZE];
@@ -270,6 +281,8 @@ static int cx_rx_err(struct cx_core *core, struct cx_rq *rq,
 		cx_cqe_rx_err(img, cq->prod, cq->log_size,
 			      MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, wqe_counter,
 			      rq->rqn);
+		if (cx_rq_is_striding(rq))
+			cx_put_be16(img + 2, wqe_id);
 		cx_cq_write(core, cq, img);
 	}
 	return -1;
@@ -303,7 +316,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		if (core->faults.err_cqe_rqn &&
 		    (core->faults.err_cqe_rqn == rq->rqn ||
 		     core->faults.err_cqe_rqn == CX_TP_ANY_RQ))
-			return cx_rx_err(core, rq, wqe, rx->wqe_counter);
+			return cx_rx_err(core, rq, wqe, rx->wqe_counter, 0);
 		if (cx_rx_scatter(core, rq, wqe, wqe_len, frame, len)) {
 			/*
 			 * Too long for the WQE, or a bad address: dropped,
@@ -339,6 +352,11 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 			return -1;
 		}
 		cur = cx_rq_cur(rq);
+		if (core->faults.err_cqe_rqn &&
+		    (core->faults.err_cqe_rqn == rq->rqn ||
+		     core->faults.err_cqe_rqn == CX_TP_ANY_RQ))
+			return cx_rx_err(core, rq, wqe, (uint16_t)rq->stride_cc,
+					 cur);
 		{
 			const uint8_t *ds = wqe + (cx_rq_is_ll(rq) ? CX_DATA_SEG : 0);
 
@@ -357,6 +375,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 			};
 
 			rq->stride_cc += p.strides;
+			rq->filler_strides += p.strides;
 			if (!cx_rx_cqe(core, rq, &f))
 				dp->cqe_filler++;
 			if (p.wqe_done)
@@ -376,6 +395,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 			rx->wqe_counter = (uint16_t)p.stride;
 			rx->wqe_id = cur;
 			rq->stride_cc += p.strides;
+			rq->strides += p.strides;
 			if (p.wqe_done)
 				cx_rq_retire(rq, wqe);
 			return cx_rx_cqe(core, rq, rx);

@@ -144,6 +144,8 @@ static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_wqe *w)
 		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	for (i = 0; i < n; i++)
 		mk->mtt[first + i] = cx_get_be64(raw + 128 + 8 * i);
+	core->dp->umr_entries += mk->access_mode == MLX5_MKC_ACCESS_MODE_KSM ?
+				 n / 2 : n;
 	if (mask & MLX5_MKEY_MASK_FREE)
 		mk->free = (raw[64] >> 6) & 1;	/* mkey seg status: free */
 	return 0;

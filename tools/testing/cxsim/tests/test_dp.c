@@ -634,6 +634,11 @@ static void test_dp_rx_striding(void)
 	   cx_rq_lookup(&core, rqn)->wqe_cc == 1 &&
 	   cx_rq_lookup(&core, rqn)->ll_cur == 1,
 	   "one filler, five frames, one WQE consumed");
+	ok(report_val("umr.entries") == 16 &&
+	   cx_rq_lookup(&core, rqn)->strides == 16 + 3 * 141 + 141 &&
+	   cx_rq_lookup(&core, rqn)->filler_strides == 73 &&
+	   report_val("dp.rx_wqe_bytes") == 2 * 64,
+	   "counted: 16 UMR entries, strides of frames and filler, each WQE fetched once");
 
 	/* CQ overrun: the RX CQ has 64 entries and ci stays 0. */
 	for (i = 0; i < 70; i++) {
@@ -643,6 +648,20 @@ static void test_dp_rx_striding(void)
 	ok(report_val("cq.overruns") == 1 && report_val("cqe.dropped") >= 6 &&
 	   cx_cq_lookup(&core, cqn)->prod == 64,
 	   "CQ overrun: CQEs dropped, not overwritten; CQ_ERROR once");
+
+	/* The test port's RX error on a striding RQ: WQE retired, RQ in ERR. */
+	{
+		uint32_t cc0 = cx_rq_lookup(&core, rqn)->wqe_cc;
+
+		core.faults.err_cqe_rqn = rqn;
+		dp_make_frame(frame, dp_mac, 64, 1);
+		cx_core_receive(&core, frame, 64);
+		ok(!core.faults.err_cqe_rqn &&
+		   cx_rq_lookup(&core, rqn)->state == MLX5_RQC_STATE_ERR &&
+		   cx_rq_lookup(&core, rqn)->wqe_cc == cc0 + 1 &&
+		   report_val("rq.errors_injected") == 1,
+		   "striding RQ: injected error CQE retires the WQE, RQ in error");
+	}
 }
 
 static void dp_cq_arm(struct eth_env *e, uint32_t cqn, uint32_t ci)
