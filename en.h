@@ -573,9 +573,14 @@ struct mlx5e_rq {
 	struct work_struct recover_work;
 } ____cacheline_aligned_in_smp;
 
-/* struct mlx5e_rq's state bits. */
+/*
+ * struct mlx5e_rq's state bits.  BAD_CQE: recovery was asked for by a
+ * completion the driver could not account for (the RQ itself may still
+ * be ready): recovery first moves it to the error state.
+ */
 enum {
 	MLX5E_RQ_STATE_RECOVERING,
+	MLX5E_RQ_STATE_BAD_CQE,
 };
 
 /**

@@ -460,6 +460,12 @@ bool mlx5e_poll_icosq_cq(struct mlx5e_icosq *sq, struct mlx5e_rq *rq)
 			mlx5e_rq_stats_inc(rq, &rq->stats->umr_cqe_err);
 			continue;
 		}
+		if (unlikely(rq->pc == rq->umr_pc)) {
+			/* No UMR of ours outstanding: not publishable. */
+			sq->error = true;
+			mlx5e_rq_stats_inc(rq, &rq->stats->umr_cqe_err);
+			continue;
+		}
 		rq->pc++;
 	}
 	if (!n)
@@ -542,6 +548,28 @@ mlx5e_skb_from_mpwrq_nonlinear(struct mlx5e_rq *rq, struct mlx5e_mpw_page *mp,
 	return skb;
 }
 
+/*
+ * A striding RQ completion that does not name the WQE and stride in use:
+ * what the device consumed is unknown, so no stride is touched and the RQ
+ * is reset by recovery (which returns every WQE's pages).
+ */
+static void mlx5e_rx_bad_mpwrq_cqe(struct mlx5e_rq *rq,
+				   struct mlx5_cqe64 *cqe, u16 ix, u32 stride)
+{
+	mlx5e_rq_stats_inc(rq, &rq->stats->wqe_err);
+	if (test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
+		return;
+	netdev_err(rq->netdev,
+		   "RQ 0x%x: CQE opcode 0x%x for WQE %u stride %u, expected WQE %u stride %u: resetting the RQ\n",
+		   rq->rqn, get_cqe_opcode(cqe), ix, stride,
+		   mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc),
+		   rq->cc == rq->pc ? 0 :
+		   rq->mpw_consumed[mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc)]);
+	set_bit(MLX5E_RQ_STATE_BAD_CQE, &rq->state);
+	queue_work(container_of(rq, struct mlx5e_channel, rq)->priv->wq,
+		   &rq->recover_work);
+}
+
 static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 				      struct bpf_prog *prog,
 				      struct mlx5_cqe64 *cqe)
@@ -554,9 +582,18 @@ static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 	struct mlx5e_rq_frag frag;
 	struct sk_buff *skb;
 
-	if (unlikely(get_cqe_opcode(cqe) != MLX5E_CQE_RESP_SEND)) {
+	if (unlikely(get_cqe_opcode(cqe) == MLX5E_CQE_RESP_ERR)) {
 		/* Recovery returns every WQE's pages. */
 		mlx5e_rx_err_cqe(rq, cqe);
+		return;
+	}
+	if (unlikely(get_cqe_opcode(cqe) != MLX5E_CQE_RESP_SEND ||
+		     rq->cc == rq->pc ||
+		     ix != mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc) ||
+		     stride != rq->mpw_consumed[ix] || !strides ||
+		     stride + strides > BIT(rq->log_strides))) {
+		/* The device consumes a WQE's strides in order. */
+		mlx5e_rx_bad_mpwrq_cqe(rq, cqe, ix, stride);
 		return;
 	}
 	if (unlikely(mpwrq_is_filler_cqe(cqe))) {
@@ -567,7 +604,7 @@ static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 		goto consumed;
 	}
 	len = mpwrq_get_cqe_byte_cnt(cqe);
-	if (unlikely(stride + strides > BIT(rq->log_strides) || !len ||
+	if (unlikely(!len ||
 		     (rq->linear ? strides != 1 || len > rq->frag_size :
 				   len > ((u32)strides << rq->log_stride_sz)))) {
 		mlx5e_rq_stats_inc(rq, &rq->stats->oversize_pkts_sw_drop);

@@ -49,6 +49,15 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 	err = mlx5e_query_rq_state(mdev, rq->rqn, &state);
 	if (err)
 		return err;
+	if (test_and_clear_bit(MLX5E_RQ_STATE_BAD_CQE, &rq->state) &&
+	    state == MLX5_RQC_STATE_RDY) {
+		/* A completion we could not account for: reset it all. */
+		err = mlx5e_modify_rq_state(mdev, rq->rqn, MLX5_RQC_STATE_RDY,
+					    MLX5_RQC_STATE_ERR);
+		if (err)
+			return err;
+		state = MLX5_RQC_STATE_ERR;
+	}
 	if (state != MLX5_RQC_STATE_ERR) {
 		netdev_err(c->netdev, "RQ 0x%x: error CQE but state %u\n",
 			   rq->rqn, state);
@@ -61,9 +70,17 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 		mlx5_cqwq_pop(&rq->cq.wq);
 	mlx5_cqwq_update_db(&rq->cq.wq);
 	/* UMRs in flight complete before their WQEs' pages go back. */
-	if (rq->striding && mlx5e_icosq_drain(rq->icosq, rq))
-		netdev_warn(c->netdev, "RQ 0x%x: UMRs did not complete\n",
-			    rq->rqn);
+	if (rq->striding && mlx5e_icosq_drain(rq->icosq, rq)) {
+		/*
+		 * A UMR still in flight may map pages we would return:
+		 * the RQ stays out of service until the channels reopen.
+		 */
+		netdev_err(c->netdev,
+			   "RQ 0x%x: UMRs did not complete, RQ left in error\n",
+			   rq->rqn);
+		napi_enable(&c->napi);
+		return -ETIMEDOUT;
+	}
 	mlx5e_free_rx_descs(rq);
 	err = mlx5e_modify_rq_state(mdev, rq->rqn, MLX5_RQC_STATE_ERR,
 				    MLX5_RQC_STATE_RST);
