@@ -227,21 +227,35 @@ mlx5e_fetch_wqe(struct mlx5e_txqsq *sq, u16 num_wqebbs,
 }
 
 /**
- * mlx5e_notify_hw() - ring the SQ's doorbell
- * @sq: the SQ
+ * mlx5e_ring_sq_db() - ring a send queue's doorbell (any SQ: TX, XDP, ICO)
+ * @wq: the SQ's work queue
+ * @pc: its producer counter, past the last WQE posted
  * @ctrl: control segment of the last WQE posted
+ * @uar_reg: the SQ's doorbell register
  *
  * The doorbell record is written after the WQEs (dma_wmb), and the
  * register after the record (wmb): the device fetches up to the record.
  */
+static inline void mlx5e_ring_sq_db(struct mlx5_wq_cyc *wq, u16 pc,
+				    struct mlx5e_wqe_ctrl_seg *ctrl,
+				    void __iomem *uar_reg)
+{
+	dma_wmb();
+	mlx5_wq_cyc_update_db(wq, pc);
+	/* The record is visible before the device is told to read it. */
+	wmb();
+	__raw_writeq(*(u64 *)ctrl, uar_reg);
+}
+
+/**
+ * mlx5e_notify_hw() - ring the TX SQ's doorbell
+ * @sq: the SQ
+ * @ctrl: control segment of the last WQE posted
+ */
 static inline void mlx5e_notify_hw(struct mlx5e_txqsq *sq,
 				   struct mlx5e_wqe_ctrl_seg *ctrl)
 {
-	dma_wmb();
-	mlx5_wq_cyc_update_db(&sq->wq, sq->pc);
-	/* The record is visible before the device is told to read it. */
-	wmb();
-	__raw_writeq(*(u64 *)ctrl, sq->uar_reg);
+	mlx5e_ring_sq_db(&sq->wq, sq->pc, ctrl, sq->uar_reg);
 }
 
 /**

@@ -106,11 +106,7 @@ static void mlx5e_xdpsq_ring(struct mlx5e_xdpsq *sq)
 {
 	if (!sq->db_ctrl)
 		return;
-	dma_wmb();
-	mlx5_wq_cyc_update_db(&sq->wq, sq->pc);
-	/* The record is visible before the device is told to read it. */
-	wmb();
-	__raw_writeq(*(u64 *)sq->db_ctrl, sq->uar_reg);
+	mlx5e_ring_sq_db(&sq->wq, sq->pc, sq->db_ctrl, sq->uar_reg);
 	sq->db_ctrl = NULL;
 }
 
