@@ -1,6 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-kernels: debug
+# vm-args: --allow-trace-after vmalloc.error:|page.allocation.failure:
+#
+# (The allocation failures it injects make the kernel print warn_alloc's
+# report, a call trace included; those traces are expected.  Any other
+# still fails the run.)
 #
 # Allocation failures during probe (the debug kernel only: failslab and
 # fail_page_alloc).  The probing task binds one function through sysfs with
