@@ -266,11 +266,12 @@ enum cx_wqe_status {
 	CX_WQE_E_MPW = -8,	/* MPWQE with an inline header or no packet:
 				 * LOCAL_QP_OP_ERR */
 	CX_WQE_E_SQN = -9,	/* ctrl sqn is not this SQ's: LOCAL_QP_OP_ERR */
-	CX_WQE_E_INLINE_MODE = -10, /* SEND inlining fewer header bytes than
-				 * the minimum inline mode asks:
-				 * LOCAL_QP_OP_ERR */
-	CX_WQE_E_VLAN = -11,	/* VLAN insertion not announced:
-				 * LOCAL_QP_OP_ERR */
+	/* SEND inlining fewer header bytes than the minimum inline mode
+	 * asks: LOCAL_QP_OP_ERR
+	 */
+	CX_WQE_E_INLINE_MODE = -10,
+	/* VLAN insertion not announced: LOCAL_QP_OP_ERR */
+	CX_WQE_E_VLAN = -11,
 };
 
 /*
