@@ -70,6 +70,9 @@ diag "traffic threshold: $MIN_PPS received packets a second (the test's own: 150
 # pages through it; the legacy RQ's page fragments come another way.
 ethtool --set-priv-flags "$A" rx_striding_rq on 2>/dev/null &&
 	wait_for 15 carrier "$A" 1 && diag "on the striding RQ"
+# Debian 12's ethtool has no JSON for -g, which the test reads: shim/ethtool
+# answers that from the ethtool netlink family.
+PATH=$(cd "$(dirname "$0")" && pwd)/shim:$PATH \
 NETIF=$A LOCAL_V4=$A_IP REMOTE_V4=$B_IP REMOTE_TYPE=netns REMOTE_ARGS=$NS \
 	python3 "$RUN_PY" 2>&1 | sed 's/^/# /' | tee "${VM_RESULTS:-/tmp}/pp_alloc_fail.out"
 rc=${PIPESTATUS[0]}
