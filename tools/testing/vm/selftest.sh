@@ -85,6 +85,16 @@ check() {
 guest_script exit0 'exit 0'
 guest_script exit7 'exit 7'
 guest_script warn "echo '<4>WARNING: CPU: 0 PID: 1 at selftest' >/dev/kmsg; exit 0"
+# Two reports with traces: the first through fei_kprobe_handler, the
+# second not.
+# shellcheck disable=SC2016 # expanded in the guest
+guest_script reports 'k() { echo "<4>$1" >/dev/kmsg; }
+k "WARNING: inconsistent lock state"; k "other info"; k "Call Trace:"
+k " get_random_u8+0xb0/0x5c0"; k " fei_kprobe_handler+0x1d/0xa0"
+k " kprobe_int3_handler+0x193/0x510"; k "---[ end trace 0 ]---"
+[ "$1" = both ] || exit 0
+k "BUG: selftest second report"; k "Call Trace:"; k " selftest_func+0x1/0x2"
+k "---[ end trace 0 ]---"; exit 0'
 guest_script crash 'echo 1 >/proc/sys/kernel/sysrq; echo c >/proc/sysrq-trigger; sleep 600'
 # shellcheck disable=SC2016 # expanded in the guest
 guest_script args '[ $# -eq 4 ] && [ "$1" = "a b" ] && [ "$2" = "" ] &&
@@ -147,12 +157,17 @@ if [ "$GUEST_KERNEL" = debug ]; then
 fi
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..15"
 check "exit 0 gives 0" 0 240 'exit=0' "$TMP/exit0.sh"
 check "exit 7 gives 7" 7 240 'exit=7' "$TMP/exit7.sh"
 check "WARN in dmesg fails a passing script" 123 240 'dmesg.txt:[0-9]+:.*WARNING: CPU: 0 PID: 1 at selftest' \
 	"$TMP/warn.sh"
 check "--allow-dmesg whitelists it" 0 240 'exit=0' --allow-dmesg 'at selftest$' "$TMP/warn.sh"
+check "--allow-report-via drops a report whose trace goes through RE" 0 240 'exit=0' \
+	--allow-report-via 'fei_kprobe_handler' "$TMP/reports.sh" one
+check "--allow-report-via keeps a report whose trace does not" 123 240 \
+	'dmesg.txt:[0-9]+:.*BUG: selftest second report' \
+	--allow-report-via 'fei_kprobe_handler' "$TMP/reports.sh" both
 check "kernel crash fails fast" 123 180 'serial.log:[0-9]+:.*Kernel panic' --timeout 300 "$TMP/crash.sh"
 check "a crash while booting boots again, then the script runs" 0 240 \
 	'boot 1: the guest kernel crashed before the script started.*booting again' \
