@@ -10,14 +10,7 @@
 # a veth and ndo_xdp_xmit from one, programs attached, detached and
 # swapped under traffic (swaps without rebuilding the RQs), and what
 # cannot work refused with the extack, state unchanged.
-#
-# Attaching, detaching or swapping a program rewrites the kernel's XDP
-# dispatcher (text_poke) while the other vCPU may be running it.  QEMU
-# 7.2's multi-threaded TCG can keep executing the stale translation, the
-# int3 of the poke, after the kernel finished: an "Oops: int3" in
-# bpf_dispatcher_xdp_func that hardware never gives.  Single-threaded TCG
-# runs the vCPUs in turn on one thread and sees every write.
-# vm-args: --timeout 1500 --tcg-thread single
+# vm-args: --timeout 1500
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
