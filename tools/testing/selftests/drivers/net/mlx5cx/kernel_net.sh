@@ -63,7 +63,8 @@ export NETIF=$a LOCAL_V4=$A_IP REMOTE_V4=$B_IP LOCAL_V6=$A_IP6 REMOTE_V6=$B_IP6 
 out_dir=$(mktemp -d)
 for t in ping stats queues; do
 	diag "running the kernel's drivers/net/$t.py"
-	(cd "$TESTS" && timeout 600 "$PY" "./$t.py") > "$out_dir/$t" 2>&1
+	# Unbuffered: a test the timeout kills still shows how far it got.
+	(cd "$TESTS" && PYTHONUNBUFFERED=1 timeout 600 "$PY" "./$t.py") > "$out_dir/$t" 2>&1
 	echo "$?" > "$out_dir/$t.rc"
 	sed 's/^/# | /' "$out_dir/$t"
 done
