@@ -32,6 +32,8 @@ refused() {
 ktap_check "turning skb_tx_mpwqe on is refused, with the reason in dmesg" refused
 
 pair_up "$a" "$b"
+# sends_seen N: the model has fetched N SEND WQEs from A in all.
+sends_seen() { [ "$(model_get "$bdf_a" wqe.SEND)" -ge "$1" ]; }
 sends() {
 	local s0 m0 t0 s m t
 
@@ -39,9 +41,12 @@ sends() {
 	m0=$(model_get "$bdf_a" wqe.ENHANCED_MPSW)
 	t0=$(ethtool_stat "$a" tx_packets)
 	ping -c 20 -i 0.05 -W 2 "$B_IP" >/dev/null || return 1
+	t=$(( $(ethtool_stat "$a" tx_packets) - t0 ))
+	# The driver counts a packet when it posts it; the model, when it has
+	# fetched the WQE: give the model a moment to catch up.
+	wait_for 10 sends_seen "$((${s0:-0} + t))"
 	s=$(( $(model_get "$bdf_a" wqe.SEND) - ${s0:-0} ))
 	m=$(( $(model_get "$bdf_a" wqe.ENHANCED_MPSW) - ${m0:-0} ))
-	t=$(( $(ethtool_stat "$a" tx_packets) - t0 ))
 	diag "20 pings: tx_packets +$t, model SEND +$s, ENHANCED_MPSW +$m, tx_mpwqe_blks $(ethtool_stat "$a" tx_mpwqe_blks)"
 	[ "$s" -eq "$t" ] && [ "$t" -ge 20 ] && [ "$m" -eq 0 ] &&
 		[ "$(ethtool_stat "$a" tx_mpwqe_blks)" -eq 0 ]
