@@ -107,39 +107,15 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 	return err;
 }
 
-static int mlx5e_rx_reporter_recover(struct devlink_health_reporter *reporter,
-				     void *ctx, struct netlink_ext_ack *extack)
-{
-	struct mlx5e_rq *rq = ctx;
-	int err;
-
-	if (!rq)
-		return 0; /* recovery asked from user space: nothing pending */
-	err = mlx5e_rx_recover_rq(rq);
-	if (err)
-		NL_SET_ERR_MSG_MOD(extack, "RQ recovery failed");
-	return err;
-}
-
-static int mlx5e_rx_reporter_dump(struct devlink_health_reporter *reporter,
-				  struct devlink_fmsg *fmsg, void *ctx,
-				  struct netlink_ext_ack *extack)
-{
-	struct mlx5e_rq *rq = ctx;
-
-	if (!rq)
-		return 0;
-	devlink_fmsg_u32_pair_put(fmsg, "rqn", rq->rqn);
-	devlink_fmsg_u32_pair_put(fmsg, "channel", rq->ix);
-	devlink_fmsg_u32_pair_put(fmsg, "cc", rq->cc);
-	devlink_fmsg_u32_pair_put(fmsg, "pc", rq->pc);
-	return 0;
-}
-
+/*
+ * No .recover and no .dump: devlink takes the devlink instance lock for
+ * either, and the core holds that lock while it removes or reloads us,
+ * waiting for the recovery work that would be waiting for the lock.  The
+ * work recovers the RQ itself and tells the reporter (see
+ * mlx5e_rx_err_cqe_work()).
+ */
 static const struct devlink_health_reporter_ops mlx5e_rx_reporter_ops = {
 	.name = "rx",
-	.recover = mlx5e_rx_reporter_recover,
-	.dump = mlx5e_rx_reporter_dump,
 };
 
 /**
@@ -180,15 +156,20 @@ void mlx5e_rx_err_cqe_work(struct work_struct *work)
 	struct mlx5e_rq *rq = container_of(work, struct mlx5e_rq,
 					   recover_work);
 	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+	struct devlink_health_reporter *reporter = c->priv->rx_reporter;
 	char msg[64];
 
 	if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on RQ 0x%x", rq->rqn);
-	/* The reporter recovers through its .recover; if it declines (its
-	 * grace period, or an earlier recovery failed), recover anyway.
-	 */
-	if (!c->priv->rx_reporter ||
-	    devlink_health_report(c->priv->rx_reporter, msg, rq) == -ECANCELED)
-		mlx5e_rx_recover_rq(rq);
+	netdev_info(c->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
+		    msg, rq->ix, rq->cc, rq->pc);
+	/* Counted as the reporter's error, then its recovery. */
+	if (reporter)
+		devlink_health_report(reporter, msg, rq);
+	if (mlx5e_rx_recover_rq(rq) || !reporter)
+		return;
+	devlink_health_reporter_recovery_done(reporter);
+	devlink_health_reporter_state_update(reporter,
+					     DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
 }
