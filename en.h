@@ -91,6 +91,7 @@ enum mlx5e_priv_flag {
 	MLX5E_PFLAG_RX_CQE_MODERATION_EQE,
 	MLX5E_PFLAG_SKB_TX_MPWQE,
 	MLX5E_PFLAG_RX_STRIDING_RQ,
+	MLX5E_PFLAG_XDP_TX_MPWQE,
 	MLX5E_NUM_PFLAGS,
 };
 
@@ -202,6 +203,8 @@ struct mlx5e_sq_cq_stats {
  * @xdp_tx_xmit: frames XDP_TX posted on the XDP SQ
  * @xdp_tx_full: XDP_TX frames dropped, the XDP SQ full
  * @xdp_tx_err: error completions of the XDP SQ
+ * @xdp_tx_mpwqe: MPWQE sessions XDP_TX opened on the XDP SQ
+ * @xdp_tx_recover: XDP SQ recoveries after an error CQE
  * @recover: RQ recoveries after an error CQE
  * @mpwqe_filler_cqes: striding RQ: filler CQEs (the rest of a WQE skipped)
  * @mpwqe_filler_strides: strides they skipped
@@ -226,6 +229,8 @@ struct mlx5e_rq_stats {
 	u64_stats_t xdp_tx_xmit;
 	u64_stats_t xdp_tx_full;
 	u64_stats_t xdp_tx_err;
+	u64_stats_t xdp_tx_mpwqe;
+	u64_stats_t xdp_tx_recover;
 	u64_stats_t mpwqe_filler_cqes;
 	u64_stats_t mpwqe_filler_strides;
 	u64_stats_t oversize_pkts_sw_drop;
@@ -239,12 +244,14 @@ struct mlx5e_rq_stats {
  * @xdp_xmit: frames posted
  * @xdp_full: frames refused, the XDP SQ full
  * @xdp_err: frames refused, DMA mapping failed
+ * @xdp_mpwqe: MPWQE sessions ndo_xdp_xmit opened on the XDP SQ
  */
 struct mlx5e_xdp_xmit_stats {
 	struct u64_stats_sync syncp;
 	u64_stats_t xdp_xmit;
 	u64_stats_t xdp_full;
 	u64_stats_t xdp_err;
+	u64_stats_t xdp_mpwqe;
 };
 
 /**
@@ -793,6 +800,7 @@ void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq);
 void mlx5e_tx_err_cqe_work(struct work_struct *work);
 
 /* en/reporter_tx.c */
+int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state);
 int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn, int curr,
 			  int next);
 void mlx5e_rx_reporter_create(struct mlx5e_priv *priv);

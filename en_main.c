@@ -909,6 +909,8 @@ static int mlx5e_activate_channel(struct mlx5e_channel *c)
 	if (err)
 		goto err_sq;
 	set_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
+	if (c->xdpsq)
+		mlx5e_activate_xdpsq(c->xdpsq);
 	napi_enable(&c->napi);
 	netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_TX, &c->napi);
 	netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_RX, &c->napi);
@@ -930,6 +932,8 @@ static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 	/* Recovery needs NAPI: it is over before NAPI goes. */
 	cancel_work_sync(&c->sq.recover_work);
 	cancel_work_sync(&c->rq.recover_work);
+	if (c->xdpsq)
+		mlx5e_deactivate_xdpsq(c->xdpsq);
 	/* Unless a new channel of the same index took the queues over. */
 	if (__netif_get_rx_queue(c->netdev, c->ix)->napi == &c->napi)
 		netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_RX, NULL);

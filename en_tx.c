@@ -263,13 +263,13 @@ static void mlx5e_tx_maybe_request_cqe(struct mlx5e_txqsq *sq,
 
 static bool mlx5e_tx_mpwqe_session_is_open(const struct mlx5e_txqsq *sq)
 {
-	return sq->mpwqe.wqe;
+	return mlx5e_mpwqe_is_open(&sq->mpwqe);
 }
 
 /* WQEBBs the open session takes beyond the producer counter. */
 static u16 mlx5e_tx_mpwqe_session_wqebbs(const struct mlx5e_txqsq *sq)
 {
-	return DIV_ROUND_UP(sq->mpwqe.ds_count, MLX5E_WQEBB_NUM_DS);
+	return mlx5e_mpwqe_wqebbs(&sq->mpwqe);
 }
 
 /* An SKB that can be a data segment of a session: one linear buffer, no
@@ -283,52 +283,12 @@ static bool mlx5e_tx_skb_fits_mpwqe(const struct sk_buff *skb,
 	       !skb_vlan_tag_present(skb);
 }
 
-static bool mlx5e_tx_mpwqe_same_eseg(const struct mlx5e_txqsq *sq,
-				     const struct mlx5e_wqe_eth_seg *eseg)
-{
-	return !memcmp(&sq->mpwqe.wqe->eth, eseg, sizeof(*eseg));
-}
-
-/* Open a session at the producer index, as large as the device allows
- * and the ring holds before its end.
- */
+/* Open a session at the producer index (txrx.h). */
 static void mlx5e_tx_mpwqe_session_start(struct mlx5e_txqsq *sq,
 					 const struct mlx5e_wqe_eth_seg *eseg)
 {
-	struct mlx5e_tx_mpwqe *session = &sq->mpwqe;
-	u16 pi = mlx5e_sq_pi(sq);
-	u16 contig = mlx5_wq_cyc_contig_to_end(&sq->wq, pi);
-	struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
-
-	memset(&wqe->ctrl, 0, sizeof(wqe->ctrl));
-	wqe->eth = *eseg;
-	*session = (struct mlx5e_tx_mpwqe) {
-		.wqe = wqe,
-		.ds_count = sizeof(struct mlx5e_tx_wqe) / MLX5E_SEND_WQE_DS,
-		.max_ds = min_t(u16, sq->max_mpw_ds,
-				contig * MLX5E_WQEBB_NUM_DS),
-	};
+	mlx5e_mpwqe_open(&sq->mpwqe, &sq->wq, sq->pc, sq->max_mpw_ds, eseg);
 	mlx5e_stats_inc(sq->stats, &sq->stats->mpwqe_blks, 1);
-}
-
-static void mlx5e_tx_mpwqe_add_dseg(struct mlx5e_txqsq *sq, dma_addr_t addr,
-				    u32 len, u32 num_bytes)
-{
-	struct mlx5e_tx_mpwqe *session = &sq->mpwqe;
-	struct mlx5e_wqe_data_seg *dseg;
-
-	dseg = (struct mlx5e_wqe_data_seg *)session->wqe + session->ds_count;
-	dseg->addr = cpu_to_be64(addr);
-	dseg->lkey = sq->mkey_be;
-	dseg->byte_count = cpu_to_be32(len);
-	session->ds_count++;
-	session->pkts++;
-	session->bytes += num_bytes;
-}
-
-static bool mlx5e_tx_mpwqe_is_full(const struct mlx5e_txqsq *sq)
-{
-	return sq->mpwqe.ds_count == sq->mpwqe.max_ds;
 }
 
 /* Post the open session: one WQE info owns all of its SKBs and mappings. */
@@ -336,20 +296,17 @@ static struct mlx5e_wqe_ctrl_seg *
 mlx5e_tx_mpwqe_session_complete(struct mlx5e_txqsq *sq)
 {
 	struct mlx5e_tx_mpwqe *session = &sq->mpwqe;
-	struct mlx5e_wqe_ctrl_seg *ctrl = &session->wqe->ctrl;
 	struct mlx5e_tx_wqe_info *wi = &sq->wqe_info[mlx5e_sq_pi(sq)];
+	struct mlx5e_wqe_ctrl_seg *ctrl;
 
-	ctrl->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
-					     MLX5_OPCODE_ENHANCED_MPSW);
-	ctrl->qpn_ds = sq->qpn_be | cpu_to_be32(session->ds_count);
+	ctrl = mlx5e_mpwqe_close(session, sq->pc, sq->qpn_be);
 	*wi = (struct mlx5e_tx_wqe_info) {
 		.num_bytes = session->bytes,
-		.num_wqebbs = mlx5e_tx_mpwqe_session_wqebbs(sq),
+		.num_wqebbs = mlx5e_mpwqe_wqebbs(session),
 		.num_dma = session->pkts,
 		.num_fifo_pkts = session->pkts,
 	};
 	sq->pc += wi->num_wqebbs;
-	session->wqe = NULL;
 	mlx5e_tx_maybe_request_cqe(sq, ctrl);
 	return ctrl;
 }
@@ -523,14 +480,15 @@ static void mlx5e_sq_xmit_mpwqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 
 	if (!mlx5e_tx_mpwqe_session_is_open(sq)) {
 		mlx5e_tx_mpwqe_session_start(sq, eseg);
-	} else if (!mlx5e_tx_mpwqe_same_eseg(sq, eseg)) {
+	} else if (!mlx5e_mpwqe_same_eseg(&sq->mpwqe, eseg)) {
 		mlx5e_tx_mpwqe_session_complete(sq);
 		mlx5e_tx_mpwqe_session_start(sq, eseg);
 	}
 
 	mlx5e_dma_push(sq, addr, skb->len, false);
 	sq->skb_fifo[sq->skb_fifo_pc++ & sq->skb_fifo_mask] = skb;
-	mlx5e_tx_mpwqe_add_dseg(sq, addr, skb->len, attr->num_bytes);
+	mlx5e_mpwqe_add_dseg(&sq->mpwqe, addr, skb->len, sq->mkey_be,
+			     attr->num_bytes);
 	skb_tx_timestamp(skb);
 
 	u64_stats_update_begin(&stats->syncp);
@@ -539,7 +497,7 @@ static void mlx5e_sq_xmit_mpwqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 	u64_stats_inc(&stats->mpwqe_pkts);
 	u64_stats_update_end(&stats->syncp);
 
-	if (mlx5e_tx_mpwqe_is_full(sq))
+	if (mlx5e_mpwqe_is_full(&sq->mpwqe))
 		ctrl = mlx5e_tx_mpwqe_session_complete(sq);
 	mlx5e_tx_doorbell_stage(sq, ctrl, attr->num_bytes, xmit_more);
 }

@@ -13,6 +13,7 @@
 #include "params.h"
 #include "rss.h"
 #include "stats.h"
+#include "xdp.h"
 
 /* Private flags, in enum mlx5e_priv_flag order; issues adding queue modes
  * (MPWQE, striding RQ) append here.
@@ -21,6 +22,7 @@ static const char mlx5e_priv_flags[MLX5E_NUM_PFLAGS][ETH_GSTRING_LEN] = {
 	"rx_cqe_moder",
 	"skb_tx_mpwqe",
 	"rx_striding_rq",
+	"xdp_tx_mpwqe",
 };
 
 static void mlx5e_get_drvinfo(struct net_device *netdev,
@@ -237,14 +239,33 @@ static u32 mlx5e_get_priv_flags(struct net_device *netdev)
 	return priv->params.pflags;
 }
 
-/* A flag that changes the queues (skb_tx_mpwqe, rx_striding_rq) reopens the channels
- * through mlx5e_safe_switch_params(): the new SQs take it from their
- * first packet, the old ones complete what they hold.
+/* xdp_tx_mpwqe on the running XDP SQs: each switches in place, its open
+ * session closed and rung first; nothing is reopened.
+ */
+static void mlx5e_set_xdp_tx_mpwqe(struct mlx5e_priv *priv, bool on)
+{
+	unsigned int i;
+
+	if (!test_bit(MLX5E_STATE_OPENED, &priv->state))
+		return;
+	for (i = 0; i < priv->channels.num; i++)
+		if (priv->channels.c[i]->xdpsq)
+			mlx5e_xdpsq_set_mpwqe(priv->channels.c[i]->xdpsq, on);
+}
+
+/* A flag that changes the queues (skb_tx_mpwqe, rx_striding_rq) reopens
+ * the channels through mlx5e_safe_switch_params(): the new SQs take it
+ * from their first packet, the old ones complete what they hold.
+ * xdp_tx_mpwqe switches the XDP SQs in place.
  */
 static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
+	const u32 reopen = BIT(MLX5E_PFLAG_SKB_TX_MPWQE) |
+			   BIT(MLX5E_PFLAG_RX_STRIDING_RQ);
+	const u32 xdp_mpwqe = BIT(MLX5E_PFLAG_XDP_TX_MPWQE);
 	struct mlx5e_params params;
+	u32 changed;
 	int err = 0;
 
 	if (flags & ~GENMASK(MLX5E_NUM_PFLAGS - 1, 0))
@@ -252,9 +273,13 @@ static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
 	mutex_lock(&priv->state_lock);
 	params = priv->params;
 	params.pflags = flags;
-	if ((flags ^ priv->params.pflags) & (BIT(MLX5E_PFLAG_SKB_TX_MPWQE) |
-					     BIT(MLX5E_PFLAG_RX_STRIDING_RQ))) {
-		/* ethtool's set_priv_flags has no extack: say it in dmesg. */
+	changed = flags ^ priv->params.pflags;
+	/* ethtool's set_priv_flags has no extack: say it in dmesg. */
+	if ((changed & xdp_mpwqe) && (flags & xdp_mpwqe) &&
+	    !mlx5e_xdp_mpwqe_caps(priv->mdev)) {
+		netdev_err(netdev, "%s\n", MLX5E_XDP_MPWQE_UNSUPPORTED_MSG);
+		err = -EOPNOTSUPP;
+	} else if (changed & reopen) {
 		if ((flags & BIT(MLX5E_PFLAG_SKB_TX_MPWQE)) &&
 		    !MLX5_CAP_ETH(priv->mdev, enhanced_multi_pkt_send_wqe)) {
 			netdev_err(netdev, "%s\n", MLX5E_MPWQE_UNSUPPORTED_MSG);
@@ -268,6 +293,10 @@ static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
 		}
 	} else {
 		priv->params = params;
+		if (changed & xdp_mpwqe) {
+			priv->channels.params.pflags = flags;
+			mlx5e_set_xdp_tx_mpwqe(priv, flags & xdp_mpwqe);
+		}
 	}
 	mutex_unlock(&priv->state_lock);
 	return err;

@@ -93,7 +93,8 @@ void mlx5e_params_init(struct mlx5_core_dev *mdev, struct mlx5e_params *params,
 	params->log_rq_size = MLX5E_LOG_RQ_SIZE_DEFAULT;
 	params->sw_mtu = mtu;
 	if (MLX5_CAP_ETH(mdev, enhanced_multi_pkt_send_wqe))
-		params->pflags |= BIT(MLX5E_PFLAG_SKB_TX_MPWQE);
+		params->pflags |= BIT(MLX5E_PFLAG_SKB_TX_MPWQE) |
+				  BIT(MLX5E_PFLAG_XDP_TX_MPWQE);
 	if (MLX5E_STRIDING_RQ_DEFAULT && mlx5e_striding_rq_caps(mdev))
 		params->pflags |= BIT(MLX5E_PFLAG_RX_STRIDING_RQ);
 	params->rx_cq_usecs = MLX5E_RX_CQ_USECS_DEFAULT;
@@ -250,6 +251,11 @@ int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 	if ((params->pflags & BIT(MLX5E_PFLAG_RX_STRIDING_RQ)) &&
 	    !mlx5e_striding_rq_caps(mdev)) {
 		NL_SET_ERR_MSG_MOD(extack, MLX5E_STRIDING_UNSUPPORTED_MSG);
+		return -EOPNOTSUPP;
+	}
+	if ((params->pflags & BIT(MLX5E_PFLAG_XDP_TX_MPWQE)) &&
+	    !MLX5_CAP_ETH(mdev, enhanced_multi_pkt_send_wqe)) {
+		NL_SET_ERR_MSG_MOD(extack, MLX5E_XDP_MPWQE_UNSUPPORTED_MSG);
 		return -EOPNOTSUPP;
 	}
 	if (params->sw_mtu < ETH_MIN_MTU || params->sw_mtu > max_mtu) {

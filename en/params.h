@@ -8,6 +8,10 @@
 #define MLX5E_MPWQE_UNSUPPORTED_MSG \
 	"skb_tx_mpwqe: the device has no enhanced multi-packet send WQE"
 
+/* Why xdp_tx_mpwqe cannot be set. */
+#define MLX5E_XDP_MPWQE_UNSUPPORTED_MSG \
+	"xdp_tx_mpwqe: the device has no enhanced multi-packet send WQE"
+
 /* Why rx_striding_rq cannot be set. */
 #define MLX5E_STRIDING_UNSUPPORTED_MSG \
 	"rx_striding_rq: the device has no striding RQ with UMR"

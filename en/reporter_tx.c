@@ -13,8 +13,27 @@
 
 #include "../en.h"
 #include "txrx.h"
+#include "xdp.h"
 
-static int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state)
+/**
+ * struct mlx5e_tx_err_ctx - the SQ a report of the reporter "tx" is about
+ * @sq: a TX SQ, or NULL
+ * @xdpsq: an XDP SQ, or NULL
+ */
+struct mlx5e_tx_err_ctx {
+	struct mlx5e_txqsq *sq;
+	struct mlx5e_xdpsq *xdpsq;
+};
+
+/**
+ * mlx5e_query_sq_state() - an SQ's state as the device has it
+ * @mdev: the device
+ * @sqn: the SQ
+ * @state: MLX5_SQC_STATE_*, on success
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state)
 {
 	int outlen = MLX5_ST_SZ_BYTES(query_sq_out);
 	u32 in[MLX5_ST_SZ_DW(query_sq_in)] = {};
@@ -91,12 +110,15 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 static int mlx5e_tx_reporter_recover(struct devlink_health_reporter *reporter,
 				     void *ctx, struct netlink_ext_ack *extack)
 {
-	struct mlx5e_txqsq *sq = ctx;
+	struct mlx5e_tx_err_ctx *err_ctx = ctx;
 	int err;
 
-	if (!sq)
+	if (!err_ctx)
 		return 0; /* recovery asked from user space: nothing pending */
-	err = mlx5e_tx_recover_sq(sq);
+	if (err_ctx->xdpsq)
+		err = mlx5e_xdpsq_recover(err_ctx->xdpsq);
+	else
+		err = mlx5e_tx_recover_sq(err_ctx->sq);
 	if (err)
 		NL_SET_ERR_MSG_MOD(extack, "SQ recovery failed");
 	return err;
@@ -106,14 +128,25 @@ static int mlx5e_tx_reporter_dump(struct devlink_health_reporter *reporter,
 				  struct devlink_fmsg *fmsg, void *ctx,
 				  struct netlink_ext_ack *extack)
 {
-	struct mlx5e_txqsq *sq = ctx;
+	struct mlx5e_tx_err_ctx *err_ctx = ctx;
 
-	if (!sq)
+	if (!err_ctx)
 		return 0;
-	devlink_fmsg_u32_pair_put(fmsg, "sqn", sq->sqn);
-	devlink_fmsg_u32_pair_put(fmsg, "channel", sq->ch->ix);
-	devlink_fmsg_u32_pair_put(fmsg, "cc", sq->cc);
-	devlink_fmsg_u32_pair_put(fmsg, "pc", sq->pc);
+	if (err_ctx->xdpsq) {
+		struct mlx5e_xdpsq *sq = err_ctx->xdpsq;
+
+		devlink_fmsg_string_pair_put(fmsg, "type", "xdp");
+		devlink_fmsg_u32_pair_put(fmsg, "sqn", sq->sqn);
+		devlink_fmsg_u32_pair_put(fmsg, "channel", sq->ch->ix);
+		devlink_fmsg_u32_pair_put(fmsg, "cc", sq->cc);
+		devlink_fmsg_u32_pair_put(fmsg, "pc", sq->pc);
+		return 0;
+	}
+	devlink_fmsg_string_pair_put(fmsg, "type", "tx");
+	devlink_fmsg_u32_pair_put(fmsg, "sqn", err_ctx->sq->sqn);
+	devlink_fmsg_u32_pair_put(fmsg, "channel", err_ctx->sq->ch->ix);
+	devlink_fmsg_u32_pair_put(fmsg, "cc", err_ctx->sq->cc);
+	devlink_fmsg_u32_pair_put(fmsg, "pc", err_ctx->sq->pc);
 	return 0;
 }
 
@@ -160,6 +193,7 @@ void mlx5e_tx_err_cqe_work(struct work_struct *work)
 {
 	struct mlx5e_txqsq *sq = container_of(work, struct mlx5e_txqsq,
 					      recover_work);
+	struct mlx5e_tx_err_ctx ctx = { .sq = sq };
 	struct mlx5e_priv *priv = sq->ch->priv;
 	char msg[64];
 
@@ -170,6 +204,30 @@ void mlx5e_tx_err_cqe_work(struct work_struct *work)
 	 * grace period, or an earlier recovery failed), recover anyway.
 	 */
 	if (!priv->tx_reporter ||
-	    devlink_health_report(priv->tx_reporter, msg, sq) == -ECANCELED)
+	    devlink_health_report(priv->tx_reporter, msg, &ctx) == -ECANCELED)
 		mlx5e_tx_recover_sq(sq);
+}
+
+/**
+ * mlx5e_xdpsq_err_cqe_work() - an XDP SQ completed a WQE in error
+ * @work: the XDP SQ's recover_work
+ *
+ * Reported and recovered as a TX SQ's, through the same reporter.
+ */
+void mlx5e_xdpsq_err_cqe_work(struct work_struct *work)
+{
+	struct mlx5e_xdpsq *sq = container_of(work, struct mlx5e_xdpsq,
+					      recover_work);
+	struct mlx5e_tx_err_ctx ctx = { .xdpsq = sq };
+	struct mlx5e_priv *priv = sq->ch->priv;
+	char msg[64];
+
+	/* Not once its channel is going: recovery needs its NAPI. */
+	if (!test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state) ||
+	    !test_bit(MLX5E_XDPSQ_STATE_ENABLED, &sq->state))
+		return;
+	snprintf(msg, sizeof(msg), "error CQE on XDP SQ 0x%x", sq->sqn);
+	if (!priv->tx_reporter ||
+	    devlink_health_report(priv->tx_reporter, msg, &ctx) == -ECANCELED)
+		mlx5e_xdpsq_recover(sq);
 }

@@ -40,6 +40,8 @@ static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_xmit),
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_full),
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_err),
+	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_mpwqe),
+	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_recover),
 	MLX5E_DESC(struct mlx5e_rq_stats, mpwqe_filler_cqes),
 	MLX5E_DESC(struct mlx5e_rq_stats, mpwqe_filler_strides),
 	MLX5E_DESC(struct mlx5e_rq_stats, oversize_pkts_sw_drop),
@@ -50,6 +52,7 @@ static const struct mlx5e_counter_desc mlx5e_xdp_xmit_desc[] = {
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_xmit),
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_full),
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_err),
+	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_mpwqe),
 };
 
 static const struct mlx5e_counter_desc mlx5e_sq_desc[] = {

@@ -226,6 +226,113 @@ mlx5e_fetch_wqe(struct mlx5e_txqsq *sq, u16 num_wqebbs,
 	return wqe;
 }
 
+/*
+ * Enhanced MPWQE sessions, shared by the TX SQ (SKBs) and the XDP SQ
+ * (frames): one control and one Ethernet segment, then one data segment
+ * per packet, all packets sharing the Ethernet segment. The session is
+ * built in place at the producer index and the producer counter moves
+ * past it only when it is closed.
+ */
+
+static inline bool mlx5e_mpwqe_is_open(const struct mlx5e_tx_mpwqe *s)
+{
+	return s->wqe;
+}
+
+/* WQEBBs the session takes (so far, or once closed). */
+static inline u16 mlx5e_mpwqe_wqebbs(const struct mlx5e_tx_mpwqe *s)
+{
+	return DIV_ROUND_UP(s->ds_count, MLX5E_WQEBB_NUM_DS);
+}
+
+static inline bool mlx5e_mpwqe_same_eseg(const struct mlx5e_tx_mpwqe *s,
+					 const struct mlx5e_wqe_eth_seg *eseg)
+{
+	return !memcmp(&s->wqe->eth, eseg, sizeof(*eseg));
+}
+
+/* Largest session (in WQEBBs) that can open at @pc: the device's limit,
+ * and the ring end (a session never wraps, so no NOP pads before it).
+ */
+static inline u16 mlx5e_mpwqe_max_wqebbs(const struct mlx5_wq_cyc *wq, u16 pc,
+					 u8 max_mpw_ds)
+{
+	u16 contig = mlx5_wq_cyc_contig_to_end(wq, mlx5_wq_cyc_ctr2ix(wq, pc));
+
+	return min_t(u16, DIV_ROUND_UP(max_mpw_ds, MLX5E_WQEBB_NUM_DS), contig);
+}
+
+/**
+ * mlx5e_mpwqe_open() - open a session at the producer index
+ * @s: the session (closed)
+ * @wq: the SQ's ring
+ * @pc: its producer counter
+ * @max_mpw_ds: segments of the largest MPWQE the device takes
+ * @eseg: the Ethernet segment every packet of the session shares
+ */
+static inline void mlx5e_mpwqe_open(struct mlx5e_tx_mpwqe *s,
+				    struct mlx5_wq_cyc *wq, u16 pc,
+				    u8 max_mpw_ds,
+				    const struct mlx5e_wqe_eth_seg *eseg)
+{
+	struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(wq,
+						       mlx5_wq_cyc_ctr2ix(wq, pc));
+
+	memset(&wqe->ctrl, 0, sizeof(wqe->ctrl));
+	wqe->eth = *eseg;
+	*s = (struct mlx5e_tx_mpwqe) {
+		.wqe = wqe,
+		.ds_count = sizeof(struct mlx5e_tx_wqe) / MLX5E_SEND_WQE_DS,
+		.max_ds = mlx5e_mpwqe_max_wqebbs(wq, pc, max_mpw_ds) *
+			  MLX5E_WQEBB_NUM_DS,
+	};
+	s->max_ds = min_t(u8, s->max_ds, max_mpw_ds);
+}
+
+/* One packet into the open session. */
+static inline void mlx5e_mpwqe_add_dseg(struct mlx5e_tx_mpwqe *s,
+					dma_addr_t addr, u32 len,
+					__be32 mkey_be, u32 num_bytes)
+{
+	struct mlx5e_wqe_data_seg *dseg;
+
+	dseg = (struct mlx5e_wqe_data_seg *)s->wqe + s->ds_count;
+	dseg->addr = cpu_to_be64(addr);
+	dseg->lkey = mkey_be;
+	dseg->byte_count = cpu_to_be32(len);
+	s->ds_count++;
+	s->pkts++;
+	s->bytes += num_bytes;
+}
+
+static inline bool mlx5e_mpwqe_is_full(const struct mlx5e_tx_mpwqe *s)
+{
+	return s->ds_count == s->max_ds;
+}
+
+/**
+ * mlx5e_mpwqe_close() - finish the open session's control segment
+ * @s: the session; its counts stay readable for the caller
+ * @pc: the SQ's producer counter (the session's WQE index)
+ * @qpn_be: the SQ number in place for the control segment
+ *
+ * The caller records what the WQE owns and moves its producer counter
+ * past mlx5e_mpwqe_wqebbs().
+ *
+ * Return: the WQE's control segment.
+ */
+static inline struct mlx5e_wqe_ctrl_seg *
+mlx5e_mpwqe_close(struct mlx5e_tx_mpwqe *s, u16 pc, __be32 qpn_be)
+{
+	struct mlx5e_wqe_ctrl_seg *ctrl = &s->wqe->ctrl;
+
+	ctrl->opmod_idx_opcode = cpu_to_be32((u32)pc << 8 |
+					     MLX5_OPCODE_ENHANCED_MPSW);
+	ctrl->qpn_ds = qpn_be | cpu_to_be32(s->ds_count);
+	s->wqe = NULL;
+	return ctrl;
+}
+
 /**
  * mlx5e_ring_sq_db() - ring a send queue's doorbell (any SQ: TX, XDP, ICO)
  * @wq: the SQ's work queue

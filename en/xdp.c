@@ -11,12 +11,23 @@
  * the pool when the send completes; XDP_REDIRECT hands it to
  * xdp_do_redirect() as a page_pool frame, flushed at the end of the poll.
  *
- * The XDP SQ exists while a program is attached. Each WQE is one WQEBB
- * (control, Ethernet segment with the inline headers the SQ may require,
- * one data segment) and asks for a completion. XDP_TX rings the doorbell
- * once per NAPI poll; ndo_xdp_xmit (frames other devices redirect to us)
- * posts on the XDP SQ of the CPU's channel under the SQ's lock and rings
- * at the end of each call.
+ * The XDP SQ exists while a program is attached. With xdp_tx_mpwqe (on
+ * where the device has enhanced MPWQE) frames share Enhanced MPWQE
+ * sessions built with the TX SQ's helpers (txrx.h): one control and one
+ * Ethernet segment, a data segment per frame; a session opens on the
+ * first frame and is closed when full, when the next frame's Ethernet
+ * segment would differ, and before each doorbell. Without it, or when the
+ * device's minimum inline mode asks for the L2 header in the Ethernet
+ * segment (an MPWQE inlines none), each frame is a one-WQEBB SEND. Every
+ * WQE asks for a completion, which frees each of its frames: XDP_TX pages
+ * back to their page_pool, ndo_xdp_xmit frames unmapped and returned.
+ * XDP_TX rings the doorbell once per NAPI poll; ndo_xdp_xmit (frames
+ * other devices redirect to us) posts on the XDP SQ of the CPU's channel
+ * under the SQ's lock and rings once per call with XDP_XMIT_FLUSH.
+ *
+ * An error CQE stops posting and hands the SQ to the devlink health
+ * reporter "tx" (en/reporter_tx.c), which recovers it as a TX SQ:
+ * ERR -> RST -> RDY, every frame still posted returned.
  *
  * Attaching or detaching a program rebuilds the channels (the page pool
  * maps pages bidirectionally and headroom grows for XDP); replacing one
@@ -45,31 +56,109 @@ static void mlx5e_xdp_stat(struct u64_stats_sync *syncp, u64_stats_t *c)
 
 /* ---- the XDP send queue: posting ------------------------------------ */
 
-static bool mlx5e_xdpsq_has_room(const struct mlx5e_xdpsq *sq)
+/* Free WQEBBs of the ring (producer side's view). */
+static u16 mlx5e_xdpsq_room(const struct mlx5e_xdpsq *sq)
 {
-	return (u16)(sq->pc - READ_ONCE(sq->cc)) < mlx5_wq_cyc_size(&sq->wq);
+	return mlx5_wq_cyc_size(&sq->wq) - (u16)(sq->pc - READ_ONCE(sq->cc));
+}
+
+static void mlx5e_xdpsq_push_frame(struct mlx5e_xdpsq *sq,
+				   const struct mlx5e_xdp_info *info)
+{
+	sq->fifo[sq->fifo_pc++ & sq->fifo_mask] = *info;
+}
+
+/* The WQE at the producer index is posted: it owns @frames frames. */
+static void mlx5e_xdpsq_posted(struct mlx5e_xdpsq *sq,
+			       struct mlx5e_wqe_ctrl_seg *ctrl, u8 wqebbs,
+			       u8 frames)
+{
+	sq->wqe_info[mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc)] =
+		(struct mlx5e_xdp_wqe_info) {
+			.num_wqebbs = wqebbs,
+			.num_frames = frames,
+		};
+	ctrl->fm_ce_se = MLX5E_WQE_CTRL_CQ_UPDATE;
+	sq->db_ctrl = ctrl;
+	sq->pc += wqebbs;
+}
+
+/* Close the open MPWQE session, if any: it is posted, not rung. */
+static void mlx5e_xdpsq_mpwqe_close(struct mlx5e_xdpsq *sq)
+{
+	struct mlx5e_tx_mpwqe *s = &sq->mpwqe;
+	struct mlx5e_wqe_ctrl_seg *ctrl;
+
+	if (!mlx5e_mpwqe_is_open(s))
+		return;
+	ctrl = mlx5e_mpwqe_close(s, sq->pc, sq->qpn_be);
+	mlx5e_xdpsq_posted(sq, ctrl, mlx5e_mpwqe_wqebbs(s), s->pkts);
 }
 
 /**
- * mlx5e_xdpsq_post() - post one frame, the doorbell left for later
+ * mlx5e_xdpsq_post_mpwqe() - one frame into the SQ's MPWQE session
+ * @sq: the XDP SQ, its lock held
+ * @dma: bus address of the frame
+ * @len: its bytes
+ * @info: what the session owns for it until it completes
+ * @syncp: the poster's counters
+ * @sessions: the poster's session counter, bumped when one opens
+ *
+ * A session opens on the first frame (when the ring has room for the
+ * largest one), takes frames while their Ethernet segments are the same
+ * (an XDP frame asks for no offload: always), and is closed when full,
+ * before a frame that cannot join, and before the doorbell.
+ *
+ * Return: false when the SQ is full.
+ */
+static bool mlx5e_xdpsq_post_mpwqe(struct mlx5e_xdpsq *sq, dma_addr_t dma,
+				   u32 len, const struct mlx5e_xdp_info *info,
+				   struct u64_stats_sync *syncp,
+				   u64_stats_t *sessions)
+{
+	static const struct mlx5e_wqe_eth_seg eseg = {};
+	struct mlx5e_tx_mpwqe *s = &sq->mpwqe;
+
+	if (mlx5e_mpwqe_is_open(s) && !mlx5e_mpwqe_same_eseg(s, &eseg))
+		mlx5e_xdpsq_mpwqe_close(sq);
+	if (!mlx5e_mpwqe_is_open(s)) {
+		if (unlikely(mlx5e_xdpsq_room(sq) <
+			     mlx5e_mpwqe_max_wqebbs(&sq->wq, sq->pc,
+						    sq->max_mpw_ds)))
+			return false;
+		mlx5e_mpwqe_open(s, &sq->wq, sq->pc, sq->max_mpw_ds, &eseg);
+		mlx5e_xdp_stat(syncp, sessions);
+	}
+	mlx5e_xdpsq_push_frame(sq, info);
+	mlx5e_mpwqe_add_dseg(s, dma, len, sq->mkey_be, len);
+	if (mlx5e_mpwqe_is_full(s))
+		mlx5e_xdpsq_mpwqe_close(sq);
+	return true;
+}
+
+/**
+ * mlx5e_xdpsq_post_send() - one frame as a SEND WQE of its own
  * @sq: the XDP SQ, its lock held
  * @dma: bus address of the frame
  * @data: the frame
  * @len: its bytes
  * @info: what the WQE owns until it completes
  *
+ * One WQEBB: control, Ethernet segment with the L2 header inline when the
+ * SQ's minimum inline mode asks for it, one data segment.
+ *
  * Return: false when the SQ is full or the frame too short to inline.
  */
-static bool mlx5e_xdpsq_post(struct mlx5e_xdpsq *sq, dma_addr_t dma,
-			     void *data, u32 len,
-			     const struct mlx5e_xdp_info *info)
+static bool mlx5e_xdpsq_post_send(struct mlx5e_xdpsq *sq, dma_addr_t dma,
+				  void *data, u32 len,
+				  const struct mlx5e_xdp_info *info)
 {
-	u16 pi = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
-	struct mlx5e_tx_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
-	struct mlx5e_wqe_data_seg *dseg = wqe->data;
+	struct mlx5e_wqe_data_seg *dseg;
+	struct mlx5e_tx_wqe *wqe;
 	u16 ihs = 0, ds_cnt;
 
-	if (unlikely(!mlx5e_xdpsq_has_room(sq)))
+	mlx5e_xdpsq_mpwqe_close(sq);
+	if (unlikely(!mlx5e_xdpsq_room(sq)))
 		return false;
 	if (sq->min_inline_mode != MLX5_INLINE_MODE_NONE) {
 		ihs = MLX5E_XDP_MIN_INLINE;
@@ -77,7 +166,9 @@ static bool mlx5e_xdpsq_post(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 			return false;
 	}
 
+	wqe = mlx5_wq_cyc_get_wqe(&sq->wq, mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc));
 	memset(wqe, 0, MLX5E_SEND_WQE_BB);
+	dseg = wqe->data;
 	if (ihs) {
 		wqe->eth.inline_hdr_sz = cpu_to_be16(ihs);
 		unsafe_memcpy(wqe->eth.inline_hdr, data, ihs,
@@ -92,22 +183,71 @@ static bool mlx5e_xdpsq_post(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 		 MLX5E_SEND_WQE_DS + 1;
 	wqe->ctrl.opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
 						 MLX5E_OPCODE_SEND);
-	wqe->ctrl.qpn_ds = cpu_to_be32(sq->sqn << 8 | ds_cnt);
-	wqe->ctrl.fm_ce_se = MLX5E_WQE_CTRL_CQ_UPDATE;
+	wqe->ctrl.qpn_ds = sq->qpn_be | cpu_to_be32(ds_cnt);
 
-	sq->info[pi] = *info;
-	sq->db_ctrl = &wqe->ctrl;
-	sq->pc++;
+	mlx5e_xdpsq_push_frame(sq, info);
+	mlx5e_xdpsq_posted(sq, &wqe->ctrl, 1, 1);
 	return true;
 }
 
-/* Ring the doorbell for what was posted since the last one. */
+/**
+ * mlx5e_xdpsq_post() - post one frame, the doorbell left for later
+ * @sq: the XDP SQ, its lock held
+ * @dma: bus address of the frame
+ * @data: the frame
+ * @len: its bytes
+ * @info: what the SQ owns for it until it completes
+ * @syncp: the poster's counters
+ * @sessions: the poster's MPWQE session counter
+ *
+ * Return: false when the SQ is full, recovering, or cannot take the frame.
+ */
+static bool mlx5e_xdpsq_post(struct mlx5e_xdpsq *sq, dma_addr_t dma,
+			     void *data, u32 len,
+			     const struct mlx5e_xdp_info *info,
+			     struct u64_stats_sync *syncp, u64_stats_t *sessions)
+{
+	if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state)))
+		return false;
+	if (test_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state))
+		return mlx5e_xdpsq_post_mpwqe(sq, dma, len, info, syncp,
+					      sessions);
+	return mlx5e_xdpsq_post_send(sq, dma, data, len, info);
+}
+
+/* Close the open session and ring the doorbell for what was posted since
+ * the last one (none on an SQ in recovery: it is not ready).
+ */
 static void mlx5e_xdpsq_ring(struct mlx5e_xdpsq *sq)
 {
+	/* Recovery owns the ring, and returns what it holds. */
+	if (test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state))
+		return;
+	mlx5e_xdpsq_mpwqe_close(sq);
 	if (!sq->db_ctrl)
 		return;
 	mlx5e_ring_sq_db(&sq->wq, sq->pc, sq->db_ctrl, sq->uar_reg);
 	sq->db_ctrl = NULL;
+}
+
+/**
+ * mlx5e_xdpsq_set_mpwqe() - switch the SQ between MPWQE and SEND WQEs
+ * @sq: the XDP SQ, its channel active
+ * @on: xdp_tx_mpwqe
+ *
+ * Under traffic: the open session is closed and rung first, and the two
+ * layouts complete alike. A minimum inline mode keeps SEND WQEs: an
+ * MPWQE's Ethernet segment inlines nothing.
+ */
+void mlx5e_xdpsq_set_mpwqe(struct mlx5e_xdpsq *sq, bool on)
+{
+	spin_lock_bh(&sq->lock);
+	mlx5e_xdpsq_ring(sq);
+	if (on && sq->min_inline_mode == MLX5_INLINE_MODE_NONE)
+		set_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);
+	else
+		clear_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);
+	spin_unlock_bh(&sq->lock);
 }
 
 /* ---- the XDP send queue: completions -------------------------------- */
@@ -123,32 +263,50 @@ static void mlx5e_xdpsq_free_info(struct mlx5e_xdpsq *sq,
 	}
 }
 
-/**
- * mlx5e_poll_xdpsq_cq() - complete sent XDP WQEs (NAPI)
- * @sq: the XDP SQ
- *
- * Return: whether more CQEs may be waiting.
- */
-bool mlx5e_poll_xdpsq_cq(struct mlx5e_xdpsq *sq)
+/* Release the frames of the WQE at @cc. Return: the counter past it. */
+static u16 mlx5e_xdpsq_complete_wqe(struct mlx5e_xdpsq *sq, u16 cc,
+				    bool napi)
+{
+	struct mlx5e_xdp_wqe_info *wi;
+	u8 i;
+
+	wi = &sq->wqe_info[mlx5_wq_cyc_ctr2ix(&sq->wq, cc)];
+	for (i = 0; i < wi->num_frames; i++)
+		mlx5e_xdpsq_free_info(sq, &sq->fifo[sq->fifo_cc++ &
+						    sq->fifo_mask], napi);
+	return cc + wi->num_wqebbs;
+}
+
+/* Completions, in NAPI (@napi) or with NAPI off (recovery). */
+static bool mlx5e_xdpsq_poll(struct mlx5e_xdpsq *sq, bool napi)
 {
 	struct mlx5_cqwq *cqwq = &sq->cq.wq;
 	struct mlx5_cqe64 *cqe;
-	int n = 0;
 	u16 cc = sq->cc;
+	int n = 0;
 
 	while (n < MLX5E_XDPSQ_POLL_BUDGET && (cqe = mlx5_cqwq_get_cqe(cqwq))) {
 		u16 last = be16_to_cpu(cqe->wqe_counter);
+		/* Posted before the device completed it: the WQE is there. */
+		u16 pc = READ_ONCE(sq->pc);
 
 		mlx5_cqwq_pop(cqwq);
 		n++;
-		if (unlikely(get_cqe_opcode(cqe) == MLX5E_CQE_REQ_ERR))
+		if (unlikely(get_cqe_opcode(cqe) == MLX5E_CQE_REQ_ERR)) {
 			mlx5e_xdp_stat(&sq->rq_stats->syncp,
 				       &sq->rq_stats->xdp_tx_err);
-		do {
-			u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, cc);
+			if (test_bit(MLX5E_XDPSQ_STATE_ENABLED, &sq->state) &&
+			    !test_and_set_bit(MLX5E_XDPSQ_STATE_RECOVERING,
+					      &sq->state))
+				queue_work(sq->ch->priv->wq, &sq->recover_work);
+		}
+		while (cc != pc) {
+			bool done = cc == last;
 
-			mlx5e_xdpsq_free_info(sq, &sq->info[ci], true);
-		} while (cc++ != last);
+			cc = mlx5e_xdpsq_complete_wqe(sq, cc, napi);
+			if (done)
+				break;
+		}
 	}
 	if (!n)
 		return false;
@@ -158,15 +316,87 @@ bool mlx5e_poll_xdpsq_cq(struct mlx5e_xdpsq *sq)
 	return n == MLX5E_XDPSQ_POLL_BUDGET;
 }
 
-/* WQEs the device will never complete: the SQ is destroyed. */
+/**
+ * mlx5e_poll_xdpsq_cq() - complete sent XDP WQEs (NAPI)
+ * @sq: the XDP SQ
+ *
+ * One CQE completes every WQE up to the one it names, and every frame of
+ * those WQEs. An error CQE hands the SQ to its recovery work.
+ *
+ * Return: whether more CQEs may be waiting.
+ */
+bool mlx5e_poll_xdpsq_cq(struct mlx5e_xdpsq *sq)
+{
+	return mlx5e_xdpsq_poll(sq, true);
+}
+
+/* WQEs the device will never complete (the SQ destroyed or in reset),
+ * and the frames of a session left open.
+ */
 static void mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
 {
-	while (sq->cc != sq->pc) {
-		u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->cc);
+	mlx5e_xdpsq_mpwqe_close(sq);
+	sq->db_ctrl = NULL;
+	while (sq->cc != sq->pc)
+		sq->cc = mlx5e_xdpsq_complete_wqe(sq, sq->cc, false);
+}
 
-		mlx5e_xdpsq_free_info(sq, &sq->info[ci], false);
-		sq->cc++;
+/**
+ * mlx5e_xdpsq_recover() - bring an XDP SQ in error back to service
+ * @sq: the SQ, MLX5E_XDPSQ_STATE_RECOVERING set (nothing is posted)
+ *
+ * As the TX SQ's: the device moved the SQ to ERR and flushed what was
+ * posted behind the failed WQE. NAPI is kept away while the completions
+ * it left are taken, every frame still posted (or in an open session) is
+ * returned, and the SQ goes ERR -> RST -> RDY with its counters at zero.
+ *
+ * Return: 0 or a negative errno (the SQ then stays out of service).
+ */
+int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
+{
+	struct mlx5e_channel *c = sq->ch;
+	struct mlx5_core_dev *mdev = c->mdev;
+	u8 state;
+	int err;
+
+	/* A poster that took the lock before the state bit is gone. */
+	spin_lock_bh(&sq->lock);
+	spin_unlock_bh(&sq->lock);
+
+	err = mlx5e_query_sq_state(mdev, sq->sqn, &state);
+	if (err)
+		return err;
+	if (state != MLX5_SQC_STATE_ERR) {
+		/* Still ready: it sends on. */
+		netdev_err(c->netdev, "XDP SQ 0x%x: error CQE but state %u\n",
+			   sq->sqn, state);
+		clear_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state);
+		return -EINVAL;
 	}
+
+	napi_disable(&c->napi);
+	while (mlx5e_xdpsq_poll(sq, false))
+		;
+	mlx5e_xdpsq_free_descs(sq);
+	err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_ERR,
+				    MLX5_SQC_STATE_RST);
+	if (!err) {
+		sq->cc = 0;
+		sq->pc = 0;
+		sq->fifo_cc = 0;
+		sq->fifo_pc = 0;
+		err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_RST,
+					    MLX5_SQC_STATE_RDY);
+	}
+	if (!err) {
+		mlx5e_xdp_stat(&sq->rq_stats->syncp,
+			       &sq->rq_stats->xdp_tx_recover);
+		spin_lock_bh(&sq->lock);
+		clear_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state);
+		spin_unlock_bh(&sq->lock);
+	}
+	napi_enable(&c->napi);
+	return err;
 }
 
 /* ---- receive ------------------------------------------------------- */
@@ -186,7 +416,8 @@ static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct mlx5e_rq_frag *frag,
 
 	dma_sync_single_for_device(rq->pdev, dma, len, DMA_BIDIRECTIONAL);
 	spin_lock(&sq->lock);
-	ok = mlx5e_xdpsq_post(sq, dma, xdp->data, len, &info);
+	ok = mlx5e_xdpsq_post(sq, dma, xdp->data, len, &info,
+			      &rq->stats->syncp, &rq->stats->xdp_tx_mpwqe);
 	spin_unlock(&sq->lock);
 	if (unlikely(!ok)) {
 		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_full);
@@ -257,7 +488,9 @@ void mlx5e_xdp_rx_done(struct mlx5e_rq *rq)
 		xdp_do_flush();
 		rq->xdp_flush = false;
 	}
-	if (rq->xdpsq && READ_ONCE(rq->xdpsq->db_ctrl)) {
+	/* One doorbell for the poll's XDP_TX frames, the session closed. */
+	if (rq->xdpsq && (READ_ONCE(rq->xdpsq->db_ctrl) ||
+			  READ_ONCE(rq->xdpsq->mpwqe.wqe))) {
 		spin_lock(&rq->xdpsq->lock);
 		mlx5e_xdpsq_ring(rq->xdpsq);
 		spin_unlock(&rq->xdpsq->lock);
@@ -280,7 +513,8 @@ static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 		mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
 		return false;
 	}
-	if (unlikely(!mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info))) {
+	if (unlikely(!mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info,
+				       &s->syncp, &s->xdp_mpwqe))) {
 		dma_unmap_single(sq->pdev, info.dma, f->len, DMA_TO_DEVICE);
 		mlx5e_xdp_stat(&s->syncp, &s->xdp_full);
 		return false;
@@ -295,6 +529,10 @@ static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
  * @n: frames
  * @frames: the frames
  * @flags: XDP_XMIT_*
+ *
+ * The frames join the XDP SQ's MPWQE session (xdp_tx_mpwqe); with
+ * XDP_XMIT_FLUSH the session is closed and the doorbell rung, once for
+ * the call.
  *
  * Return: frames posted (the caller frees the rest), or a negative errno.
  */
@@ -316,7 +554,8 @@ int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 	for (i = 0; i < n; i++)
 		if (!mlx5e_xdp_xmit_one(sq, frames[i]))
 			break;
-	mlx5e_xdpsq_ring(sq);
+	if (flags & XDP_XMIT_FLUSH)
+		mlx5e_xdpsq_ring(sq);
 	spin_unlock(&sq->lock);
 	return i;
 }
@@ -339,6 +578,7 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 	struct mlx5e_channel_stats *stats = &c->priv->channel_stats[c->ix];
 	int node = cpu_to_node(c->cpu);
 	struct mlx5e_xdpsq *sq;
+	u32 fifo_sz;
 	int err;
 
 	sq = kvzalloc_node(sizeof(*sq), GFP_KERNEL, node);
@@ -352,24 +592,36 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 				 &sq->wq);
 	if (err)
 		goto err_cq;
-	sq->info = kvcalloc_node(mlx5_wq_cyc_size(&sq->wq), sizeof(*sq->info),
-				 GFP_KERNEL, node);
-	if (!sq->info) {
+	/* Each frame takes a data segment at least. */
+	fifo_sz = roundup_pow_of_two(mlx5_wq_cyc_size(&sq->wq) *
+				     MLX5E_WQEBB_NUM_DS);
+	sq->wqe_info = kvcalloc_node(mlx5_wq_cyc_size(&sq->wq),
+				     sizeof(*sq->wqe_info), GFP_KERNEL, node);
+	sq->fifo = kvcalloc_node(fifo_sz, sizeof(*sq->fifo), GFP_KERNEL, node);
+	if (!sq->wqe_info || !sq->fifo) {
 		err = -ENOMEM;
-		goto err_wq;
+		goto err_info;
 	}
+	sq->fifo_mask = fifo_sz - 1;
 	spin_lock_init(&sq->lock);
+	sq->ch = c;
 	sq->pdev = c->mdev->device;
 	sq->uar_reg = c->db.reg;
 	sq->mkey_be = cpu_to_be32(c->priv->res.mkey);
 	sq->min_inline_mode = params->tx_min_inline_mode;
+	sq->max_mpw_ds = mlx5e_max_mpw_ds(c->mdev);
+	if ((params->pflags & BIT(MLX5E_PFLAG_XDP_TX_MPWQE)) &&
+	    sq->min_inline_mode == MLX5_INLINE_MODE_NONE)
+		set_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);
 	sq->rq_stats = &stats->rq;
 	sq->xmit_stats = &stats->xdp_xmit;
+	INIT_WORK(&sq->recover_work, mlx5e_xdpsq_err_cqe_work);
 
 	err = mlx5e_create_sq_cmd(c, params, &sq->wq, sq->cq.mcq.cqn, false,
 				  &sq->sqn);
 	if (err)
 		goto err_info;
+	sq->qpn_be = cpu_to_be32(sq->sqn << 8);
 	err = mlx5e_modify_sq_state(c->mdev, sq->sqn, MLX5_SQC_STATE_RST,
 				    MLX5_SQC_STATE_RDY);
 	if (err)
@@ -380,8 +632,8 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 err_obj:
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
 err_info:
-	kvfree(sq->info);
-err_wq:
+	kvfree(sq->fifo);
+	kvfree(sq->wqe_info);
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
 err_cq:
 	mlx5e_destroy_cq(c->mdev, &sq->cq);
@@ -400,13 +652,46 @@ void mlx5e_close_xdpsq(struct mlx5e_channel *c)
 
 	if (!sq)
 		return;
+	/* Deactivated: no recovery was queued after this one ran. */
+	cancel_work_sync(&sq->recover_work);
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
 	mlx5e_xdpsq_free_descs(sq);
-	kvfree(sq->info);
+	kvfree(sq->fifo);
+	kvfree(sq->wqe_info);
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
 	mlx5e_destroy_cq(c->mdev, &sq->cq);
 	kvfree(sq);
 	c->xdpsq = NULL;
+}
+
+/**
+ * mlx5e_activate_xdpsq() - error CQEs of the SQ may start its recovery
+ * @sq: the XDP SQ, its channel's NAPI about to run
+ */
+void mlx5e_activate_xdpsq(struct mlx5e_xdpsq *sq)
+{
+	set_bit(MLX5E_XDPSQ_STATE_ENABLED, &sq->state);
+}
+
+/**
+ * mlx5e_deactivate_xdpsq() - no recovery past this point
+ * @sq: the XDP SQ, its channel's NAPI still on (recovery needs it)
+ */
+void mlx5e_deactivate_xdpsq(struct mlx5e_xdpsq *sq)
+{
+	clear_bit(MLX5E_XDPSQ_STATE_ENABLED, &sq->state);
+	cancel_work_sync(&sq->recover_work);
+}
+
+/**
+ * mlx5e_xdp_mpwqe_caps() - whether xdp_tx_mpwqe can be on
+ * @mdev: the device
+ *
+ * Return: the device takes enhanced multi-packet send WQEs.
+ */
+bool mlx5e_xdp_mpwqe_caps(struct mlx5_core_dev *mdev)
+{
+	return MLX5_CAP_ETH(mdev, enhanced_multi_pkt_send_wqe);
 }
 
 /* ---- ndo_bpf -------------------------------------------------------- */

@@ -15,7 +15,7 @@
 #define MLX5E_XDP_MIN_INLINE	(ETH_HLEN + VLAN_HLEN)
 
 /**
- * enum mlx5e_xdp_info_mode - what a posted XDP WQE owns
+ * enum mlx5e_xdp_info_mode - what a posted XDP frame is
  * @MLX5E_XDP_INFO_PAGE: a page_pool fragment of our RQ (XDP_TX), returned
  *	to its pool on completion
  * @MLX5E_XDP_INFO_FRAME: an xdp_frame from ndo_xdp_xmit, mapped for this
@@ -27,7 +27,7 @@ enum mlx5e_xdp_info_mode {
 };
 
 /**
- * struct mlx5e_xdp_info - one posted XDP WQE
+ * struct mlx5e_xdp_info - one posted XDP frame, in the SQ's frame fifo
  * @page: MLX5E_XDP_INFO_PAGE: the fragment's page
  * @frame: MLX5E_XDP_INFO_FRAME: the frame
  * @dma: MLX5E_XDP_INFO_FRAME: its mapping
@@ -45,43 +45,83 @@ struct mlx5e_xdp_info {
 };
 
 /**
+ * struct mlx5e_xdp_wqe_info - what one posted XDP WQE owns
+ * @num_wqebbs: basic blocks it spans
+ * @num_frames: frames it sends, the next ones of the frame fifo
+ */
+struct mlx5e_xdp_wqe_info {
+	u8 num_wqebbs;
+	u8 num_frames;
+};
+
+/* struct mlx5e_xdpsq's state bits. */
+enum {
+	MLX5E_XDPSQ_STATE_ENABLED,	/* its channel is active */
+	MLX5E_XDPSQ_STATE_RECOVERING,	/* an error CQE: nothing is posted */
+	MLX5E_XDPSQ_STATE_MPWQE,	/* frames go in MPWQE sessions */
+};
+
+/**
  * struct mlx5e_xdpsq - the XDP send queue of a channel
- * @cc: WQEs completed
- * @pc: WQEs posted
+ * @cc: WQEBBs completed
+ * @fifo_cc: frame fifo consumer counter
+ * @pc: WQEBBs posted
+ * @fifo_pc: frame fifo producer counter
  * @db_ctrl: control segment of the last WQE posted and not rung yet
+ * @mpwqe: the open MPWQE session
  * @lock: serialises posting: XDP_TX in the channel's NAPI, ndo_xdp_xmit
  *	from any CPU
  * @cq: its completion queue (polled by the channel's NAPI)
- * @wq: the WQEBB ring, one WQEBB per WQE
- * @info: per WQE index, what it owns
+ * @wq: the WQEBB ring
+ * @wqe_info: per WQE index, what the WQE owns
+ * @fifo: the frames of posted WQEs (and of the open session), in order
+ * @fifo_mask: frame fifo entries minus one
  * @pdev: the DMA device
  * @uar_reg: the channel's send doorbell register
  * @mkey_be: the memory key of data segments, big endian
+ * @qpn_be: SQ number in place for a control segment, big endian
  * @sqn: SQ number
- * @min_inline_mode: headers the eseg must inline
+ * @max_mpw_ds: 16-byte segments of the largest MPWQE the device takes
+ * @min_inline_mode: headers the eseg must inline (then no MPWQE: its
+ *	Ethernet segment inlines nothing)
+ * @state: MLX5E_XDPSQ_STATE_*
  * @rq_stats: XDP_TX counters (the channel's RQ, written in NAPI)
  * @xmit_stats: ndo_xdp_xmit counters (written under @lock)
+ * @ch: the channel
+ * @recover_work: recovery after an error CQE
  */
 struct mlx5e_xdpsq {
 	/* dirtied @completion */
 	u16 cc;
+	u32 fifo_cc;
 
 	/* dirtied @xmit, under @lock */
 	u16 pc ____cacheline_aligned_in_smp;
+	u32 fifo_pc;
 	struct mlx5e_wqe_ctrl_seg *db_ctrl;
+	struct mlx5e_tx_mpwqe mpwqe;
 	spinlock_t lock; /* posting */
 
 	/* read only */
 	struct mlx5e_cq cq ____cacheline_aligned_in_smp;
 	struct mlx5_wq_cyc wq;
-	struct mlx5e_xdp_info *info;
+	struct mlx5e_xdp_wqe_info *wqe_info;
+	struct mlx5e_xdp_info *fifo;
+	u32 fifo_mask;
 	struct device *pdev;
 	void __iomem *uar_reg;
 	__be32 mkey_be;
+	__be32 qpn_be;
 	u32 sqn;
+	u8 max_mpw_ds;
 	u8 min_inline_mode;
+	unsigned long state;
 	struct mlx5e_rq_stats *rq_stats;
 	struct mlx5e_xdp_xmit_stats *xmit_stats;
+
+	/* control path */
+	struct mlx5e_channel *ch;
+	struct work_struct recover_work;
 };
 
 /* en/xdp.c: the data path */
@@ -96,6 +136,14 @@ int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 		     const struct mlx5e_params *params);
 void mlx5e_close_xdpsq(struct mlx5e_channel *c);
+void mlx5e_activate_xdpsq(struct mlx5e_xdpsq *sq);
+void mlx5e_deactivate_xdpsq(struct mlx5e_xdpsq *sq);
+void mlx5e_xdpsq_set_mpwqe(struct mlx5e_xdpsq *sq, bool on);
+int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq);
+bool mlx5e_xdp_mpwqe_caps(struct mlx5_core_dev *mdev);
+
+/* en/reporter_tx.c */
+void mlx5e_xdpsq_err_cqe_work(struct work_struct *work);
 int mlx5e_xdp_bpf(struct net_device *netdev, struct netdev_bpf *bpf);
 void mlx5e_xdp_xmit_enable(struct mlx5e_priv *priv);
 void mlx5e_xdp_xmit_disable(struct mlx5e_priv *priv);

@@ -11,7 +11,10 @@
 # counts no WQE error. Then the model's test port checks the next SEND
 # against a stricter mode (tcp) than the driver honours: that WQE inlines
 # too little, gets the error CQE, and the tx health reporter recovers the
-# SQ; traffic resumes.
+# SQ; traffic resumes. Under inline=l2, XDP_TX on B inlines the L2 header
+# too: its XDP SQ sends SEND WQEs (an MPWQE inlines nothing, so no session
+# even with xdp_tx_mpwqe on) and every frame comes back to A without a
+# WQE error.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -20,7 +23,7 @@ require_testport "the inline mode is the model's inline property"
 INLINE=${INLINE:-l2}
 declare -A MODE=([l2]=1 [ip]=2 [tcp]=3)
 
-ktap_header 8
+ktap_header 9
 
 ours_pair_up
 
@@ -56,6 +59,45 @@ import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lo
 		[ "$(model_get "$bdf_a" wqe.inline_errors)" = 0 ]
 }
 ktap_check "ping, TCP and UDP under inline=$INLINE: no WQE error" traffic
+
+# XDP_TX on B (xdp-bench tx, swapping the MACs) under inline=$INLINE:
+# pktgen from A, every frame B's port delivered goes back and reaches A's
+# stack (a tc filter counts it), the model sees no WQE error.
+xdp_tx_inline() {
+	local n=500 x0 s0 f0 e0 u0 we0 mr0 x s f e u we mr rc=0
+
+	command -v xdp-bench >/dev/null ||
+		{ needs "xdp-tools (tools/testing/install-deps)"; return 1; }
+	udp_tap_add "" "$a" ingress || return 1
+	xdp_bench_start "$b" tx -p swap-macs -m native || return 1
+	x0=$(ethtool_stat "$b" rx_xdp_tx_xmit "$NS") s0=$(ethtool_stat "$b" rx_xdp_tx_mpwqe "$NS")
+	f0=$(ethtool_stat "$b" rx_xdp_tx_full "$NS") e0=$(ethtool_stat "$b" rx_xdp_tx_err "$NS")
+	u0=$(udp_tap_get "" "$a" ingress) we0=$(model_get "$bdf_b" wqe.errors)
+	mr0=$(model_get "$bdf_b" rx.packets)
+	pktgen_setup "$a" "$n" 32
+	pktgen_start
+	sleep 2
+	x=$(( $(ethtool_stat "$b" rx_xdp_tx_xmit "$NS") - x0 ))
+	s=$(( $(ethtool_stat "$b" rx_xdp_tx_mpwqe "$NS") - s0 ))
+	f=$(( $(ethtool_stat "$b" rx_xdp_tx_full "$NS") - f0 ))
+	e=$(( $(ethtool_stat "$b" rx_xdp_tx_err "$NS") - e0 ))
+	u=$(( $(udp_tap_get "" "$a" ingress) - u0 ))
+	we=$(( $(model_get "$bdf_b" wqe.errors) - we0 ))
+	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
+	xdp_bench_stop "$b" || rc=1
+	udp_tap_del "" "$a" ingress
+	diag "XDP_TX under inline=$INLINE: B delivered $mr; rx_xdp_tx_xmit +$x, full +$f, err +$e, rx_xdp_tx_mpwqe +$s; A's driver got $u back; model WQE errors +$we, inline errors $(model_get "$bdf_b" wqe.inline_errors)"
+	[ $rc -eq 0 ] && [ "$x" -gt 0 ] && [ $((x + f)) -eq "$mr" ] && [ "$u" -eq "$x" ] &&
+		[ "$e" -eq 0 ] && [ "$we" -eq 0 ] && [ "$s" -eq 0 ] &&
+		[ "$(model_get "$bdf_b" wqe.inline_errors)" = 0 ]
+}
+if [ "$INLINE" != l2 ]; then
+	# As upstream's, the XDP SQ inlines the L2 header and no more.
+	ktap_skip "XDP_TX under inline=$INLINE" \
+		"the XDP SQ inlines the L2 header only (inline.sh covers inline=l2)"
+else
+	ktap_check "XDP_TX under inline=$INLINE: the L2 header inlined, SEND WQEs, every frame back to A, no WQE error" xdp_tx_inline
+fi
 
 tx_health() {
 	devlink -j health show "pci/$bdf_a" reporter tx | python3 -c '

@@ -3,15 +3,15 @@
 # vm-args: --port-prop mpwqe=off
 #
 # Our netdev on a model without enhanced MPWQE (enhanced_multi_pkt_send_wqe
-# clear, as on a ConnectX-4): skb_tx_mpwqe reads off, turning it on is
-# refused with the reason in dmesg and the flag unchanged, and traffic
-# flows as one SEND WQE per packet.
+# clear, as on a ConnectX-4): skb_tx_mpwqe and xdp_tx_mpwqe read off,
+# turning either on is refused with the reason in dmesg and the flag
+# unchanged, and traffic flows as one SEND WQE per packet.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 require_testport "a model with mpwqe=off stands in for a device without MPWQE"
 
-ktap_header 6
+ktap_header 8
 
 ours_bound
 
@@ -30,6 +30,21 @@ refused() {
 		ethtool --show-priv-flags "$a" | grep -Eq 'skb_tx_mpwqe *: off'
 }
 ktap_check "turning skb_tx_mpwqe on is refused, with the reason in dmesg" refused
+
+ktap_check "xdp_tx_mpwqe is off" \
+	bash -c "ethtool --show-priv-flags $a | grep -Eq 'xdp_tx_mpwqe *: off'"
+xdp_refused() {
+	local out msg
+
+	dmesg_mark xdprefuse
+	out=$(ethtool --set-priv-flags "$a" xdp_tx_mpwqe on 2>&1) && return 1
+	msg=$(dmesg_since xdprefuse | grep 'xdp_tx_mpwqe')
+	diag "set xdp_tx_mpwqe on: $out"
+	diag "dmesg: $msg"
+	echo "$msg" | grep -q 'no enhanced multi-packet send WQE' &&
+		ethtool --show-priv-flags "$a" | grep -Eq 'xdp_tx_mpwqe *: off'
+}
+ktap_check "turning xdp_tx_mpwqe on is refused, with the reason in dmesg" xdp_refused
 
 pair_up "$a" "$b"
 # sends_seen N: the model has fetched N SEND WQEs from A in all.

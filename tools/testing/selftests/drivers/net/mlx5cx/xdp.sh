@@ -6,8 +6,11 @@
 # (every frame the port delivers counted in rx_xdp_drop, delivered + the
 # port's drops = sent, pages taken from the page pool per 1000 frames as
 # the buffer sizing says), XDP_TX reflecting frames to A with one doorbell
-# per NAPI poll at most, XDP_PASS leaving TCP byte-exact, XDP_REDIRECT to
-# a veth and ndo_xdp_xmit from one, programs attached, detached and
+# per NAPI poll at most, in MPWQE sessions of several frames
+# (xdp_tx_mpwqe, fewer WQEBBs than frames) or one SEND WQE a frame with
+# the flag off, the flag toggled under traffic without recreating an SQ,
+# an error CQE on the XDP SQ recovered by the tx health reporter, XDP_PASS leaving TCP byte-exact, XDP_REDIRECT to
+# a veth and ndo_xdp_xmit from one (bursts in sessions too), programs attached, detached and
 # swapped under traffic (swaps without rebuilding the RQs), and what
 # cannot work refused with the extack, state unchanged.
 # vm-args: --timeout 1500
@@ -22,7 +25,7 @@ PAGE=$(getconf PAGESIZE)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ktap_header $((13 + 2 * $(wc -w <<<"$MTUS")))
+ktap_header $((16 + 2 * $(wc -w <<<"$MTUS")))
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -91,14 +94,15 @@ xdp_bench_stop() {
 	! xdp_attached
 }
 
-# pktgen_ns NETNS DEV DST_MAC COUNT: COUNT 64-byte frames from DEV.
+# pktgen_ns NETNS DEV DST_MAC COUNT [BURST]: COUNT 64-byte frames from
+# DEV, BURST (32) at a time.
 pktgen_ns() {
-	local ns=${1:+ip netns exec $1} dev=$2 mac=$3 count=$4 l
+	local ns=${1:+ip netns exec $1} dev=$2 mac=$3 count=$4 burst=${5:-32} l
 
 	modprobe pktgen
 	$ns bash -c "echo rem_device_all > /proc/net/pktgen/kpktgend_0
 		echo 'add_device $dev' > /proc/net/pktgen/kpktgend_0"
-	for l in "count $count" "pkt_size 64" "burst 32" "delay 0" \
+	for l in "count $count" "pkt_size 64" "burst $burst" "delay 0" \
 		"dst $B_IP" "dst_mac $mac"; do
 		$ns bash -c "echo '$l' > /proc/net/pktgen/$dev"
 	done
@@ -200,37 +204,162 @@ umr_doorbells() {
 	} END { print s + 0 }'
 }
 
+# sq_totals BDF: "wqes wqebbs mpwqes" summed over the function's SQs but
+# the striding RQs' control SQs (every WQE of theirs a 4-WQEBB UMR).
+sq_totals() {
+	cxsim report "$1" | awk '$1 ~ /^sq\.[0-9]+$/ {
+		w = b = m = 0
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "wqes") w = kv[2]
+			if (kv[1] == "wqebbs") b = kv[2]
+			if (kv[1] == "mpwqes") m = kv[2]
+		}
+		if (w > 0 && b == 4 * w && m == 0) next
+		tw += w; tb += b; tm += m
+	} END { print tw + 0, tb + 0, tm + 0 }'
+}
+# sq_lines BDF: "sqn wqes mpwqes errors err_resets" per SQ, UMR-only ones
+# left out as above.
+sq_lines() {
+	cxsim report "$1" | awk '$1 ~ /^sq\.[0-9]+$/ {
+		w = b = m = e = r = 0
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "wqes") w = kv[2]
+			if (kv[1] == "wqebbs") b = kv[2]
+			if (kv[1] == "mpwqes") m = kv[2]
+			if (kv[1] == "errors") e = kv[2]
+			if (kv[1] == "err_resets") r = kv[2]
+		}
+		if (w > 0 && b == 4 * w && m == 0) next
+		print substr($1, 4), w, m, e, r
+	}'
+}
+xdp_tx_mpwqe() { nsx ethtool --set-priv-flags "$b" xdp_tx_mpwqe "$1"; }
+xdp_tx_mpwqe_is() {
+	nsx ethtool --show-priv-flags "$b" | grep -Eq "xdp_tx_mpwqe *: $1"
+}
+
 # XDP_TX: B swaps the MACs and sends each frame back to A, whose driver
 # hands the UDP frames to its stack (counted by a tc filter there).
-xdp_tx() {
-	local x0 f0 e0 tx0 db0 poll0 mr0 u0 x f e tx db poll mr u
+# tx_measure [COUNT]: one pktgen burst from A with xdp-bench tx on B; the
+# deltas in T_* (frames posted, sessions, full, errors, what B's port
+# sent, its WQEs, WQEBBs and MPWQEs, doorbells, NAPI polls, what B's port
+# delivered, what A's driver got back).
+tx_measure() {
+	local count=${1:-$FRAMES} x0 f0 e0 s0 tx0 db0 poll0 mr0 u0 w0 wb0 m0 w wb m
 
 	udp_tap_add "" "$a" ingress || return 1
-	xdp_bench tx -p swap-macs -m native "$b" || return 1
 	sleep 1
 	x0=$(bstat rx_xdp_tx_xmit) f0=$(bstat rx_xdp_tx_full) e0=$(bstat rx_xdp_tx_err)
+	s0=$(bstat rx_xdp_tx_mpwqe)
 	mr0=$(model_get "$bdf_b" rx.packets) u0=$(udp_tap_get "" "$a" ingress)
 	tx0=$(model_get "$bdf_b" tx.packets)
 	db0=$(( $(model_get "$bdf_b" sq.doorbells) - $(umr_doorbells "$bdf_b") ))
+	read -r w0 wb0 m0 <<<"$(sq_totals "$bdf_b")"
 	poll0=$(bstat ch_poll)
-	pktgen_ns "" "$a" "$b_mac" "$FRAMES"
+	pktgen_ns "" "$a" "$b_mac" "$count"
 	sleep 2
-	x=$(( $(bstat rx_xdp_tx_xmit) - x0 )) f=$(( $(bstat rx_xdp_tx_full) - f0 ))
-	e=$(( $(bstat rx_xdp_tx_err) - e0 ))
-	tx=$(( $(model_get "$bdf_b" tx.packets) - tx0 ))
-	db=$(( $(model_get "$bdf_b" sq.doorbells) - $(umr_doorbells "$bdf_b") - db0 ))
-	poll=$(( $(bstat ch_poll) - poll0 ))
-	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
-	u=$(( $(udp_tap_get "" "$a" ingress) - u0 ))
-	xdp_bench_stop
+	T_X=$(( $(bstat rx_xdp_tx_xmit) - x0 )) T_F=$(( $(bstat rx_xdp_tx_full) - f0 ))
+	T_E=$(( $(bstat rx_xdp_tx_err) - e0 )) T_S=$(( $(bstat rx_xdp_tx_mpwqe) - s0 ))
+	T_TX=$(( $(model_get "$bdf_b" tx.packets) - tx0 ))
+	T_DB=$(( $(model_get "$bdf_b" sq.doorbells) - $(umr_doorbells "$bdf_b") - db0 ))
+	read -r w wb m <<<"$(sq_totals "$bdf_b")"
+	T_W=$((w - w0)) T_WB=$((wb - wb0)) T_M=$((m - m0))
+	T_POLL=$(( $(bstat ch_poll) - poll0 ))
+	T_MR=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
+	T_U=$(( $(udp_tap_get "" "$a" ingress) - u0 ))
 	udp_tap_del "" "$a" ingress
-	diag "XDP_TX: B delivered $mr; rx_xdp_tx_xmit +$x, tx_full +$f, tx_err +$e; B port sent $tx in $db doorbells over $poll NAPI polls; A's driver received $u of the UDP frames back"
-	# Every frame delivered was posted back (or counted full), and
-	# every one posted came back to A.
-	[ "$x" -gt 0 ] && [ "$e" -eq 0 ] && [ $((x + f)) -eq "$mr" ] &&
-		[ "$tx" -ge "$x" ] && [ "$u" -eq "$x" ] && [ "$db" -le "$poll" ]
+	diag "XDP_TX (xdp_tx_mpwqe $2): B delivered $T_MR; rx_xdp_tx_xmit +$T_X, tx_full +$T_F, tx_err +$T_E, rx_xdp_tx_mpwqe +$T_S$( [ "$T_S" -gt 0 ] && printf ' (%d.%02d frames a session)' $((T_X * 100 / T_S / 100)) $((T_X * 100 / T_S % 100))); B port sent $T_TX in $T_W WQEs ($T_M MPWQEs), $T_WB WQEBBs, $T_DB doorbells over $T_POLL NAPI polls; A's driver received $T_U of the UDP frames back"
 }
-ktap_check "XDP_TX: every frame posted reaches A, one doorbell per NAPI poll at most" xdp_tx
+# Every frame delivered was posted back (or counted full), every one
+# posted came back to A, one doorbell per NAPI poll at most.
+tx_delivers() {
+	[ "$T_X" -gt 0 ] && [ "$T_E" -eq 0 ] && [ $((T_X + T_F)) -eq "$T_MR" ] &&
+		[ "$T_TX" -ge "$T_X" ] && [ "$T_U" -eq "$T_X" ] && [ "$T_DB" -le "$T_POLL" ]
+}
+xdp_tx() {
+	local rc
+
+	xdp_tx_mpwqe_is on || { diag "xdp_tx_mpwqe is not on by default"; return 1; }
+	xdp_bench tx -p swap-macs -m native "$b" || return 1
+	tx_measure "$FRAMES" on
+	tx_delivers
+	rc=$?
+	xdp_bench_stop
+	# Sessions of several frames: fewer WQEBBs than frames sent.
+	[ $rc -eq 0 ] && [ "$T_S" -gt 0 ] && [ "$T_X" -gt "$T_S" ] &&
+		[ "$T_M" -ge "$T_S" ] && [ "$T_WB" -lt "$T_X" ]
+}
+ktap_check "XDP_TX, xdp_tx_mpwqe on (default): every frame posted reaches A in MPWQE sessions of several frames, fewer WQEBBs than frames, one doorbell per NAPI poll at most" xdp_tx
+
+xdp_tx_send() {
+	local rc c0
+
+	xdp_bench tx -p swap-macs -m native "$b" || return 1
+	c0=$(model_get "$bdf_b" cmd.CREATE_SQ)
+	xdp_tx_mpwqe off || { xdp_bench_stop; return 1; }
+	diag "xdp_tx_mpwqe off with XDP attached: CREATE_SQ $c0 -> $(model_get "$bdf_b" cmd.CREATE_SQ)"
+	[ "$(model_get "$bdf_b" cmd.CREATE_SQ)" = "$c0" ] || { xdp_bench_stop; return 1; }
+	tx_measure "$FRAMES" off
+	tx_delivers
+	rc=$?
+	xdp_bench_stop
+	xdp_tx_mpwqe on
+	# One SEND WQE of one WQEBB per frame, no session.
+	[ $rc -eq 0 ] && [ "$T_S" -eq 0 ] && [ "$T_M" -eq 0 ] &&
+		[ "$T_W" -ge "$T_X" ] && [ "$T_WB" -ge "$T_X" ]
+}
+ktap_check "XDP_TX, xdp_tx_mpwqe off (switched in place, no SQ recreated): one WQE and one WQEBB per frame, every frame reaches A" xdp_tx_send
+
+tx_health() {
+	devlink -j health show "pci/$bdf_b" reporter tx | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["health"]
+r = [x for v in r.values() for x in v if x.get("reporter") == "tx"][0]
+print(r.get("error", 0), r.get("recover", 0), r.get("state", "?"))'
+}
+# An error CQE on the XDP SQ that pktgen's flow reaches: the tx health
+# reporter recovers it (ERR -> RST -> RDY), XDP_TX delivers again.
+xdp_sq_recovery() {
+	local before after sqn i0 r0 he0 hr0 he hr st res
+
+	xdp_bench tx -p swap-macs -m native "$b" || return 1
+	# Which SQ of B carries the flow: the one whose WQEs grew.
+	before=$(sq_lines "$bdf_b")
+	tx_measure 200 on
+	after=$(sq_lines "$bdf_b")
+	sqn=$(awk 'NR == FNR { w[$1] = $2; next }
+		($1 in w) && $2 - w[$1] > best { best = $2 - w[$1]; s = $1 }
+		END { print s }' <(echo "$before") <(echo "$after"))
+	[ -n "$sqn" ] || { diag "no XDP SQ found"; xdp_bench_stop; return 1; }
+	i0=$(model_get "$bdf_b" sq.errors_injected)
+	r0=$(bstat rx_xdp_tx_recover)
+	read -r he0 hr0 _ <<<"$(tx_health)"
+	cxsim errcqe "$bdf_b" "$sqn"
+	tx_measure 200 on
+	cxsim errcqe "$bdf_b" 0
+	recovered() {
+		read -r he hr st <<<"$(tx_health)"
+		[ "$he" -eq $((he0 + 1)) ] && [ "$hr" -eq $((hr0 + 1)) ] && [ "$st" = healthy ] &&
+			[ "$(bstat rx_xdp_tx_recover)" -eq $((r0 + 1)) ]
+	}
+	wait_for 15 recovered
+	res=$(sq_lines "$bdf_b" | awk -v s="$sqn" '$1 == s { print "errors=" $4 " err_resets=" $5 }')
+	diag "error CQE on XDP SQ $sqn: injected +$(( $(model_get "$bdf_b" sq.errors_injected) - i0 )), rx_xdp_tx_err +$T_E, rx_xdp_tx_recover +$(( $(bstat rx_xdp_tx_recover) - r0 )), model SQ $res; reporter tx: $(tx_health)"
+	if ! [ "$(model_get "$bdf_b" sq.errors_injected)" -eq $((i0 + 1)) ] ||
+		! [ "$T_E" -ge 1 ] || ! recovered; then
+		xdp_bench_stop
+		return 1
+	fi
+	tx_measure "$FRAMES" on
+	tx_delivers
+	res=$?
+	xdp_bench_stop
+	[ $res -eq 0 ] && [ "$T_S" -gt 0 ]
+}
+ktap_check "error CQE on the XDP SQ: rx_xdp_tx_err, rx_xdp_tx_recover, devlink reporter tx; XDP_TX delivers every frame again" xdp_sq_recovery
 
 # XDP_PASS: TCP through a program, the bytes compared end to end.
 tcp_exact() {
@@ -308,7 +437,7 @@ xmit_in_cleanup() {
 	ip -n "$NS" link set dev "$b" xdp off
 }
 xmit_in() {
-	local n=200 x0 t0 a0 x t ar
+	local n=200 x0 t0 a0 x t ar rc=0
 
 	# xdp-bench puts a program of its own on B too: B's XDP SQs exist.
 	ip netns exec "$NS" xdp-bench redirect-map -m native v0 "$b" >"$TMP/bench.log" 2>&1 &
@@ -328,11 +457,46 @@ xmit_in() {
 	x=$(( $(bstat tx_xdp_xmit) - x0 ))
 	t=$(( $(model_get "$bdf_b" tx.packets) - t0 ))
 	ar=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) - a0 ))
-	xmit_in_cleanup
 	diag "ndo_xdp_xmit v0 -> $b: $n pings from v1, tx_xdp_xmit +$x, tx_xdp_full $(bstat tx_xdp_full), B port sent $t, A's port received $ar"
-	[ "$x" -eq "$n" ] && [ "$t" -eq "$x" ] && [ "$ar" -eq "$x" ]
+	[ "$x" -eq "$n" ] && [ "$t" -eq "$x" ] && [ "$ar" -eq "$x" ] || rc=1
+	# Bursts (pktgen on v1): devmap hands B up to 16 frames a call, the
+	# flush at the end of v0's poll; sessions span calls. v0's NAPI in a
+	# thread of its own, so that a poll finds more than the one frame
+	# pktgen's xmit just queued (its softirq would run right after it).
+	nsx sh -c 'echo 1 > /sys/class/net/v0/threaded' ||
+		diag "v0: no threaded NAPI; sessions may hold one frame each"
+	xmit_burst on || rc=1
+	xmit_burst off || rc=1
+	xdp_tx_mpwqe on
+	xmit_in_cleanup
+	return $rc
 }
-ktap_check "ndo_xdp_xmit: frames a veth redirects into B leave B's port, every one" xmit_in
+# xmit_burst on|off: pktgen from v1, redirected by v0 into B.
+xmit_burst() {
+	local x0 s0 f0 t0 a0 w0 wb0 m0 w wb m x s f t ar
+
+	xdp_tx_mpwqe "$1" || return 1
+	x0=$(bstat tx_xdp_xmit) s0=$(bstat tx_xdp_mpwqe) f0=$(bstat tx_xdp_full)
+	t0=$(model_get "$bdf_b" tx.packets)
+	a0=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) ))
+	read -r w0 wb0 m0 <<<"$(sq_totals "$bdf_b")"
+	pktgen_ns "$NS" v1 "$a_mac" "$FRAMES" 1
+	sleep 2
+	x=$(( $(bstat tx_xdp_xmit) - x0 )) s=$(( $(bstat tx_xdp_mpwqe) - s0 ))
+	f=$(( $(bstat tx_xdp_full) - f0 ))
+	t=$(( $(model_get "$bdf_b" tx.packets) - t0 ))
+	ar=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) - a0 ))
+	read -r w wb m <<<"$(sq_totals "$bdf_b")"
+	w=$((w - w0)) wb=$((wb - wb0)) m=$((m - m0))
+	diag "ndo_xdp_xmit, xdp_tx_mpwqe $1: pktgen $FRAMES from v1: tx_xdp_xmit +$x, tx_xdp_full +$f, tx_xdp_mpwqe +$s$( [ "$s" -gt 0 ] && printf ' (%d.%02d frames a session)' $((x * 100 / s / 100)) $((x * 100 / s % 100))); B port sent $t in $w WQEs ($m MPWQEs), $wb WQEBBs; A's port received $ar"
+	[ "$x" -gt 0 ] && [ "$t" -eq "$x" ] && [ "$ar" -eq "$x" ] || return 1
+	if [ "$1" = on ]; then
+		[ "$s" -gt 0 ] && [ "$x" -gt "$s" ] && [ "$m" -ge "$s" ] && [ "$wb" -lt "$x" ]
+	else
+		[ "$s" -eq 0 ] && [ "$m" -eq 0 ] && [ "$w" -ge "$x" ] && [ "$wb" -ge "$x" ]
+	fi
+}
+ktap_check "ndo_xdp_xmit: frames a veth redirects into B leave B's port, every one; bursts in MPWQE sessions of several frames (xdp_tx_mpwqe on), one WQE a frame (off)" xmit_in
 ip -n "$NS" link del v0 2>/dev/null
 
 # Attach, detach and swap under traffic (pktgen from A, paced, until
@@ -395,6 +559,27 @@ swap() {
 	[ "$c" = "$c0" ] && [ "$d1" -gt "$d0" ] && ping -c 2 -W 5 "$B_IP" >/dev/null
 }
 ktap_check "swap programs $ROUNDS times under traffic: no RQ rebuilt, the new program acts" swap
+
+# xdp_tx_mpwqe switched off and on under XDP_TX traffic: the XDP SQs
+# change in place (no SQ created), and reflect every frame afterwards.
+mpwqe_toggle() {
+	local i c0 rc=0
+
+	xdp_bench tx -p swap-macs -m native "$b" || return 1
+	c0=$(model_cmd "$bdf_b" CREATE_SQ)
+	traffic_start
+	for i in $(seq "$ROUNDS"); do
+		xdp_tx_mpwqe off && xdp_tx_mpwqe on || { diag "round $i failed"; rc=1; break; }
+	done
+	traffic_stop
+	diag "$ROUNDS xdp_tx_mpwqe off/on under XDP_TX traffic: CREATE_SQ $c0 -> $(model_cmd "$bdf_b" CREATE_SQ)"
+	[ "$(model_cmd "$bdf_b" CREATE_SQ)" = "$c0" ] || rc=1
+	tx_measure "$FRAMES" on
+	tx_delivers || rc=1
+	xdp_bench_stop
+	return $rc
+}
+ktap_check "xdp_tx_mpwqe toggled $ROUNDS times under XDP_TX traffic: no SQ recreated, every frame reflected after" mpwqe_toggle
 
 # Bad input: an MTU whose frames do not fit one buffer (4000 on 4K pages)
 # refuses XDP with the extack, frags-aware program or not; XDP attached
