@@ -16,16 +16,6 @@
 #include "xdp.h"
 
 /**
- * struct mlx5e_tx_err_ctx - the SQ a report of the reporter "tx" is about
- * @sq: a TX SQ, or NULL
- * @xdpsq: an XDP SQ, or NULL
- */
-struct mlx5e_tx_err_ctx {
-	struct mlx5e_txqsq *sq;
-	struct mlx5e_xdpsq *xdpsq;
-};
-
-/**
  * mlx5e_query_sq_state() - an SQ's state as the device has it
  * @mdev: the device
  * @sqn: the SQ
@@ -107,53 +97,15 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	return 0;
 }
 
-static int mlx5e_tx_reporter_recover(struct devlink_health_reporter *reporter,
-				     void *ctx, struct netlink_ext_ack *extack)
-{
-	struct mlx5e_tx_err_ctx *err_ctx = ctx;
-	int err;
-
-	if (!err_ctx)
-		return 0; /* recovery asked from user space: nothing pending */
-	if (err_ctx->xdpsq)
-		err = mlx5e_xdpsq_recover(err_ctx->xdpsq);
-	else
-		err = mlx5e_tx_recover_sq(err_ctx->sq);
-	if (err)
-		NL_SET_ERR_MSG_MOD(extack, "SQ recovery failed");
-	return err;
-}
-
-static int mlx5e_tx_reporter_dump(struct devlink_health_reporter *reporter,
-				  struct devlink_fmsg *fmsg, void *ctx,
-				  struct netlink_ext_ack *extack)
-{
-	struct mlx5e_tx_err_ctx *err_ctx = ctx;
-
-	if (!err_ctx)
-		return 0;
-	if (err_ctx->xdpsq) {
-		struct mlx5e_xdpsq *sq = err_ctx->xdpsq;
-
-		devlink_fmsg_string_pair_put(fmsg, "type", "xdp");
-		devlink_fmsg_u32_pair_put(fmsg, "sqn", sq->sqn);
-		devlink_fmsg_u32_pair_put(fmsg, "channel", sq->ch->ix);
-		devlink_fmsg_u32_pair_put(fmsg, "cc", sq->cc);
-		devlink_fmsg_u32_pair_put(fmsg, "pc", sq->pc);
-		return 0;
-	}
-	devlink_fmsg_string_pair_put(fmsg, "type", "tx");
-	devlink_fmsg_u32_pair_put(fmsg, "sqn", err_ctx->sq->sqn);
-	devlink_fmsg_u32_pair_put(fmsg, "channel", err_ctx->sq->ch->ix);
-	devlink_fmsg_u32_pair_put(fmsg, "cc", err_ctx->sq->cc);
-	devlink_fmsg_u32_pair_put(fmsg, "pc", err_ctx->sq->pc);
-	return 0;
-}
-
+/*
+ * No .recover and no .dump: devlink takes the devlink instance lock for
+ * either, and the core holds that lock while it removes or reloads us,
+ * waiting for the recovery work that would be waiting for the lock.  The
+ * works recover their SQ themselves and tell the reporter
+ * (mlx5e_tx_reported()).
+ */
 static const struct devlink_health_reporter_ops mlx5e_tx_reporter_ops = {
 	.name = "tx",
-	.recover = mlx5e_tx_reporter_recover,
-	.dump = mlx5e_tx_reporter_dump,
 };
 
 /**
@@ -185,6 +137,25 @@ void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv)
 	priv->tx_reporter = NULL;
 }
 
+/*
+ * An SQ's error, counted by the reporter; then its recovery, when @err
+ * (the recovery's) is 0.
+ */
+static void mlx5e_tx_reported(struct mlx5e_priv *priv, const char *msg,
+			      int err)
+{
+	struct devlink_health_reporter *reporter = priv->tx_reporter;
+
+	if (!reporter)
+		return;
+	devlink_health_report(reporter, msg, NULL);
+	if (err)
+		return;
+	devlink_health_reporter_recovery_done(reporter);
+	devlink_health_reporter_state_update(reporter,
+					     DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
+}
+
 /**
  * mlx5e_tx_err_cqe_work() - an SQ completed a WQE in error
  * @work: the SQ's recover_work
@@ -193,19 +164,14 @@ void mlx5e_tx_err_cqe_work(struct work_struct *work)
 {
 	struct mlx5e_txqsq *sq = container_of(work, struct mlx5e_txqsq,
 					      recover_work);
-	struct mlx5e_tx_err_ctx ctx = { .sq = sq };
-	struct mlx5e_priv *priv = sq->ch->priv;
 	char msg[64];
 
 	if (!test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on SQ 0x%x", sq->sqn);
-	/* The reporter recovers through its .recover; if it declines (its
-	 * grace period, or an earlier recovery failed), recover anyway.
-	 */
-	if (!priv->tx_reporter ||
-	    devlink_health_report(priv->tx_reporter, msg, &ctx) == -ECANCELED)
-		mlx5e_tx_recover_sq(sq);
+	netdev_info(sq->ch->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
+		    msg, sq->ch->ix, sq->cc, sq->pc);
+	mlx5e_tx_reported(sq->ch->priv, msg, mlx5e_tx_recover_sq(sq));
 }
 
 /**
@@ -218,8 +184,6 @@ void mlx5e_xdpsq_err_cqe_work(struct work_struct *work)
 {
 	struct mlx5e_xdpsq *sq = container_of(work, struct mlx5e_xdpsq,
 					      recover_work);
-	struct mlx5e_tx_err_ctx ctx = { .xdpsq = sq };
-	struct mlx5e_priv *priv = sq->ch->priv;
 	char msg[64];
 
 	/* Not once its channel is going: recovery needs its NAPI. */
@@ -227,7 +191,7 @@ void mlx5e_xdpsq_err_cqe_work(struct work_struct *work)
 	    !test_bit(MLX5E_XDPSQ_STATE_ENABLED, &sq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on XDP SQ 0x%x", sq->sqn);
-	if (!priv->tx_reporter ||
-	    devlink_health_report(priv->tx_reporter, msg, &ctx) == -ECANCELED)
-		mlx5e_xdpsq_recover(sq);
+	netdev_info(sq->ch->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
+		    msg, sq->ch->ix, sq->cc, sq->pc);
+	mlx5e_tx_reported(sq->ch->priv, msg, mlx5e_xdpsq_recover(sq));
 }
