@@ -9,7 +9,7 @@
 # per NAPI poll at most, in MPWQE sessions of several frames
 # (xdp_tx_mpwqe, fewer WQEBBs than frames) or one SEND WQE a frame with
 # the flag off, the flag toggled under traffic without recreating an SQ,
-# an error CQE on the XDP SQ recovered by the tx health reporter, XDP_PASS leaving TCP byte-exact, XDP_REDIRECT to
+# an error CQE on the XDP SQ recovered and reported to the tx health reporter, XDP_PASS leaving TCP byte-exact, XDP_REDIRECT to
 # a veth and ndo_xdp_xmit from one (bursts in sessions too), programs attached, detached and
 # swapped under traffic (swaps without rebuilding the RQs), and what
 # cannot work refused with the extack, state unchanged.
@@ -320,8 +320,9 @@ r = json.load(sys.stdin)["health"]
 r = [x for v in r.values() for x in v if x.get("reporter") == "tx"][0]
 print(r.get("error", 0), r.get("recover", 0), r.get("state", "?"))'
 }
-# An error CQE on the XDP SQ that pktgen's flow reaches: the tx health
-# reporter recovers it (ERR -> RST -> RDY), XDP_TX delivers again.
+# An error CQE on the XDP SQ that pktgen's flow reaches: the driver
+# recovers it (ERR -> RST -> RDY) and tells the tx health reporter,
+# XDP_TX delivers again.
 xdp_sq_recovery() {
 	local before after sqn i0 r0 he0 hr0 he hr st res
 
