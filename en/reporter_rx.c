@@ -162,11 +162,12 @@ void mlx5e_rx_err_cqe_work(struct work_struct *work)
 	if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on RQ 0x%x", rq->rqn);
-	netdev_info(c->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
-		    msg, rq->ix, rq->cc, rq->pc);
+	if (net_ratelimit())
+		netdev_info(c->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
+			    msg, rq->ix, rq->cc, rq->pc);
 	/* Counted as the reporter's error, then its recovery. */
 	if (reporter)
-		devlink_health_report(reporter, msg, rq);
+		devlink_health_report(reporter, msg, NULL);
 	if (mlx5e_rx_recover_rq(rq) || !reporter)
 		return;
 	devlink_health_reporter_recovery_done(reporter);

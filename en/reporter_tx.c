@@ -69,12 +69,17 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	}
 
 	napi_disable(&c->napi);
+	/*
+	 * In RST the device writes no more completions: the flush CQEs of
+	 * everything rung are in the CQ before it is drained, none comes
+	 * later to a ring whose counters restarted.
+	 */
+	err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_ERR,
+				    MLX5_SQC_STATE_RST);
 	/* Completions the device wrote before it stopped, then the rest. */
 	mlx5e_poll_tx_cq(sq, 0);
 	mlx5e_free_txqsq_descs(sq);
 	netdev_tx_reset_queue(sq->txq);
-	err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_ERR,
-				    MLX5_SQC_STATE_RST);
 	if (!err) {
 		sq->cc = 0;
 		sq->pc = 0;
@@ -87,6 +92,10 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	}
 	clear_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state);
 	napi_enable(&c->napi);
+	/* The channel's completion events while NAPI was off were lost. */
+	local_bh_disable();
+	napi_schedule(&c->napi);
+	local_bh_enable();
 	if (err)
 		return err;
 
@@ -102,7 +111,7 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
  * either, and the core holds that lock while it removes or reloads us,
  * waiting for the recovery work that would be waiting for the lock.  The
  * works recover their SQ themselves and tell the reporter
- * (mlx5e_tx_reported()).
+ * (mlx5e_tx_report(), mlx5e_tx_recovered()).
  */
 static const struct devlink_health_reporter_ops mlx5e_tx_reporter_ops = {
 	.name = "tx",
@@ -137,19 +146,23 @@ void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv)
 	priv->tx_reporter = NULL;
 }
 
-/*
- * An SQ's error, counted by the reporter; then its recovery, when @err
- * (the recovery's) is 0.
- */
-static void mlx5e_tx_reported(struct mlx5e_priv *priv, const char *msg,
-			      int err)
+/* An SQ's error: logged and counted by the reporter "tx". */
+static void mlx5e_tx_report(struct mlx5e_channel *c, const char *msg,
+			    u16 cc, u16 pc)
 {
-	struct devlink_health_reporter *reporter = priv->tx_reporter;
+	if (net_ratelimit())
+		netdev_info(c->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
+			    msg, c->ix, cc, pc);
+	if (c->priv->tx_reporter)
+		devlink_health_report(c->priv->tx_reporter, msg, NULL);
+}
 
-	if (!reporter)
-		return;
-	devlink_health_report(reporter, msg, NULL);
-	if (err)
+/* The SQ's recovery is over: when it worked (@err 0), the reporter says so. */
+static void mlx5e_tx_recovered(struct mlx5e_channel *c, int err)
+{
+	struct devlink_health_reporter *reporter = c->priv->tx_reporter;
+
+	if (err || !reporter)
 		return;
 	devlink_health_reporter_recovery_done(reporter);
 	devlink_health_reporter_state_update(reporter,
@@ -169,9 +182,8 @@ void mlx5e_tx_err_cqe_work(struct work_struct *work)
 	if (!test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on SQ 0x%x", sq->sqn);
-	netdev_info(sq->ch->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
-		    msg, sq->ch->ix, sq->cc, sq->pc);
-	mlx5e_tx_reported(sq->ch->priv, msg, mlx5e_tx_recover_sq(sq));
+	mlx5e_tx_report(sq->ch, msg, sq->cc, sq->pc);
+	mlx5e_tx_recovered(sq->ch, mlx5e_tx_recover_sq(sq));
 }
 
 /**
@@ -191,7 +203,6 @@ void mlx5e_xdpsq_err_cqe_work(struct work_struct *work)
 	    !test_bit(MLX5E_XDPSQ_STATE_ENABLED, &sq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on XDP SQ 0x%x", sq->sqn);
-	netdev_info(sq->ch->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
-		    msg, sq->ch->ix, sq->cc, sq->pc);
-	mlx5e_tx_reported(sq->ch->priv, msg, mlx5e_xdpsq_recover(sq));
+	mlx5e_tx_report(sq->ch, msg, sq->cc, sq->pc);
+	mlx5e_tx_recovered(sq->ch, mlx5e_xdpsq_recover(sq));
 }

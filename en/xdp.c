@@ -375,11 +375,16 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 	}
 
 	napi_disable(&c->napi);
+	/*
+	 * In RST the device writes no more completions: the flush CQEs of
+	 * everything rung are in the CQ before it is drained, none comes
+	 * later to a ring whose counters restarted.
+	 */
+	err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_ERR,
+				    MLX5_SQC_STATE_RST);
 	while (mlx5e_xdpsq_poll(sq, false))
 		;
 	mlx5e_xdpsq_free_descs(sq);
-	err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_ERR,
-				    MLX5_SQC_STATE_RST);
 	if (!err) {
 		sq->cc = 0;
 		sq->pc = 0;
@@ -396,6 +401,10 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 		spin_unlock_bh(&sq->lock);
 	}
 	napi_enable(&c->napi);
+	/* The channel's completion events while NAPI was off were lost. */
+	local_bh_disable();
+	napi_schedule(&c->napi);
+	local_bh_enable();
 	return err;
 }
 
