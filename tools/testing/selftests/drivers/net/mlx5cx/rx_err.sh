@@ -58,10 +58,12 @@ under_load() {
 
 	r0=$(recovers)
 	nsb iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 0.5
+	# A slow guest (the debug kernel) takes its time to listen.
+	wait_for 10 bash -c "ip netns exec $NS ss -ltn | grep -q ':5201 '"
 	iperf3 -c "$B_IP" -t 8 >/dev/null 2>&1 &
 	sleep 2
 	cxsim errcqerq "$bdf_b" any || return 1
+	wait_for 20 bash -c "[ \$(ip netns exec $NS ethtool -S $b | awk '\$1 ~ /^rx[0-9]+_recover:\$/ { s += \$2 } END { print s + 0 }') -gt $r0 ]"
 	wait
 	r1=$(recovers)
 	diag "under iperf3: rxN_recover +$((r1 - r0))"
