@@ -14,7 +14,15 @@
 #include "../en.h"
 #include "txrx.h"
 
-static int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state)
+/**
+ * mlx5e_query_sq_state() - the state of an SQ as the device has it
+ * @mdev: the device
+ * @sqn: the SQ
+ * @state: filled in (MLX5_SQC_STATE_*)
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state)
 {
 	int outlen = MLX5_ST_SZ_BYTES(query_sq_out);
 	u32 in[MLX5_ST_SZ_DW(query_sq_in)] = {};
