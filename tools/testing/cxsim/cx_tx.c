@@ -444,6 +444,8 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 		return;
 	pc = (uint16_t)cx_get_be32(rec);
 	sq->pc_seen = pc;
+	if (sq->umr_held)
+		return;	/* stopped at a held UMR: runs on at its release */
 	cx_sq_ring_init(core, sq, &ring);
 
 	for (;;) {

@@ -748,6 +748,12 @@ static void test_dp_umr_faults(void)
 	   cx_mkey_lookup(&core, umr)->free && cx_sq_lookup(&core, sqn)->cc == 0,
 	   "held UMR: no translation, no CQE, its SQ stopped at it");
 
+	/* More posted behind it waits; no second hold. */
+	dp_sq_ring(e.uar, 4, dp_wqebb(0));
+	ok(report_val("umr.holds") == 1 && cx_sq_lookup(&core, sqn)->umr_held &&
+	   cx_sq_lookup(&core, sqn)->cc == 0,
+	   "a doorbell while held: still the one hold");
+
 	/* A driver that publishes the RX WQE now is caught. */
 	w = fh.mem + Q_BASE + 0x20000;
 	memset(w, 0, 128);
