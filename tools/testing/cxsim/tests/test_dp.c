@@ -880,6 +880,21 @@ static void test_dp_umr_faults(void)
 	ok(good && report_val("umr.held") == 0 && report_val("wqe.UMR") == 3,
 	   "an SQ reset drops its held UMR: never executed");
 
+	/* TX through a destroyed (freed) mkey: LOCAL_PROT_ERR on the SQ. */
+	good = modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0 &&
+	       destroy_obj(MLX5_CMD_OP_DESTROY_MKEY, umr >> 8) == 0;
+	w = dp_wqebb(0);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 0, sqn, 3, true);
+	dp_dseg(w + 32, 100, umr, 0);
+	dp_sq_ring(e.uar, 1, w);
+	c = dp_cqe(DP_TXCQ, (cx_cq_lookup(&core, txcq)->prod - 1) & 63);
+	ok(good && (c->op_own >> 4) == MLX5_CQE_REQ_ERR &&
+	   ((struct mlx5_err_cqe *)c)->syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR &&
+	   cx_sq_lookup(&core, sqn)->state == MLX5_SQC_STATE_ERR &&
+	   !memcmp(fh.mem, zero_page, sizeof(zero_page)),
+	   "TX through a destroyed mkey: LOCAL_PROT_ERR CQE, SQ in error");
+
 	/* two_byte_shift_en: refused. */
 	{
 		size_t len = MLX5_ST_SZ_BYTES(create_rq_in) + 8 * 2;
