@@ -115,7 +115,7 @@
 /* DROP_IRQ: the next N MSI-X messages are lost; reads back what is left. */
 #define CX_TP_DROP_IRQ		0x04c
 /*
- * ERR_CQE_RQN: one-shot fault.  The next frame for the cyclic RQ with this
+ * ERR_CQE_RQN: one-shot fault.  The next frame for the RQ with this
  * number (CX_TP_ANY_RQ: for any RQ) consumes a WQE, completes with an
  * error CQE (LOCAL_LENGTH_ERR) and puts the RQ in the error state, where
  * it drops frames until the driver moves it ERR -> RST -> RDY.  Reads back
