@@ -10,8 +10,8 @@
 #    delivers reaches the stack; every page taken was mapped by a UMR.
 #  - UMR completions delayed by a few hundred ms each: TCP still flows.
 #  - a striding CQE naming the wrong WQE, then one with a stride out of
-#    order: each counted once in rx_wqe_err, the RQ reset by recovery
-#    (rxN_recover), TCP and UDP flow again.
+#    order, then an error CQE: each counted once in rx_wqe_err, the RQ
+#    reset by recovery (rxN_recover), TCP and UDP flow again.
 #  - a UMR that fails (error CQE on the ICOSQ): counted in rx_umr_cqe_err,
 #    recovery resets the ICOSQ and the RQ and says so truthfully (devlink
 #    health: as many recoveries as errors), and that RQ receives again.
@@ -27,7 +27,7 @@ FRAMES=${FRAMES:-$(sized 5000 3000)}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ktap_header 16
+ktap_header 17
 
 dmesg_mark striding_faults
 ours_pair_up
@@ -55,15 +55,20 @@ ktap_check "rx_striding_rq on for B" striding_on
 pktgen_setup "$a" "$FRAMES" 32
 
 # deliver_all: pktgen FRAMES into B again: every frame B's port delivered
-# reached the stack (B's rx_packets), and some were delivered.
+# reached the stack (B's rx_packets, once NAPI caught up), and some were
+# delivered.
+caught_up() {
+	[ $(( $(bstat rx_packets) - R0 )) -ge $(( $(b_model rx.packets) - M0 )) ]
+}
 deliver_all() {
-	local r0 m0 d0 r m d
+	local d0 r m d
 
 	sleep 1
-	r0=$(bstat rx_packets) m0=$(b_model rx.packets) d0=$(b_model rx.drops)
+	R0=$(bstat rx_packets) M0=$(b_model rx.packets) d0=$(b_model rx.drops)
 	pktgen_start
 	sleep 2
-	r=$(( $(bstat rx_packets) - r0 )) m=$(( $(b_model rx.packets) - m0 ))
+	wait_for 15 caught_up
+	r=$(( $(bstat rx_packets) - R0 )) m=$(( $(b_model rx.packets) - M0 ))
 	d=$(( $(b_model rx.drops) - d0 ))
 	diag "pktgen $FRAMES: B's port delivered $m, dropped $d; B rx_packets +$r"
 	[ "$m" -gt 0 ] && [ "$r" -ge "$m" ] && [ $((m + d)) -ge "$FRAMES" ]
@@ -133,6 +138,20 @@ bad_cqe() {
 ktap_check "CQE naming the wrong WQE: rx_wqe_err +1, RQ reset once (rxN_recover +1)" bad_cqe wqe_id
 ktap_check "CQE with a stride out of order: rx_wqe_err +1, RQ reset once" bad_cqe stride
 
+# An error CQE from the model on a striding RQ (the RQ goes to ERR).
+err_cqe() {
+	local e0 r0 i0
+
+	e0=$(bstat rx_wqe_err) r0=$(recovers) i0=$(b_model rq.errors_injected)
+	cxsim errcqerq "$bdf_b" any || return 1
+	ping -c 3 -i 0.3 -W 2 "$B_IP" >/dev/null
+	wait_for 15 bash -c "[ \$(ip netns exec $NS ethtool -S $b | awk '\$1 ~ /^rx[0-9]+_recover:\$/ { s += \$2 } END { print s + 0 }') -gt $r0 ]"
+	diag "error CQE: model injected $(( $(b_model rq.errors_injected) - i0 )); rx_wqe_err +$(( $(bstat rx_wqe_err) - e0 )), rxN_recover +$(( $(recovers) - r0 ))"
+	[ $(( $(b_model rq.errors_injected) - i0 )) = 1 ] &&
+		[ $(( $(bstat rx_wqe_err) - e0 )) = 1 ] && [ $(( $(recovers) - r0 )) = 1 ]
+}
+ktap_check "error CQE on a striding RQ: rx_wqe_err +1, RQ reset once" err_cqe
+
 tcp_udp() {
 	local tcp udp
 
@@ -166,10 +185,10 @@ ktap_check "that RQ receives again: every frame the port delivers reaches the st
 
 reported() {
 	devlink health show "pci/$bdf_b" reporter rx | sed 's/^/# /'
-	[ "$(reporter_count error)" = 3 ] && [ "$(reporter_count recover)" = 3 ] &&
+	[ "$(reporter_count error)" = 4 ] && [ "$(reporter_count recover)" = 4 ] &&
 		devlink health show "pci/$bdf_b" reporter rx | grep -q 'state healthy'
 }
-ktap_check "devlink reporter rx: 3 errors, 3 recoveries, healthy" reported
+ktap_check "devlink reporter rx: 4 errors, 4 recoveries, healthy" reported
 
 no_prot_err() {
 	local rep
