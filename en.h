@@ -487,7 +487,8 @@ struct mlx5e_mpw_page {
  * @wq: the WQEBB ring; every WQE is one UMR of MLX5E_UMR_WQEBBS
  * @uar_reg: the channel's send doorbell register
  * @sqn: SQ number
- * @error: an error completion: no more RX WQEs are published
+ * @error: an error completion: no more RX WQEs are published until RQ
+ *	recovery resets the ICOSQ (mlx5e_reset_icosq())
  *
  * It carries the UMR WQEs that map a WQE's pages into the RQ's mkey; the
  * RQ hands a WQE to the device only once its UMR completed.
@@ -582,8 +583,9 @@ struct mlx5e_rq {
 
 /*
  * struct mlx5e_rq's state bits.  BAD_CQE: recovery was asked for by a
- * completion the driver could not account for (the RQ itself may still
- * be ready): recovery first moves it to the error state.
+ * completion the driver could not account for, of the RQ or of its
+ * ICOSQ (the RQ itself may still be ready): recovery first moves it to
+ * the error state.
  */
 enum {
 	MLX5E_RQ_STATE_RECOVERING,
@@ -788,6 +790,7 @@ int mlx5e_create_sq_cmd(struct mlx5e_channel *c,
 			const struct mlx5_wq_cyc *wq, u32 cqn, bool reg_umr,
 			u32 *sqn);
 void mlx5e_destroy_sq_cmd(struct mlx5_core_dev *mdev, u32 sqn);
+int mlx5e_reset_icosq(struct mlx5e_channel *c);
 int mlx5e_create_cq(struct mlx5e_channel *c, struct mlx5e_cq *cq,
 		    const struct mlx5e_params *params, bool rx, u8 log_size);
 void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq);

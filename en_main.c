@@ -625,6 +625,53 @@ err_cq:
 	return err;
 }
 
+/**
+ * mlx5e_reset_icosq() - an empty, ready ICOSQ again (RQ recovery)
+ * @c: the channel, its NAPI disabled
+ *
+ * Whatever the ICOSQ holds is dropped: a failed UMR and the UMRs behind
+ * it, or UMRs the device never completed. The SQ goes through ERR to RST,
+ * where the device forgets its WQEs and completes none of them any more;
+ * then its CQ is emptied and it starts again from zero. The RQ's pages
+ * those UMRs were to map are the caller's to return.
+ *
+ * Return: 0 or a command error (the ICOSQ then stays out of service).
+ */
+int mlx5e_reset_icosq(struct mlx5e_channel *c)
+{
+	struct mlx5e_icosq *sq = &c->icosq;
+	u8 state;
+	int err;
+
+	err = mlx5e_query_sq_state(c->mdev, sq->sqn, &state);
+	if (err)
+		return err;
+	if (state == MLX5_SQC_STATE_RDY) {
+		err = mlx5e_modify_sq_state(c->mdev, sq->sqn,
+					    MLX5_SQC_STATE_RDY,
+					    MLX5_SQC_STATE_ERR);
+		if (err)
+			return err;
+		state = MLX5_SQC_STATE_ERR;
+	}
+	if (state == MLX5_SQC_STATE_ERR) {
+		err = mlx5e_modify_sq_state(c->mdev, sq->sqn,
+					    MLX5_SQC_STATE_ERR,
+					    MLX5_SQC_STATE_RST);
+		if (err)
+			return err;
+	}
+	while (mlx5_cqwq_get_cqe(&sq->cq.wq))
+		mlx5_cqwq_pop(&sq->cq.wq);
+	mlx5_cqwq_update_db(&sq->cq.wq);
+	sq->cc = 0;
+	sq->pc = 0;
+	sq->db_ctrl = NULL;
+	sq->error = false;
+	return mlx5e_modify_sq_state(c->mdev, sq->sqn, MLX5_SQC_STATE_RST,
+				     MLX5_SQC_STATE_RDY);
+}
+
 static void mlx5e_close_icosq(struct mlx5e_channel *c)
 {
 	struct mlx5e_icosq *sq = &c->icosq;

@@ -27,6 +27,8 @@
 #define MLX5E_CQE_RESP_SEND	0x2
 #define MLX5E_CQE_RESP_ERR	0xe
 #define MLX5E_CQE_REQ_ERR	0xd
+/* The error CQE syndrome of a WQE flushed behind a failed one (PRM). */
+#define MLX5E_CQE_SYNDROME_WR_FLUSH_ERR	0x5
 
 #define MLX5E_ICOSQ_POLL_BUDGET	64
 
@@ -422,6 +424,42 @@ static bool mlx5e_post_rx_mpwqes(struct mlx5e_rq *rq)
 	return short_of;
 }
 
+/* Have recovery reset the RQ (and its ICOSQ), unless it is under way. */
+static bool mlx5e_rx_request_reset(struct mlx5e_rq *rq)
+{
+	if (test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
+		return false;
+	set_bit(MLX5E_RQ_STATE_BAD_CQE, &rq->state);
+	queue_work(container_of(rq, struct mlx5e_channel, rq)->priv->wq,
+		   &rq->recover_work);
+	return true;
+}
+
+/*
+ * A UMR failed, or a completion came that no UMR of ours accounts for:
+ * the WQE's pages are not mapped, so neither it nor any WQE behind it is
+ * published. Recovery resets the ICOSQ and the RQ, returns every WQE's
+ * pages and posts the ring afresh. The flushed UMRs behind a failed one
+ * are not counted as errors of their own.
+ */
+static void mlx5e_icosq_err(struct mlx5e_icosq *sq, struct mlx5e_rq *rq,
+			    struct mlx5_cqe64 *cqe)
+{
+	u8 opcode = get_cqe_opcode(cqe);
+	u8 synd = opcode == MLX5E_CQE_REQ_ERR ?
+		  ((struct mlx5_err_cqe *)cqe)->syndrome : 0;
+
+	if (synd != MLX5E_CQE_SYNDROME_WR_FLUSH_ERR)
+		mlx5e_rq_stats_inc(rq, &rq->stats->umr_cqe_err);
+	if (sq->error)
+		return;
+	sq->error = true;
+	netdev_err(rq->netdev,
+		   "RQ 0x%x: UMR completion opcode 0x%x syndrome 0x%x with %u UMRs outstanding: resetting the RQ\n",
+		   rq->rqn, opcode, synd, (u16)(rq->umr_pc - rq->pc));
+	mlx5e_rx_request_reset(rq);
+}
+
 /**
  * mlx5e_poll_icosq_cq() - completed UMRs: publish their WQEs (NAPI)
  * @sq: the channel's ICOSQ
@@ -444,22 +482,8 @@ bool mlx5e_poll_icosq_cq(struct mlx5e_icosq *sq, struct mlx5e_rq *rq)
 		n++;
 		sq->cc += MLX5E_UMR_WQEBBS;
 		if (unlikely(get_cqe_opcode(cqe) == MLX5E_CQE_REQ_ERR ||
-			     sq->error)) {
-			/* The WQE's pages are not mapped: never publish it
-			 * nor any behind it; the RQ starves until reopened.
-			 */
-			if (!sq->error)
-				netdev_err(rq->netdev,
-					   "RQ 0x%x: UMR failed, RQ stalled until reopened\n",
-					   rq->rqn);
-			sq->error = true;
-			mlx5e_rq_stats_inc(rq, &rq->stats->umr_cqe_err);
-			continue;
-		}
-		if (unlikely(rq->pc == rq->umr_pc)) {
-			/* No UMR of ours outstanding: not publishable. */
-			sq->error = true;
-			mlx5e_rq_stats_inc(rq, &rq->stats->umr_cqe_err);
+			     sq->error || rq->pc == rq->umr_pc)) {
+			mlx5e_icosq_err(sq, rq, cqe);
 			continue;
 		}
 		rq->pc++;
@@ -481,7 +505,9 @@ bool mlx5e_poll_icosq_cq(struct mlx5e_icosq *sq, struct mlx5e_rq *rq)
  * @sq: the ICOSQ
  * @rq: its RQ, NAPI off
  *
- * Return: 0, or -ETIMEDOUT when the device did not complete them.
+ * Return: 0 once every UMR completed; -EIO when one failed (the rest
+ * never will), -ETIMEDOUT when the device did not complete them: either
+ * way only resetting the ICOSQ makes its UMRs harmless.
  */
 int mlx5e_icosq_drain(struct mlx5e_icosq *sq, struct mlx5e_rq *rq)
 {
@@ -489,7 +515,9 @@ int mlx5e_icosq_drain(struct mlx5e_icosq *sq, struct mlx5e_rq *rq)
 
 	for (i = 0; i < 100; i++) {
 		mlx5e_poll_icosq_cq(sq, rq);
-		if (sq->cc == sq->pc || sq->error)
+		if (sq->error)
+			return -EIO;
+		if (sq->cc == sq->pc)
 			return 0;
 		usleep_range(1000, 2000);
 	}
@@ -553,7 +581,7 @@ static void mlx5e_rx_bad_mpwrq_cqe(struct mlx5e_rq *rq,
 				   struct mlx5_cqe64 *cqe, u16 ix, u32 stride)
 {
 	mlx5e_rq_stats_inc(rq, &rq->stats->wqe_err);
-	if (test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
+	if (!mlx5e_rx_request_reset(rq))
 		return;
 	netdev_err(rq->netdev,
 		   "RQ 0x%x: CQE opcode 0x%x for WQE %u stride %u, expected WQE %u stride %u: resetting the RQ\n",
@@ -561,9 +589,6 @@ static void mlx5e_rx_bad_mpwrq_cqe(struct mlx5e_rq *rq,
 		   mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc),
 		   rq->cc == rq->pc ? 0 :
 		   rq->mpw_consumed[mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc)]);
-	set_bit(MLX5E_RQ_STATE_BAD_CQE, &rq->state);
-	queue_work(container_of(rq, struct mlx5e_channel, rq)->priv->wq,
-		   &rq->recover_work);
 }
 
 static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
@@ -656,11 +681,15 @@ int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
 	prog = rcu_dereference(rq->xdp_prog);
 	while (work < budget && (cqe = mlx5_cqwq_get_cqe(cqwq))) {
 		mlx5_cqwq_pop(cqwq);
-		if (rq->striding)
-			mlx5e_handle_rx_cqe_mpwrq(rq, prog, cqe);
-		else
-			mlx5e_handle_rx_cqe(rq, prog, cqe);
 		work++;
+		if (!rq->striding) {
+			mlx5e_handle_rx_cqe(rq, prog, cqe);
+			continue;
+		}
+		mlx5e_handle_rx_cqe_mpwrq(rq, prog, cqe);
+		/* A completion it could not account for: the RQ is reset. */
+		if (unlikely(test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state)))
+			break;
 	}
 	if (work)
 		mlx5_cqwq_update_db(cqwq);

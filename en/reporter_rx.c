@@ -4,10 +4,14 @@
  * devlink health reporter "rx" of the function.
  *
  * The device completed a WQE of the RQ in error and moved the RQ to ERR,
- * where it takes no more frames. Recovery keeps NAPI away, drops what the
- * CQ still holds, returns the buffers of every posted WQE to the page
- * pool, moves the RQ ERR -> RST -> RDY with its counters from zero, and
- * lets NAPI post the ring afresh.
+ * where it takes no more frames; or the driver found a completion it
+ * cannot account for (a striding CQE naming another WQE or stride, a
+ * failed UMR on the ICOSQ) and moves the RQ to ERR itself. Recovery keeps
+ * NAPI away, drops what the CQ still holds, waits for the striding RQ's
+ * UMRs (or resets its ICOSQ when one failed or they do not complete),
+ * returns the buffers of every posted WQE to the page pool, moves the RQ
+ * ERR -> RST -> RDY with its counters from zero, and lets NAPI post the
+ * ring afresh.
  */
 #include <net/devlink.h>
 
@@ -69,17 +73,28 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 	while (mlx5_cqwq_get_cqe(&rq->cq.wq))
 		mlx5_cqwq_pop(&rq->cq.wq);
 	mlx5_cqwq_update_db(&rq->cq.wq);
-	/* UMRs in flight complete before their WQEs' pages go back. */
-	if (rq->striding && mlx5e_icosq_drain(rq->icosq, rq)) {
-		/*
-		 * A UMR still in flight may map pages we would return:
-		 * the RQ stays out of service until the channels reopen.
-		 */
-		netdev_err(c->netdev,
-			   "RQ 0x%x: UMRs did not complete, RQ left in error\n",
-			   rq->rqn);
-		napi_enable(&c->napi);
-		return -ETIMEDOUT;
+	/*
+	 * UMRs in flight complete before their WQEs' pages go back; a
+	 * failed ICOSQ, or UMRs the device does not complete, are made
+	 * harmless by resetting it: in RST it runs none of them.
+	 */
+	if (rq->striding) {
+		err = mlx5e_icosq_drain(rq->icosq, rq);
+		if (err) {
+			netdev_warn(c->netdev,
+				    "RQ 0x%x: %s, resetting its ICOSQ\n",
+				    rq->rqn, err == -EIO ? "a UMR failed" :
+				    "UMRs did not complete");
+			err = mlx5e_reset_icosq(c);
+		}
+		if (err) {
+			/* A UMR may still map pages we would return. */
+			netdev_err(c->netdev,
+				   "RQ 0x%x: ICOSQ reset failed (%d), RQ left in error\n",
+				   rq->rqn, err);
+			napi_enable(&c->napi);
+			return err;
+		}
 	}
 	mlx5e_free_rx_descs(rq);
 	err = mlx5e_modify_rq_state(mdev, rq->rqn, MLX5_RQC_STATE_ERR,

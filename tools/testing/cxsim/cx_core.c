@@ -115,6 +115,7 @@ void cx_core_fini(struct cx_core *core)
 void cx_core_timer(struct cx_core *core)
 {
 	cx_cq_timer(core);
+	cx_umr_timer(core);
 	cx_cmd_timer(core);
 }
 

@@ -115,7 +115,7 @@
 /* DROP_IRQ: the next N MSI-X messages are lost; reads back what is left. */
 #define CX_TP_DROP_IRQ		0x04c
 /*
- * ERR_CQE_RQN: one-shot fault.  The next frame for the cyclic RQ with this
+ * ERR_CQE_RQN: one-shot fault.  The next frame for the RQ with this
  * number (CX_TP_ANY_RQ: for any RQ) consumes a WQE, completes with an
  * error CQE (LOCAL_LENGTH_ERR) and puts the RQ in the error state, where
  * it drops frames until the driver moves it ERR -> RST -> RDY.  Reads back
@@ -129,6 +129,34 @@
  * clears.  A WQE inlining too little, without a driver that writes one.
  */
 #define CX_TP_INLINE_MODE	0x054
+/*
+ * BAD_RX_CQE: one-shot fault.  Bits 23:0 an RQ number (CX_TP_ANY_RQ: any
+ * RQ), bits 31:28 what to break (CX_TP_BAD_CQE_*): the next CQE of that
+ * striding RQ (a frame's or a filler's) names the WQE after the one in
+ * use (WQE_ID) or the stride after the first one consumed (STRIDE).  The
+ * frame is placed as usual: only the CQE lies, as a device gone wrong
+ * would.  Reads back the armed value until taken; 0 disarms.
+ */
+#define CX_TP_BAD_RX_CQE	0x058
+#define CX_TP_BAD_CQE_WQE_ID	0x1
+#define CX_TP_BAD_CQE_STRIDE	0x2
+/*
+ * UMR_HOLD: ms for which a UMR WQE is held (CX_TP_ALWAYS: until
+ * UMR_RELEASE); 0 disarms.  A held UMR has neither written its
+ * translations nor completed: its SQ stops at it (what follows it waits),
+ * and runs on once the hold ends.  UMR_HOLD_COUNT: how many UMRs may
+ * still start a hold (CX_TP_ALWAYS: every one; each hold takes one).
+ * UMR_RELEASE: writing anything ends every hold now and disarms both.
+ */
+#define CX_TP_UMR_HOLD		0x05c
+#define CX_TP_UMR_HOLD_COUNT	0x060
+#define CX_TP_UMR_RELEASE	0x064
+/*
+ * UMR_FAIL: the next N UMR WQEs (any SQ) fail as if they named an unknown
+ * mkey: an error CQE (LOCAL_PROT_ERR) on their SQ, which goes to the error
+ * state.  Reads back what is left.
+ */
+#define CX_TP_UMR_FAIL		0x068
 #define CX_TP_ANY_RQ		0xffffff
 /* HEALTH_SYND: bit 8 also sets the reset-request (RFR) bit: fatal. */
 #define CX_TP_HEALTH_SYND_RFR	0x100
@@ -273,6 +301,10 @@ struct cx_faults {
 	uint32_t err_cqe_rqn;		/* 0: none; one-shot RX error CQE */
 	uint32_t drop_irqs;		/* MSI-X messages still to lose */
 	uint8_t inline_mode;		/* 0: none; one-shot stricter check */
+	uint32_t bad_rx_cqe;		/* CX_TP_BAD_RX_CQE; 0: none */
+	uint32_t umr_hold_ms;		/* 0: none; CX_TP_ALWAYS: until released */
+	uint32_t umr_hold_count;	/* holds left (CX_TP_ALWAYS: no limit) */
+	uint32_t umr_fail;		/* UMRs still to fail */
 };
 
 /* The function's firmware-side state. */

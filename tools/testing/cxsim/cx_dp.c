@@ -46,17 +46,21 @@ void cx_dp_fini(struct cx_core *core)
 }
 
 /*
- * The host has one timer; delayed command completions (core->cmdq) and CQ
- * moderation (dp->cq_deadline) share it: set it to the earlier deadline,
- * or cancel it when neither has one.
+ * The host has one timer; delayed command completions (core->cmdq), CQ
+ * moderation (dp->cq_deadline) and the test port's timed UMR holds
+ * (dp->umr_deadline) share it: set it to the earliest deadline, or cancel
+ * it when none has one.
  */
 void cx_timer_rearm(struct cx_core *core)
 {
 	uint64_t first = core->dp ? core->dp->cq_deadline : 0;
+	uint64_t umr = core->dp ? core->dp->umr_deadline : 0;
 	unsigned int i;
 
 	if (!core->host.timer_mod)
 		return;
+	if (umr && (!first || umr < first))
+		first = umr;
 	for (i = 0; i < CX_CMDQ_ENTRIES; i++)
 		if ((core->cmdq.delayed & (1u << i)) &&
 		    (!first || core->cmdq.deadline[i] < first))
@@ -92,6 +96,21 @@ static const char *cx_sq_state_name(uint8_t state)
 	}
 }
 
+/* SQs stopped at a UMR the test port holds. */
+static uint32_t cx_dp_umr_held(struct cx_core *core)
+{
+	uint32_t i, n = 0;
+
+	if (!core->func.nic)
+		return 0;
+	for (i = 0; i < core->func.nic->sq.cap; i++) {
+		const struct cx_sq *sq = core->func.nic->sq.slot[i];
+
+		n += sq && sq->umr_held;
+	}
+	return n;
+}
+
 void cx_dp_report(struct cx_core *core, struct cx_out *o)
 {
 	static const struct cx_dp zero;
@@ -117,6 +136,12 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "wqe.NOP", dp->wqe_nop);
 	KV(o, "wqe.UMR", dp->wqe_umr);
 	KV(o, "umr.entries", dp->umr_entries);
+	KV(o, "umr.holds", dp->umr_holds);
+	KV(o, "umr.held", cx_dp_umr_held(core));
+	KV(o, "umr.early_use", dp->umr_early_use);
+	KV(o, "umr.fail_injected", dp->umr_fail_injected);
+	KV(o, "rx.prot_errors", dp->rx_prot_err);
+	KV(o, "rx.bad_cqe_injected", dp->rx_bad_cqe_injected);
 	KV(o, "wqe.errors", dp->wqe_err);
 	KV(o, "wqe.vlan_insert", dp->wqe_vlan_insert);
 	KV(o, "wqe.inline_errors", dp->wqe_inline_err);
@@ -165,9 +190,10 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 		cx_out(o, " cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u",
 		       sq->cc, sq->state, sq->cqn, cx_sq_state_name(sq->state),
 		       sq->errors, sq->err_resets);
-		cx_out(o, " mpwqes=%llu wqebbs=%llu min_inline=%u\n",
+		cx_out(o, " mpwqes=%llu wqebbs=%llu min_inline=%u umr=%d umr_held=%d umr_holds=%u\n",
 		       (unsigned long long)sq->mpw_wqes,
-		       (unsigned long long)sq->wqebbs, sq->min_inline);
+		       (unsigned long long)sq->wqebbs, sq->min_inline,
+		       sq->reg_umr, sq->umr_held, sq->umr_holds);
 	}
 	for (i = 0; i < core->func.nic->cq.cap; i++) {
 		const struct cx_cq *cq = core->func.nic->cq.slot[i];

@@ -35,6 +35,13 @@ struct cx_dp {
 	uint64_t wqe_inline_err;	/* SENDs inlining too little */
 	uint64_t inline_err_injected;	/* ... of them by the test port */
 	uint64_t umr_entries;		/* MTT/KSM entries UMRs wrote */
+	uint64_t umr_holds;		/* UMRs held by the test port */
+	uint64_t umr_early_use;		/* RX data through a held UMR's range */
+	uint64_t umr_fail_injected;	/* UMRs failed by the test port */
+	uint64_t umr_deadline;		/* earliest timed hold's end (ns), 0: none */
+	bool umr_hold_seen;		/* a hold ever began: look for early use */
+	uint64_t rx_prot_err;		/* RX data access refused: error CQE */
+	uint64_t rx_bad_cqe_injected;	/* CQEs the test port made lie */
 	uint64_t sq_errors;		/* SQs put in the error state */
 	uint64_t sq_err_injected;	/* of them by the test port */
 	uint64_t rq_err_injected;	/* RX error CQEs by the test port */
@@ -102,6 +109,18 @@ int cx_mkey_dma(struct cx_core *core, uint32_t lkey, uint64_t addr,
 
 /* Transmit path (cx_tx.c): run the SQ's posted WQEs. */
 void cx_sq_process(struct cx_core *core, struct cx_sq *sq);
+/*
+ * The test port's UMR hold: end every hold (UMR_RELEASE), or those whose
+ * time ran out (the host timer).
+ */
+void cx_umr_release_all(struct cx_core *core);
+void cx_umr_timer(struct cx_core *core);
+/*
+ * Does a UMR not yet executed (held, or queued behind a held one) name
+ * the entries of mkey @mkey that [@addr, @addr + @len) goes through?
+ */
+bool cx_umr_pending(struct cx_core *core, uint32_t mkey, uint64_t addr,
+		    size_t len);
 
 /* Receive path (cx_rx.c). */
 size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len);

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cxsim: memory keys (CREATE/DESTROY/QUERY_MKEY, QUERY_SPECIAL_CONTEXTS)
- * and guest memory through them.  PA mkeys (and keys the model does not
- * know, such as the reserved lkey) are identity; MTT and KSM mkeys
- * translate page by page (cx_pas.c walks the entries).
+ * and guest memory through them.  PA mkeys and the reserved lkey are
+ * identity; MTT and KSM mkeys translate page by page (cx_pas.c walks the
+ * entries).  Memory protection as hardware: an access through a key the
+ * function does not own (never created, or destroyed), through a free
+ * mkey (created free, no UMR has enabled it yet) or through an entry
+ * never written (address 0) fails, and the queue that tried gets a
+ * LOCAL_PROT_ERR completion; nothing is read or written.
  */
 #include <stdlib.h>
 
@@ -164,6 +168,10 @@ int cx_mkey_dma(struct cx_core *core, uint32_t lkey, uint64_t addr,
 	struct cx_mkey *mk = core->func.nic ? cx_mkey_lookup(core, lkey) : NULL;
 	uint8_t *p = buf;
 
+	if (!mk && lkey != CX_RESD_LKEY)
+		return -1;	/* unknown or destroyed key */
+	if (mk && mk->free)
+		return -1;
 	if (!mk || mk->access_mode == MLX5_MKC_ACCESS_MODE_PA)
 		return write ? cx_dma_write(core, addr, buf, len) :
 			       cx_dma_read(core, addr, buf, len);

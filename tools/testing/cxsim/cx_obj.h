@@ -61,7 +61,6 @@ struct cx_wq {
 	/* Striding RQ (MLX5_WQ_TYPE_*_STRIDING_RQ): decoded. */
 	uint8_t log_num_strides;	/* strides per WQE, log2 */
 	uint8_t log_stride_bytes;	/* bytes per stride, log2 */
-	bool two_byte_shift;
 	struct cx_pas pas;
 };
 
@@ -91,6 +90,11 @@ struct cx_sq {
 	uint64_t wqebbs;	/* WQEBBs fetched */
 	uint32_t errors;	/* times it went to the error state */
 	uint32_t err_resets;	/* MODIFY_SQ ERR -> RST */
+	/* The test port's UMR hold (CX_TP_UMR_HOLD): stopped at a UMR. */
+	bool umr_held;
+	bool umr_pass;		/* released: run to pc without a new hold */
+	uint64_t umr_release_at;	/* ns; 0: until UMR_RELEASE */
+	uint32_t umr_holds;	/* holds it went through */
 };
 
 struct cx_rq {

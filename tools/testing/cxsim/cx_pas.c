@@ -72,6 +72,8 @@ int cx_mtt_xlate(uint8_t access_mode, const uint64_t *mtt, uint32_t nmtt,
 		if (idx >= nmtt)
 			return -1;
 		/* ptag: address | MLX5_EN_RD | MLX5_EN_WR in bits 1:0. */
+		if (!(mtt[idx] & ~7ull))
+			return -1;	/* never written: no translation */
 		*pa = (mtt[idx] & ~7ull) + (off & (psz - 1));
 		*room = psz - (off & (psz - 1));
 		return 0;
@@ -81,6 +83,8 @@ int cx_mtt_xlate(uint8_t access_mode, const uint64_t *mtt, uint32_t nmtt,
 		idx = off >> log_page_size;
 		if (2 * idx + 1 >= nmtt)
 			return -1;
+		if (!mtt[2 * idx + 1])
+			return -1;	/* never written: no translation */
 		*pa = mtt[2 * idx + 1] + (off & (psz - 1));
 		*room = psz - (off & (psz - 1));
 		return 0;

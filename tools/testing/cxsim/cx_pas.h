@@ -39,7 +39,8 @@ int cx_pas_addr(const struct cx_pas *pas, uint64_t off, uint64_t *addr);
  * starting at @start with pages of 1 << @log_page_size): MTT mode (one
  * entry per page, access bits 2:0) or KSM mode (two entries per page, the
  * address second).  The guest address and the bytes left in its page;
- * 0, or -1 outside the mkey or for another mode.
+ * 0, or -1 outside the mkey, through an entry never written (address 0)
+ * or for another mode.
  */
 int cx_mtt_xlate(uint8_t access_mode, const uint64_t *mtt, uint32_t nmtt,
 		 uint64_t start, uint8_t log_page_size, uint64_t va,

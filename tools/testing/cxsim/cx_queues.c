@@ -94,7 +94,14 @@ static uint8_t cx_wq_parse(struct cx_cmd *cmd, const void *wq, size_t pas_off,
 			if (w->log_stride_bytes > MLX5_MPWQE_LOG_STRIDE_SZ_MAX)
 				return CX_BAD_PARAM(cmd, "log_wqe_stride_size %u",
 						    ss);
-			w->two_byte_shift = MLX5_GET(wq, wq, two_byte_shift_en);
+			/*
+			 * Two bytes of padding before each frame (an aligned
+			 * IP header): not modelled, and no capability the
+			 * model reports promises it, so refused rather than
+			 * frames placed two bytes off what the driver reads.
+			 */
+			if (MLX5_GET(wq, wq, two_byte_shift_en))
+				return CX_BAD_PARAM(cmd, "two_byte_shift_en not supported");
 			break;
 		}
 		default:
@@ -224,6 +231,11 @@ uint8_t cx_sq_modify(struct cx_cmd *cmd)
 		sq->pc_seen = 0;
 		sq->cc = 0;
 	}
+	if (next != MLX5_SQC_STATE_RDY) {
+		/* A held UMR out of a queue that stops: never executed. */
+		sq->umr_held = false;
+		sq->umr_pass = false;
+	}
 	if (cur == MLX5_SQC_STATE_ERR && next == MLX5_SQC_STATE_RST) {
 		struct cx_dp *dp = cx_dp_get(cmd->core);
 
@@ -266,7 +278,6 @@ static void cx_wq_fill(void *wq, const struct cx_wq *w)
 			 w->log_num_strides - MLX5_MPWQE_LOG_NUM_STRIDES_BASE);
 		MLX5_SET(wq, wq, log_wqe_stride_size,
 			 w->log_stride_bytes - MLX5_MPWQE_LOG_STRIDE_SZ_BASE);
-		MLX5_SET(wq, wq, two_byte_shift_en, w->two_byte_shift);
 	}
 }
 

@@ -47,20 +47,29 @@ struct cx_rx_ctx {
 	struct cx_tir *tir;
 };
 
-/* Steering: 0 with ctx->tir set, or -1 (drop). */
-/* Frame data into the guest through @lkey, counted as RX data. */
+/*
+ * Frame data into the guest through @lkey, counted as RX data.  Through
+ * entries a UMR not yet executed would write (the test port holds it):
+ * the old translation is used, as hardware does, and counted.
+ */
 static int cx_rx_write(struct cx_core *core, uint32_t lkey, uint64_t addr,
 		       void *buf, size_t len)
 {
 	enum cx_dma_wpurpose saved = core->dma_wpurpose;
 	int r;
 
+	if (cx_umr_pending(core, lkey, addr, len)) {
+		core->dp->umr_early_use++;
+		cx_log(core, "cxsim: RX through mkey 0x%x at 0x%llx before its UMR completed\n",
+		       lkey, (unsigned long long)addr);
+	}
 	core->dma_wpurpose = CX_DMAW_RX;
 	r = cx_mkey_dma(core, lkey, addr, buf, len, true);
 	core->dma_wpurpose = saved;
 	return r;
 }
 
+/* Steering: 0 with ctx->tir set, or -1 (drop). */
 static int cx_rx_steer(struct cx_core *core, struct cx_rx_ctx *x)
 {
 	struct cx_nic *nic = core->func.nic;
@@ -233,7 +242,10 @@ static void cx_rx_no_wqe(struct cx_core *core, struct cx_rq *rq)
 		q->out_of_buffer++;
 }
 
-/* Scatter into a cyclic/linked-list WQE's data segments. */
+/*
+ * Scatter into a cyclic/linked-list WQE's data segments: 0, -1 (too long
+ * for them) or -2 (an access refused: memory protection).
+ */
 static int cx_rx_scatter(struct cx_core *core, struct cx_rq *rq,
 			 const uint8_t *wqe, uint32_t wqe_len,
 			 const uint8_t *frame, size_t len)
@@ -251,41 +263,76 @@ static int cx_rx_scatter(struct cx_core *core, struct cx_rq *rq,
 			break;
 		n = len - done < bc ? len - done : bc;
 		if (cx_rx_write(core, lkey, addr, (void *)(frame + done), n))
-			return -1;
+			return -2;
 		done += n;
 	}
 	return done == len ? 0 : -1;
 }
 
 /*
- * The test port's injected RX error: the WQE is consumed with an error
- * CQE and the RQ goes to the error state.  The frame is lost (-1).  On a
- * striding RQ the CQE also names the WQE (wqe_id, bytes 2-3, reserved in
- * the error CQE layout of other queues).
+ * An RX error: the WQE is consumed with an error CQE of @syndrome and the
+ * RQ goes to the error state.  The frame is lost (-1).  On a striding RQ
+ * the CQE also names the WQE (wqe_id, bytes 2-3, reserved in the error
+ * CQE layout of other queues).  The test port's injected one has
+ * LOCAL_LENGTH_ERR; a data access memory protection refused,
+ * LOCAL_PROT_ERR.
  */
 static int cx_rx_err(struct cx_core *core, struct cx_rq *rq,
 		     const uint8_t *wqe, uint16_t wqe_counter,
-		     uint16_t wqe_id)
+		     uint16_t wqe_id, uint8_t syndrome)
 {
 	struct cx_cq *cq = cx_cq_lookup(core, rq->cqn);
 	uint8_t img[CX_CQE_SIZE];
 
-	core->faults.err_cqe_rqn = 0;
-	core->dp->rq_err_injected++;
+	if (syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR) {
+		core->dp->rx_prot_err++;
+	} else {
+		core->faults.err_cqe_rqn = 0;
+		core->dp->rq_err_injected++;
+	}
 	cx_rq_retire(rq, wqe);
 	rq->state = MLX5_RQC_STATE_ERR;
 	rq->drops++;
-	cx_log(core, "cxsim: RQ 0x%x: injected error CQE, RQ in error\n",
-	       rq->rqn);
+	cx_log(core, "cxsim: RQ 0x%x: %s, RQ in error\n", rq->rqn,
+	       syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR ?
+	       "data access refused (memory protection)" :
+	       "injected error CQE");
 	if (cq) {
-		cx_cqe_rx_err(img, cq->prod, cq->log_size,
-			      MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, wqe_counter,
-			      rq->rqn);
+		cx_cqe_rx_err(img, cq->prod, cq->log_size, syndrome,
+			      wqe_counter, rq->rqn);
 		if (cx_rq_is_striding(rq))
 			cx_put_be16(img + 2, wqe_id);
 		cx_cq_write(core, cq, img);
 	}
 	return -1;
+}
+
+/*
+ * The test port's BAD_RX_CQE: the striding CQE about to be written names
+ * the next WQE or the next stride.  One-shot.
+ */
+static void cx_rx_bad_cqe(struct cx_core *core, const struct cx_rq *rq,
+			  struct cx_cqe_rx *rx)
+{
+	uint32_t v = core->faults.bad_rx_cqe, rqn = v & CX_TP_ANY_RQ;
+
+	if (!v || (rqn != CX_TP_ANY_RQ && rqn != rq->rqn))
+		return;
+	switch (v >> 28) {
+	case CX_TP_BAD_CQE_WQE_ID:
+		rx->wqe_id = (uint16_t)((rx->wqe_id + 1) &
+					((1u << rq->wq.log_sz) - 1));
+		break;
+	case CX_TP_BAD_CQE_STRIDE:
+		rx->wqe_counter++;
+		break;
+	default:
+		return;
+	}
+	core->faults.bad_rx_cqe = 0;
+	core->dp->rx_bad_cqe_injected++;
+	cx_log(core, "cxsim: RQ 0x%x: injected malformed CQE (wqe_id %u stride %u)\n",
+	       rq->rqn, rx->wqe_id, rx->wqe_counter);
 }
 
 /* Returns 0 when the frame was placed (a CQE written), else -1. */
@@ -316,12 +363,16 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		if (core->faults.err_cqe_rqn &&
 		    (core->faults.err_cqe_rqn == rq->rqn ||
 		     core->faults.err_cqe_rqn == CX_TP_ANY_RQ))
-			return cx_rx_err(core, rq, wqe, rx->wqe_counter, 0);
-		if (cx_rx_scatter(core, rq, wqe, wqe_len, frame, len)) {
-			/*
-			 * Too long for the WQE, or a bad address: dropped,
-			 * the WQE stays for the next frame.
-			 */
+			return cx_rx_err(core, rq, wqe, rx->wqe_counter, 0,
+					 MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+		switch (cx_rx_scatter(core, rq, wqe, wqe_len, frame, len)) {
+		case 0:
+			break;
+		case -2:
+			return cx_rx_err(core, rq, wqe, rx->wqe_counter, 0,
+					 MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+		default:
+			/* Too long for the WQE: dropped, the WQE stays. */
 			dp->rx_drops_too_big++;
 			rq->drops++;
 			return -1;
@@ -356,7 +407,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		    (core->faults.err_cqe_rqn == rq->rqn ||
 		     core->faults.err_cqe_rqn == CX_TP_ANY_RQ))
 			return cx_rx_err(core, rq, wqe, (uint16_t)rq->stride_cc,
-					 cur);
+					 cur, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
 		{
 			const uint8_t *ds = wqe + (cx_rq_is_ll(rq) ? CX_DATA_SEG : 0);
 
@@ -376,6 +427,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 
 			rq->stride_cc += p.strides;
 			rq->filler_strides += p.strides;
+			cx_rx_bad_cqe(core, rq, &f);
 			if (!cx_rx_cqe(core, rq, &f))
 				dp->cqe_filler++;
 			if (p.wqe_done)
@@ -384,11 +436,10 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		}
 		case CX_MPWRQ_PLACED:
 			if (cx_rx_write(core, lkey, addr + p.offset,
-					(void *)frame, len)) {
-				dp->rx_drops_other++;
-				rq->drops++;
-				return -1;
-			}
+					(void *)frame, len))
+				return cx_rx_err(core, rq, wqe,
+						 (uint16_t)rq->stride_cc, cur,
+						 MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
 			dp->rx_dma_bytes += len;
 			rx->striding = true;
 			rx->consumed_strides = (uint16_t)p.strides;
@@ -398,6 +449,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 			rq->strides += p.strides;
 			if (p.wqe_done)
 				cx_rq_retire(rq, wqe);
+			cx_rx_bad_cqe(core, rq, rx);
 			return cx_rx_cqe(core, rq, rx);
 		default:
 			dp->rx_drops_too_big++;

@@ -260,6 +260,10 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_ERR_CQE_SQN:		return f->err_cqe_sqn;
 	case CX_TP_ERR_CQE_RQN:		return f->err_cqe_rqn;
 	case CX_TP_INLINE_MODE:		return f->inline_mode;
+	case CX_TP_BAD_RX_CQE:		return f->bad_rx_cqe;
+	case CX_TP_UMR_HOLD:		return f->umr_hold_ms;
+	case CX_TP_UMR_HOLD_COUNT:	return f->umr_hold_count;
+	case CX_TP_UMR_FAIL:		return f->umr_fail;
 	case CX_TP_REPORT_LEN:		return (uint32_t)core->report_len;
 	case CX_TP_REPORT_PAGE:		return core->report_page;
 	case CX_TP_FW_DEAD:		return core->fw_dead;
@@ -309,6 +313,21 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 		break;
 	case CX_TP_ERR_CQE_RQN:
 		f->err_cqe_rqn = val & 0xffffff;
+		break;
+	case CX_TP_BAD_RX_CQE:
+		f->bad_rx_cqe = val;
+		break;
+	case CX_TP_UMR_HOLD:
+		f->umr_hold_ms = val;
+		break;
+	case CX_TP_UMR_HOLD_COUNT:
+		f->umr_hold_count = val;
+		break;
+	case CX_TP_UMR_RELEASE:
+		cx_umr_release_all(core);
+		break;
+	case CX_TP_UMR_FAIL:
+		f->umr_fail = val;
 		break;
 	case CX_TP_INLINE_MODE:
 		f->inline_mode = val <= MLX5_INLINE_MODE_TCP_UDP ? val : 0;

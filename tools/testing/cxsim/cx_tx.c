@@ -39,7 +39,13 @@
  * exactly that (cc == pc) before it resets the SQ.
  *
  * The test port's ERR_CQE_SQN fault fails the next WQE the SQ executes,
- * whatever it is, with LOCAL_PROT_ERR.
+ * whatever it is, with LOCAL_PROT_ERR; UMR_FAIL fails the next UMRs as
+ * naming an unknown mkey.  UMR_HOLD holds a UMR: its SQ stops at it,
+ * neither its translations nor its CQE visible, until the hold ends (its
+ * time, on the host timer, or UMR_RELEASE); an RX WQE used meanwhile
+ * through the entries it would write uses the old translation, as
+ * hardware does, and is counted (umr.early_use): a driver must not hand
+ * the device a WQE before its UMR completed.
  */
 #include <string.h>
 
@@ -127,6 +133,12 @@ static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_wqe *w)
 	struct cx_mkey *mk = cx_mkey_lookup(core, mkey);
 	uint32_t i, n, first;
 
+	if (core->faults.umr_fail) {
+		/* Test port: as if the mkey were unknown. */
+		core->faults.umr_fail--;
+		core->dp->umr_fail_injected++;
+		mk = NULL;
+	}
 	if (!mk || !mk->umr_en)
 		return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
 	if (!(flags & MLX5_UMR_INLINE))
@@ -149,6 +161,164 @@ static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_wqe *w)
 	if (mask & MLX5_MKEY_MASK_FREE)
 		mk->free = (raw[64] >> 6) & 1;	/* mkey seg status: free */
 	return 0;
+}
+
+/* ---- the test port's UMR hold --------------------------------------- */
+
+/* Should the UMR @sq is about to run be held?  Starts the hold if so. */
+static bool cx_umr_hold(struct cx_core *core, struct cx_sq *sq)
+{
+	struct cx_faults *f = &core->faults;
+	struct cx_dp *dp = core->dp;
+
+	if (sq->umr_pass || !f->umr_hold_ms || !f->umr_hold_count)
+		return false;
+	if (f->umr_hold_ms != CX_TP_ALWAYS && !core->host.timer_mod)
+		return false;	/* no clock to end it */
+	if (f->umr_hold_count != CX_TP_ALWAYS)
+		f->umr_hold_count--;
+	sq->umr_held = true;
+	sq->umr_holds++;
+	sq->umr_release_at = 0;
+	dp->umr_holds++;
+	dp->umr_hold_seen = true;
+	if (f->umr_hold_ms != CX_TP_ALWAYS) {
+		sq->umr_release_at = cx_now(core) +
+				     (uint64_t)f->umr_hold_ms * 1000000ull;
+		if (!dp->umr_deadline || sq->umr_release_at < dp->umr_deadline) {
+			dp->umr_deadline = sq->umr_release_at;
+			cx_timer_rearm(core);
+		}
+	}
+	return true;
+}
+
+/* The hold of @sq ends: it runs what was posted (no new hold till then). */
+static void cx_umr_unhold(struct cx_core *core, struct cx_sq *sq)
+{
+	sq->umr_held = false;
+	sq->umr_release_at = 0;
+	if (sq->state != MLX5_SQC_STATE_RDY)
+		return;
+	sq->umr_pass = true;
+	cx_sq_process(core, sq);
+}
+
+void cx_umr_release_all(struct cx_core *core)
+{
+	struct cx_nic *nic = core->func.nic;
+	uint32_t i;
+
+	core->faults.umr_hold_ms = 0;
+	core->faults.umr_hold_count = 0;
+	if (!core->dp || !nic)
+		return;
+	core->dp->umr_deadline = 0;
+	for (i = 0; i < nic->sq.cap; i++) {
+		struct cx_sq *sq = nic->sq.slot[i];
+
+		if (sq && sq->umr_held)
+			cx_umr_unhold(core, sq);
+	}
+	cx_timer_rearm(core);
+}
+
+void cx_umr_timer(struct cx_core *core)
+{
+	struct cx_nic *nic = core->func.nic;
+	struct cx_dp *dp = core->dp;
+	uint64_t now = cx_now(core), next = 0;
+	uint32_t i;
+
+	if (!dp || !nic || !dp->umr_deadline || dp->umr_deadline > now)
+		return;
+	for (i = 0; i < nic->sq.cap; i++) {
+		struct cx_sq *sq = nic->sq.slot[i];
+
+		if (!sq || !sq->umr_held || !sq->umr_release_at)
+			continue;
+		if (sq->umr_release_at <= now)
+			cx_umr_unhold(core, sq);
+		else if (!next || sq->umr_release_at < next)
+			next = sq->umr_release_at;
+	}
+	/* A release may have started a new hold meanwhile. */
+	if (!dp->umr_deadline || dp->umr_deadline <= now ||
+	    (next && next < dp->umr_deadline))
+		dp->umr_deadline = next;
+	/* cx_core_timer() rearms the host timer. */
+}
+
+/*
+ * The entries a UMR WQE at @cc of @sq would write, if it is a UMR on
+ * @mkey: [*first, *first + *n) in 8-byte words.  0, or -1 (not one).
+ */
+static int cx_umr_range(struct cx_core *core, const struct cx_sq *sq,
+			uint32_t cc, uint32_t mkey, uint64_t *first,
+			uint32_t *n, uint32_t *bbs)
+{
+	uint32_t mask = (1u << sq->wq.log_sz) - 1;
+	uint8_t h[40];
+	uint64_t addr, off;
+
+	*bbs = 0;
+	if (cx_pas_addr(&sq->wq.pas, (uint64_t)(cc & mask) * CX_WQEBB, &addr) ||
+	    /* The model's own look, not the device's: not counted. */
+	    core->host.dma_read(core->host.opaque, addr, h, sizeof(h)))
+		return -1;
+	*bbs = ((h[7] & 0x3f) + 3) / 4;
+	if (h[3] != MLX5_OPCODE_UMR || cx_get_be32(h + 12) != mkey)
+		return -1;
+	off = cx_get_be16(h + 22);
+	if (h[16] & MLX5_UMR_TRANSLATION_OFFSET_EN)
+		off |= (uint64_t)cx_get_be32(h + 32) << 16;
+	else
+		off = 0;
+	*first = off * 2;
+	*n = (uint32_t)cx_get_be16(h + 20) * 2;
+	return 0;
+}
+
+bool cx_umr_pending(struct cx_core *core, uint32_t mkey, uint64_t addr,
+		    size_t len)
+{
+	struct cx_nic *nic = core->func.nic;
+	struct cx_mkey *mk;
+	uint64_t lo, hi;
+	uint32_t i;
+
+	if (!core->dp || !core->dp->umr_hold_seen || !nic || !len)
+		return false;
+	mk = cx_mkey_lookup(core, mkey);
+	if (!mk || mk->access_mode != MLX5_MKC_ACCESS_MODE_MTT ||
+	    addr < mk->start || mk->log_page_size > 63)
+		return false;
+	lo = (addr - mk->start) >> mk->log_page_size;
+	hi = (addr - mk->start + len - 1) >> mk->log_page_size;
+	for (i = 0; i < nic->sq.cap; i++) {
+		struct cx_sq *sq = nic->sq.slot[i];
+		uint32_t cc, left, walked;
+
+		if (!sq || !sq->umr_held)
+			continue;
+		cc = sq->cc;
+		left = (uint16_t)((uint16_t)sq->pc_seen - (uint16_t)cc);
+		for (walked = 0; left && walked < (1u << sq->wq.log_sz);) {
+			uint64_t first;
+			uint32_t n, bbs;
+			int r = cx_umr_range(core, sq, cc, mkey, &first, &n,
+					     &bbs);
+
+			if (!r && lo < first + n && hi >= first)
+				return true;
+			if (!bbs || bbs > left)
+				break;
+			cc += bbs;
+			left -= bbs;
+			walked += bbs;
+		}
+	}
+	return false;
 }
 
 static void cx_sq_flush(struct cx_core *core, struct cx_sq *sq,
@@ -274,6 +444,8 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 		return;
 	pc = (uint16_t)cx_get_be32(rec);
 	sq->pc_seen = pc;
+	if (sq->umr_held)
+		return;	/* stopped at a held UMR: runs on at its release */
 	cx_sq_ring_init(core, sq, &ring);
 
 	for (;;) {
@@ -302,6 +474,8 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 		}
 		if (r == CX_WQE_E_OPCODE && w.opcode == MLX5_OPCODE_UMR &&
 		    sq->reg_umr) {
+			if (cx_umr_hold(core, sq))
+				return;	/* fetched again when released */
 			synd = cx_umr_exec(core, &w);
 			if (synd) {
 				cx_sq_error(core, sq, cq, &w, synd, NULL);
@@ -350,6 +524,7 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 		}
 		sq->cc += w.wqebbs;
 	}
+	sq->umr_pass = false;
 }
 
 void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, unsigned int reg,

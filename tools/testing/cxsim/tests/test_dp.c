@@ -664,6 +664,257 @@ static void test_dp_rx_striding(void)
 	}
 }
 
+/* A UMR WQE at ICOSQ counter @pc: 16 MTT entries from @octw * 2 -> @pages. */
+static void dp_umr(uint32_t sqn, uint32_t umr, uint16_t pc, uint16_t octw,
+		   uint64_t pages)
+{
+	uint8_t *w = dp_wqebb(pc);
+	int i;
+
+	memset(w, 0, 4 * 64);
+	dp_ctrl(w, MLX5_OPCODE_UMR, pc, sqn, (128 + 128) / 16, true);
+	put_be32(w + 12, umr);
+	w[16] = MLX5_UMR_INLINE | MLX5_UMR_TRANSLATION_OFFSET_EN;
+	put_be16(w + 20, 8);
+	put_be16(w + 22, octw);
+	cx_put_be64(w + 24, MLX5_MKEY_MASK_FREE);
+	for (i = 0; i < 16; i++)
+		cx_put_be64(w + 128 + 8 * i, (pages + i * 4096ull) | 3);
+}
+
+/* The RQ's latest CQE. */
+static struct mlx5_cqe64 *dp_last_rx_cqe(uint32_t cqn)
+{
+	return dp_cqe(DP_RXCQ, (cx_cq_lookup(&core, cqn)->prod - 1) & 63);
+}
+
+/*
+ * The test port's UMR faults and memory protection: a held UMR neither
+ * writes its translations nor completes, and an RX WQE used meanwhile is
+ * caught (umr.early_use) and, its mkey still free, refused with a
+ * LOCAL_PROT_ERR CQE, never written through to guest address 0; a timed
+ * hold ends on the host timer; UMR_FAIL fails a UMR on its SQ; unknown
+ * keys and never-written entries are refused; BAD_RX_CQE makes one CQE
+ * lie; two_byte_shift_en is refused.
+ */
+static void test_dp_umr_faults(void)
+{
+	static uint8_t zero_page[4096], frame[1000];
+	struct eth_env e;
+	uint32_t cqn, rqn, txcq, sqn, umr, bad;
+	struct mlx5_cqe64 *c;
+	uint8_t *w;
+	bool good;
+
+	good = eth_setup(&e, dp_mac);
+	dp_link_up();
+	memset(fh.mem + DP_RXCQ, 0, 64 * 64);
+	memset(fh.mem + DP_TXCQ, 0, 64 * 64);
+	memset(fh.mem, 0, sizeof(zero_page));
+	good &= create_cq(&e, DP_RXCQ, 6, e.comp_eq, &cqn) == 0;
+	good &= create_cq(&e, DP_TXCQ, 6, e.comp_eq, &txcq) == 0;
+	good &= create_rq(&e, cqn, true, &rqn) == 0;
+	good &= create_sq(&e, txcq, e.tis, &sqn) == 0;
+	cx_sq_lookup(&core, sqn)->reg_umr = true;
+	good &= modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
+	good &= dp_rx_steering(&e, &rqn, 1);
+	good &= modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0;
+	{
+		size_t len = MLX5_ST_SZ_BYTES(create_mkey_in);
+		void *in = eth_cmd(MLX5_CMD_OP_CREATE_MKEY, len);
+		void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+
+		MLX5_SET(mkc, mkc, free, 1);
+		MLX5_SET(mkc, mkc, umr_en, 1);
+		MLX5_SET(mkc, mkc, lw, 1);
+		MLX5_SET(mkc, mkc, lr, 1);
+		MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+		MLX5_SET(mkc, mkc, pd, e.pd);
+		MLX5_SET64(mkc, mkc, len, 32 * 4096);
+		MLX5_SET(mkc, mkc, translations_octword_size, 16);
+		MLX5_SET(mkc, mkc, log_page_size, 12);
+		good &= eth_exec(len) == 0;
+		umr = OUT(create_mkey_out, mkey_index) << 8;
+	}
+	ok(good, "UMR faults: striding RQ, ICOSQ, a free UMR mkey of 32 pages");
+
+	/* Held until released: nothing written, no CQE, the SQ stops. */
+	tp_wr(CX_TP_UMR_HOLD, CX_TP_ALWAYS);
+	tp_wr(CX_TP_UMR_HOLD_COUNT, CX_TP_ALWAYS);
+	dp_umr(sqn, umr, 0, 0, DP_RXPAGES);
+	dp_sq_ring(e.uar, 4, dp_wqebb(0));
+	ok(report_val("wqe.UMR") == 0 && report_val("umr.held") == 1 &&
+	   report_val("umr.holds") == 1 && cx_cq_lookup(&core, txcq)->prod == 0 &&
+	   cx_mkey_lookup(&core, umr)->free && cx_sq_lookup(&core, sqn)->cc == 0,
+	   "held UMR: no translation, no CQE, its SQ stopped at it");
+
+	/* More posted behind it waits; no second hold. */
+	dp_sq_ring(e.uar, 4, dp_wqebb(0));
+	ok(report_val("umr.holds") == 1 && cx_sq_lookup(&core, sqn)->umr_held &&
+	   cx_sq_lookup(&core, sqn)->cc == 0,
+	   "a doorbell while held: still the one hold");
+
+	/* A driver that publishes the RX WQE now is caught. */
+	w = fh.mem + Q_BASE + 0x20000;
+	memset(w, 0, 128);
+	put_be16(w + 2, 1);
+	dp_dseg(w + 16, 32768, umr, 0);
+	put_be16(w + 64 + 2, 2);
+	dp_dseg(w + 64 + 16, 32768, umr, 32768);
+	put_be32(fh.mem + DBR_BASE + 0xc0, 2);
+	dp_make_frame(frame, dp_mac, sizeof(frame), 1);
+	cx_core_receive(&core, frame, sizeof(frame));
+	c = dp_last_rx_cqe(cqn);
+	ok(report_val("umr.early_use") == 1 && report_val("rx.prot_errors") == 1 &&
+	   (c->op_own >> 4) == MLX5_CQE_RESP_ERR &&
+	   ((struct mlx5_err_cqe *)c)->syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR &&
+	   cx_rq_lookup(&core, rqn)->state == MLX5_RQC_STATE_ERR &&
+	   !memcmp(fh.mem, zero_page, sizeof(zero_page)),
+	   "RX WQE used before its UMR completed: umr.early_use, LOCAL_PROT_ERR CQE, RQ in error, nothing at address 0");
+
+	tp_wr(CX_TP_UMR_RELEASE, 1);
+	ok(report_val("wqe.UMR") == 1 && report_val("umr.held") == 0 &&
+	   cx_cq_lookup(&core, txcq)->prod == 1 &&
+	   (dp_cqe(DP_TXCQ, 0)->op_own >> 4) == MLX5_CQE_REQ &&
+	   !cx_mkey_lookup(&core, umr)->free && !core.faults.umr_hold_ms &&
+	   cx_sq_lookup(&core, sqn)->cc == 4,
+	   "UMR_RELEASE: translations written, CQE, hold disarmed");
+
+	/* RQ reset; the frame lands through the translation. */
+	good = modify_q(false, rqn, MLX5_RQC_STATE_ERR, MLX5_RQC_STATE_RST) == 0 &&
+	       modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0;
+	memset(w, 0, 128);
+	put_be16(w + 2, 1);
+	dp_dseg(w + 16, 32768, umr, 0);
+	put_be32(fh.mem + DBR_BASE + 0xc0, 1);
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(good && !memcmp(fh.mem + DP_RXPAGES, frame, sizeof(frame)) &&
+	   (dp_last_rx_cqe(cqn)->op_own >> 4) == MLX5_CQE_RESP_SEND,
+	   "after the reset: the frame lands through the UMR's translation");
+
+	/* A timed hold: old translation used meanwhile, ends on the timer. */
+	tp_wr(CX_TP_UMR_HOLD, 5);
+	tp_wr(CX_TP_UMR_HOLD_COUNT, 1);
+	dp_umr(sqn, umr, 4, 0, DP_RXPAGES + 16 * 4096);
+	dp_sq_ring(e.uar, 8, dp_wqebb(4));
+	ok(report_val("umr.held") == 1 && fh.timer_deadline == fh.now + 5 * MS &&
+	   core.faults.umr_hold_count == 0,
+	   "timed hold: the host timer set 5 ms ahead");
+	dp_make_frame(frame, dp_mac, sizeof(frame), 2);
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(report_val("umr.early_use") == 2 && report_val("rx.prot_errors") == 1 &&
+	   !memcmp(fh.mem + DP_RXPAGES + 1024, frame, sizeof(frame)),
+	   "early use through an old translation: counted, written where it pointed");
+	fh.now += 5 * MS;
+	cx_core_timer(&core);
+	ok(report_val("umr.held") == 0 && report_val("wqe.UMR") == 2 &&
+	   cx_cq_lookup(&core, txcq)->prod == 2 &&
+	   cx_mkey_lookup(&core, umr)->mtt[0] == ((DP_RXPAGES + 16 * 4096) | 3),
+	   "timed hold over: UMR executed and completed");
+	dp_umr(sqn, umr, 8, 0, DP_RXPAGES + 16 * 4096);
+	dp_sq_ring(e.uar, 12, dp_wqebb(8));
+	ok(report_val("wqe.UMR") == 3 && report_val("umr.holds") == 2,
+	   "hold count used up: the next UMR runs at once");
+
+	/* BAD_RX_CQE: the next CQE names the next WQE, then the next stride. */
+	tp_wr(CX_TP_BAD_RX_CQE, CX_TP_BAD_CQE_WQE_ID << 28 | rqn);
+	cx_core_receive(&core, frame, sizeof(frame));
+	c = dp_last_rx_cqe(cqn);
+	ok(be16toh(c->wqe_id) == 1 && be16toh(c->wqe_counter) == 32 &&
+	   !core.faults.bad_rx_cqe && report_val("rx.bad_cqe_injected") == 1,
+	   "BAD_RX_CQE wqe_id: the CQE names WQE 1 (WQE 0 in use), one-shot");
+	tp_wr(CX_TP_BAD_RX_CQE, CX_TP_BAD_CQE_STRIDE << 28 | CX_TP_ANY_RQ);
+	cx_core_receive(&core, frame, sizeof(frame));
+	c = dp_last_rx_cqe(cqn);
+	ok(be16toh(c->wqe_id) == 0 && be16toh(c->wqe_counter) == 49 &&
+	   report_val("rx.bad_cqe_injected") == 2,
+	   "BAD_RX_CQE stride: the CQE names stride 49 (48 in use)");
+
+	/* An unknown key in the WQE: refused, nothing written. */
+	bad = umr + 0x1000;
+	dp_dseg(w + 16, 32768, bad, 0);
+	memset(fh.mem + DP_RXPAGES, 0xee, 4096);
+	cx_core_receive(&core, frame, sizeof(frame));
+	c = dp_last_rx_cqe(cqn);
+	ok((c->op_own >> 4) == MLX5_CQE_RESP_ERR &&
+	   ((struct mlx5_err_cqe *)c)->syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR &&
+	   report_val("rx.prot_errors") == 2 &&
+	   cx_rq_lookup(&core, rqn)->state == MLX5_RQC_STATE_ERR,
+	   "RX through an unknown mkey: LOCAL_PROT_ERR CQE, RQ in error");
+
+	/* Entries past the UMRs' (never written) are refused. */
+	good = modify_q(false, rqn, MLX5_RQC_STATE_ERR, MLX5_RQC_STATE_RST) == 0 &&
+	       modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0;
+	memset(w, 0, 128);
+	put_be16(w + 2, 1);
+	dp_dseg(w + 16, 32768, umr, 32 * 4096 - 32768);	/* entries 24..31 */
+	put_be32(fh.mem + DBR_BASE + 0xc0, 1);
+	cx_core_receive(&core, frame, sizeof(frame));
+	c = dp_last_rx_cqe(cqn);
+	ok(good && (c->op_own >> 4) == MLX5_CQE_RESP_ERR &&
+	   report_val("rx.prot_errors") == 3 &&
+	   !memcmp(fh.mem, zero_page, sizeof(zero_page)),
+	   "RX through an MTT entry never written: LOCAL_PROT_ERR, nothing at address 0");
+
+	/* UMR_FAIL: an error CQE on the ICOSQ, which goes to error. */
+	tp_wr(CX_TP_UMR_FAIL, 1);
+	dp_umr(sqn, umr, 12, 0, DP_RXPAGES);
+	dp_sq_ring(e.uar, 16, dp_wqebb(12));
+	c = dp_cqe(DP_TXCQ, 3);
+	ok((c->op_own >> 4) == MLX5_CQE_REQ_ERR &&
+	   ((struct mlx5_err_cqe *)c)->syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR &&
+	   cx_sq_lookup(&core, sqn)->state == MLX5_SQC_STATE_ERR &&
+	   report_val("umr.fail_injected") == 1 && !core.faults.umr_fail,
+	   "UMR_FAIL: the UMR fails with LOCAL_PROT_ERR, its SQ in error");
+
+	/* A hold dropped by the SQ leaving RDY. */
+	good = modify_q(true, sqn, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST) == 0 &&
+	       modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
+	tp_wr(CX_TP_UMR_HOLD, CX_TP_ALWAYS);
+	tp_wr(CX_TP_UMR_HOLD_COUNT, 1);
+	dp_umr(sqn, umr, 0, 0, DP_RXPAGES);
+	dp_sq_ring(e.uar, 4, dp_wqebb(0));
+	good &= report_val("umr.held") == 1;
+	good &= modify_q(true, sqn, MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RST) == 0;
+	tp_wr(CX_TP_UMR_RELEASE, 1);
+	ok(good && report_val("umr.held") == 0 && report_val("wqe.UMR") == 3,
+	   "an SQ reset drops its held UMR: never executed");
+
+	/* TX through a destroyed (freed) mkey: LOCAL_PROT_ERR on the SQ. */
+	good = modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0 &&
+	       destroy_obj(MLX5_CMD_OP_DESTROY_MKEY, umr >> 8) == 0;
+	w = dp_wqebb(0);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 0, sqn, 3, true);
+	dp_dseg(w + 32, 100, umr, 0);
+	dp_sq_ring(e.uar, 1, w);
+	c = dp_cqe(DP_TXCQ, (cx_cq_lookup(&core, txcq)->prod - 1) & 63);
+	ok(good && (c->op_own >> 4) == MLX5_CQE_REQ_ERR &&
+	   ((struct mlx5_err_cqe *)c)->syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR &&
+	   cx_sq_lookup(&core, sqn)->state == MLX5_SQC_STATE_ERR &&
+	   !memcmp(fh.mem, zero_page, sizeof(zero_page)),
+	   "TX through a destroyed mkey: LOCAL_PROT_ERR CQE, SQ in error");
+
+	/* two_byte_shift_en: refused. */
+	{
+		size_t len = MLX5_ST_SZ_BYTES(create_rq_in) + 8 * 2;
+		void *in = eth_cmd(MLX5_CMD_OP_CREATE_RQ, len);
+		void *wq = MLX5_ADDR_OF(rqc, MLX5_ADDR_OF(create_rq_in, in, ctx), wq);
+
+		MLX5_SET(rqc, MLX5_ADDR_OF(create_rq_in, in, ctx), cqn, cqn);
+		MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_LINKED_LIST_STRIDING_RQ);
+		MLX5_SET(wq, wq, pd, e.pd);
+		MLX5_SET64(wq, wq, dbr_addr, DBR_BASE + 0xc0);
+		MLX5_SET(wq, wq, log_wq_stride, 6);
+		MLX5_SET(wq, wq, log_wq_sz, 3);
+		MLX5_SET(wq, wq, two_byte_shift_en, 1);
+		MLX5_ARRAY_SET64(create_rq_in, in, ctx.wq.pas, 0, Q_BASE + 0x20000);
+		MLX5_ARRAY_SET64(create_rq_in, in, ctx.wq.pas, 1, Q_BASE + 0x21000);
+		ok(eth_exec(len) == MLX5_CMD_STAT_BAD_PARAM_ERR,
+		   "CREATE_RQ with two_byte_shift_en: BAD_PARAM");
+	}
+}
+
 static void dp_cq_arm(struct eth_env *e, uint32_t cqn, uint32_t ci)
 {
 	uint8_t db[8];
@@ -834,4 +1085,5 @@ static void test_dp_all(void)
 	test_dp_moderation();
 	test_dp_rx_cyclic();
 	test_dp_rx_striding();
+	test_dp_umr_faults();
 }

@@ -29,6 +29,17 @@ as root.
     cxsim.py inlinefault BDF MODE    the next SEND WQE inlining fewer header
                                      bytes than MODE (l2, ip, tcp; none
                                      disarms) asks fails (error CQE)
+    cxsim.py badrxcqe BDF RQN|any wqe_id|stride
+                                     the next CQE of a striding RQ names the
+                                     WQE or the stride after the right one
+                                     (one-shot; the frame is placed as usual)
+    cxsim.py umrhold BDF MS|until [COUNT]
+                                     hold UMR WQEs (no translation, no CQE,
+                                     their SQ stopped) for MS ms or until
+                                     umrrelease; COUNT holds (default always)
+    cxsim.py umrrelease BDF          end every UMR hold now, disarm
+    cxsim.py umrfail BDF [N]         the next N UMRs (default 1) fail with
+                                     an error CQE on their SQ
     cxsim.py sqs BDF                 the function's SQ numbers in RDY state
     cxsim.py clear BDF               clear faults, delays and the timeout
     cxsim.py present BDF...          exit 0 when every BDF has the test port
@@ -70,6 +81,12 @@ REG_LINK_DOWN = 0x040
 REG_ERR_CQE_SQN = 0x044
 REG_ERR_CQE_RQN = 0x050
 REG_INLINE_MODE = 0x054
+REG_BAD_RX_CQE = 0x058
+BAD_CQE_KINDS = {"wqe_id": 0x1, "stride": 0x2}
+REG_UMR_HOLD = 0x05C
+REG_UMR_HOLD_COUNT = 0x060
+REG_UMR_RELEASE = 0x064
+REG_UMR_FAIL = 0x068
 INLINE_MODES = {"none": 0, "l2": 1, "ip": 2, "tcp": 3}
 ANY_RQ = 0xFFFFFF
 REG_REPORT_LEN = 0x080
@@ -263,6 +280,9 @@ def clear_faults(bdf):
     p.wr(REG_ERR_CQE_SQN, 0)
     p.wr(REG_ERR_CQE_RQN, 0)
     p.wr(REG_INLINE_MODE, 0)
+    p.wr(REG_BAD_RX_CQE, 0)
+    p.wr(REG_UMR_FAIL, 0)
+    p.wr(REG_UMR_RELEASE, 1)
     p.wr(REG_FW_DEAD, 0)
     p.wr(REG_DROP_IRQ, 0)
 
@@ -303,6 +323,26 @@ def err_cqe_rq(bdf, rqn):
 def inline_fault(bdf, mode):
     """The next SEND WQE inlining less than mode (l2, ip, tcp) fails."""
     port(bdf).wr(REG_INLINE_MODE, INLINE_MODES[mode])
+
+
+def bad_rx_cqe(bdf, rqn, kind):
+    """The next CQE of striding RQ rqn (ANY_RQ: any) lies about kind."""
+    port(bdf).wr(REG_BAD_RX_CQE, BAD_CQE_KINDS[kind] << 28 | (rqn & 0xFFFFFF))
+
+
+def umr_hold(bdf, ms, count=ALWAYS):
+    """Hold UMRs ms ms (ALWAYS: until umr_release), count of them."""
+    p = port(bdf)
+    p.wr(REG_UMR_HOLD_COUNT, count)
+    p.wr(REG_UMR_HOLD, ms)
+
+
+def umr_release(bdf):
+    port(bdf).wr(REG_UMR_RELEASE, 1)
+
+
+def umr_fail(bdf, n=1):
+    port(bdf).wr(REG_UMR_FAIL, n)
 
 
 def sqs(bdf, state="RDY"):
@@ -376,6 +416,16 @@ def main(argv):
         err_cqe_rq(bdf, ANY_RQ if args[1] == "any" else int(args[1], 0))
     elif cmd == "inlinefault":
         inline_fault(bdf, args[1])
+    elif cmd == "badrxcqe":
+        bad_rx_cqe(bdf, ANY_RQ if args[1] == "any" else int(args[1], 0),
+                   args[2])
+    elif cmd == "umrhold":
+        umr_hold(bdf, ALWAYS if args[1] == "until" else int(args[1], 0),
+                 _count(args[2]) if len(args) > 2 else ALWAYS)
+    elif cmd == "umrrelease":
+        umr_release(bdf)
+    elif cmd == "umrfail":
+        umr_fail(bdf, int(args[1], 0) if len(args) > 1 else 1)
     elif cmd == "sqs":
         for n in sqs(bdf):
             print(n)
