@@ -294,16 +294,25 @@ ktap_check "skb_tx_mpwqe off: tx_mpwqe_* unchanged, one SEND WQE per packet" mpw
 # one left the model's port A (or was dropped there and counted), and
 # each that left reached B's driver or was counted dropped by B's port.
 toggles() {
-	local i pg rep brx0 brx1 mrx0 mrx1 mdrop0 mdrop1
+	local i pg rep brx0 brx1 mrx0 mrx1 mdrop0 mdrop1 cur prev=
 
 	ethtool --set-priv-flags "$a" skb_tx_mpwqe on || return 1
 	wait_for 10 carrier "$a" 1
 	sleep 1
-	snap s0
-	brx0=$(ethtool_stat "$b" rx_packets "$NS")
-	rep=$(cxsim report "$bdf_b")
-	mrx0=$(echo "$rep" | report_get rx.packets)
-	mdrop0=$(echo "$rep" | awk 'index($1, "rx.drops.") == 1 { s += $2 } END { print s + 0 }')
+	# Taken at rest: a frame of A's in flight between the reads of A and
+	# of B was once counted sent before them and received after.
+	for _ in $(seq 20); do
+		snap s0
+		brx0=$(ethtool_stat "$b" rx_packets "$NS")
+		rep=$(cxsim report "$bdf_b")
+		mrx0=$(echo "$rep" | report_get rx.packets)
+		mdrop0=$(echo "$rep" | awk 'index($1, "rx.drops.") == 1 { s += $2 } END { print s + 0 }')
+		# shellcheck disable=SC2154 # snap sets s0_* (eval)
+		cur="$s0_mtx $s0_pkts $mrx0 $brx0"
+		[ "$cur" = "$prev" ] && break
+		prev=$cur
+		sleep 0.3
+	done
 	pktgen_setup "$a" 0 32
 	pktgen_start &
 	pg=$!
