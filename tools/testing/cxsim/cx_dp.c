@@ -190,7 +190,8 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 		cx_out(o, " cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u",
 		       sq->cc, sq->state, sq->cqn, cx_sq_state_name(sq->state),
 		       sq->errors, sq->err_resets);
-		cx_out(o, " mpwqes=%llu wqebbs=%llu min_inline=%u umr=%d umr_held=%d umr_holds=%u\n",
+		cx_out(o, " mpwqes=%llu wqebbs=%llu min_inline=%u"
+		       " umr=%d umr_held=%d umr_holds=%u\n",
 		       (unsigned long long)sq->mpw_wqes,
 		       (unsigned long long)sq->wqebbs, sq->min_inline,
 		       sq->reg_umr, sq->umr_held, sq->umr_holds);

@@ -331,7 +331,7 @@ def bad_rx_cqe(bdf, rqn, kind):
 
 
 def umr_hold(bdf, ms, count=ALWAYS):
-    """Hold UMRs ms ms (ALWAYS: until umr_release), count of them."""
+    """Hold the next COUNT UMRs (default: all) for MS ms; MS ALWAYS: until umr_release."""
     p = port(bdf)
     p.wr(REG_UMR_HOLD_COUNT, count)
     p.wr(REG_UMR_HOLD, ms)
