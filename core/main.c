@@ -460,30 +460,31 @@ static int mlx5_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_disable;
 
+	/*
+	 * Registered before anything can report to it: the netdev's health
+	 * reporters hang on this instance and report from the moment the
+	 * auxiliary device binds, to the moment it is deleted (remove
+	 * unregisters last).  Nobody else gets the instance lock meanwhile.
+	 */
 	devl_lock(devlink);
-	err = mlx5_init_one(dev);
-	if (err)
-		goto err_unlock;
-
 	err = devl_register(devlink);
 	if (err) {
 		dev_err(dev->device, "registering with devlink failed: %d\n",
 			err);
-		goto err_uninit;
+		goto err_unlock;
 	}
+	err = mlx5_init_one(dev);
+	if (err)
+		goto err_unregister;
 	devl_unlock(devlink);
 	/* What error recovery and function resets restore. */
 	pci_save_state(pdev);
-	/* Registered: fatal errors may now be reported (and recovered). */
+	/* Fatal errors may now be reported (and recovered). */
 	mlx5_health_allow(dev);
 	return 0;
 
-err_uninit:
-	/* Before the lock: a report in progress takes it to recover. */
-	devl_unlock(devlink);
-	mlx5_health_flush(dev);
-	devl_lock(devlink);
-	mlx5_uninit_one(dev);
+err_unregister:
+	devl_unregister(devlink);
 err_unlock:
 	devl_unlock(devlink);
 	mlx5_health_wq_cleanup(dev);
@@ -506,8 +507,8 @@ static void mlx5_pci_remove(struct pci_dev *pdev)
 	mlx5_health_flush(dev);
 
 	devl_lock(devlink);
-	devl_unregister(devlink);
 	mlx5_uninit_one(dev);
+	devl_unregister(devlink);
 	devl_unlock(devlink);
 	mlx5_health_wq_cleanup(dev);
 
