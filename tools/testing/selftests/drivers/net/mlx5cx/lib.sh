@@ -446,12 +446,22 @@ carrier() {
 ns_carrier() { [ "$(ip netns exec "$NS" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
 
 # pair_up A B: set up the two hosts; succeeds once both have carrier.
+# Each knows the other's MAC address (a permanent neighbour entry): no
+# ARP request, reply or probe crosses the ports while a test counts
+# frames, whenever a neighbour entry would have gone stale.  IPv6 is off
+# for the same reason.
 pair_up() {
+	local mac_a mac_b
+
 	sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1" "net.ipv6.conf.$2.disable_ipv6=1"
+	mac_a=$(cat "/sys/class/net/$1/address")
+	mac_b=$(cat "/sys/class/net/$2/address")
 	ip netns add "$NS"
 	ip link set "$2" netns "$NS"
 	ip addr add "$A_IP/24" dev "$1"
 	ip -n "$NS" addr add "$B_IP/24" dev "$2"
+	ip neigh replace "$B_IP" lladdr "$mac_b" dev "$1" nud permanent
+	ip -n "$NS" neigh replace "$A_IP" lladdr "$mac_a" dev "$2" nud permanent
 	ip link set "$1" up
 	ip -n "$NS" link set lo up
 	ip -n "$NS" link set "$2" up
