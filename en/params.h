@@ -17,7 +17,7 @@
 	"rx_striding_rq: the device has no striding RQ with UMR"
 
 /* Whether rx_striding_rq is on by default where the device has it. */
-#define MLX5E_STRIDING_RQ_DEFAULT	0
+#define MLX5E_STRIDING_RQ_DEFAULT	1
 #define MLX5E_MPWQE_LOG_WQES_MIN	3
 #define MLX5E_MPWQE_LOG_RING_STRIDES_MAX	14
 
