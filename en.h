@@ -804,6 +804,22 @@ void mlx5e_tx_err_cqe_work(struct work_struct *work);
 
 /* en/reporter_tx.c */
 int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state);
+int mlx5e_sq_expect_err(struct mlx5e_channel *c, u32 sqn, const char *kind);
+
+/**
+ * mlx5e_channel_kick() - run the channel's NAPI from process context
+ * @c: the channel
+ *
+ * For what NAPI does next: poll completions whose events were lost while
+ * it was disabled, post a ring, arm the CQs.
+ */
+static inline void mlx5e_channel_kick(struct mlx5e_channel *c)
+{
+	local_bh_disable();
+	napi_schedule(&c->napi);
+	local_bh_enable();
+}
+
 int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn, int curr,
 			  int next);
 void mlx5e_rx_reporter_create(struct mlx5e_priv *priv);

@@ -1380,9 +1380,7 @@ static void mlx5e_tx_timeout_work(struct work_struct *work)
 		u64_stats_update_begin(&sq->cq_stats->syncp);
 		u64_stats_inc(&sq->cq_stats->timeout);
 		u64_stats_update_end(&sq->cq_stats->syncp);
-		local_bh_disable();
-		napi_schedule(&c->napi);
-		local_bh_enable();
+		mlx5e_channel_kick(c);
 	}
 unlock:
 	mutex_unlock(&priv->state_lock);

@@ -116,9 +116,7 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 	}
 	napi_enable(&c->napi);
 	/* NAPI posts the ring. */
-	local_bh_disable();
-	napi_schedule(&c->napi);
-	local_bh_enable();
+	mlx5e_channel_kick(c);
 	return err;
 }
 

@@ -43,6 +43,32 @@ int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state)
 }
 
 /**
+ * mlx5e_sq_expect_err() - check that an SQ with an error CQE is in ERR
+ * @c: its channel
+ * @sqn: the SQ
+ * @kind: what the SQ is, for the log ("SQ", "XDP SQ")
+ *
+ * Return: 0 when the device has the SQ in ERR; 1 (logged) when it is in
+ *	another state, recovery then has nothing to do; or the query's
+ *	negative errno.
+ */
+int mlx5e_sq_expect_err(struct mlx5e_channel *c, u32 sqn, const char *kind)
+{
+	u8 state;
+	int err;
+
+	err = mlx5e_query_sq_state(c->mdev, sqn, &state);
+	if (err)
+		return err;
+	if (state != MLX5_SQC_STATE_ERR) {
+		netdev_err(c->netdev, "%s 0x%x: error CQE but state %u\n",
+			   kind, sqn, state);
+		return 1;
+	}
+	return 0;
+}
+
+/**
  * mlx5e_tx_recover_sq() - bring an SQ in error back to service
  * @sq: the SQ
  *
@@ -52,21 +78,15 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 {
 	struct mlx5e_channel *c = sq->ch;
 	struct mlx5_core_dev *mdev = c->mdev;
-	u8 state;
 	int err;
 
 	netif_tx_lock_bh(c->netdev);
 	netif_tx_stop_queue(sq->txq);
 	netif_tx_unlock_bh(c->netdev);
 
-	err = mlx5e_query_sq_state(mdev, sq->sqn, &state);
+	err = mlx5e_sq_expect_err(c, sq->sqn, "SQ");
 	if (err)
-		return err;
-	if (state != MLX5_SQC_STATE_ERR) {
-		netdev_err(c->netdev, "SQ 0x%x: error CQE but state %u\n",
-			   sq->sqn, state);
-		return -EINVAL;
-	}
+		return err < 0 ? err : -EINVAL;
 
 	napi_disable(&c->napi);
 	/*
@@ -93,9 +113,7 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	clear_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state);
 	napi_enable(&c->napi);
 	/* The channel's completion events while NAPI was off were lost. */
-	local_bh_disable();
-	napi_schedule(&c->napi);
-	local_bh_enable();
+	mlx5e_channel_kick(c);
 	if (err)
 		return err;
 

@@ -356,23 +356,20 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 {
 	struct mlx5e_channel *c = sq->ch;
 	struct mlx5_core_dev *mdev = c->mdev;
-	u8 state;
 	int err;
 
 	/* A poster that took the lock before the state bit is gone. */
 	spin_lock_bh(&sq->lock);
 	spin_unlock_bh(&sq->lock);
 
-	err = mlx5e_query_sq_state(mdev, sq->sqn, &state);
-	if (err)
-		return err;
-	if (state != MLX5_SQC_STATE_ERR) {
+	err = mlx5e_sq_expect_err(c, sq->sqn, "XDP SQ");
+	if (err > 0) {
 		/* Still ready: it sends on. */
-		netdev_err(c->netdev, "XDP SQ 0x%x: error CQE but state %u\n",
-			   sq->sqn, state);
 		clear_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state);
 		return -EINVAL;
 	}
+	if (err)
+		return err;
 
 	napi_disable(&c->napi);
 	/*
@@ -402,9 +399,7 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 	}
 	napi_enable(&c->napi);
 	/* The channel's completion events while NAPI was off were lost. */
-	local_bh_disable();
-	napi_schedule(&c->napi);
-	local_bh_enable();
+	mlx5e_channel_kick(c);
 	return err;
 }
 
