@@ -449,14 +449,18 @@ ns_carrier() { [ "$(ip netns exec "$NS" cat "/sys/class/net/$1/carrier" 2>/dev/n
 # Each knows the other's MAC address (a permanent neighbour entry): no
 # ARP request, reply or probe crosses the ports while a test counts
 # frames, whenever a neighbour entry would have gone stale.  IPv6 is off
-# for the same reason.
+# for the same reason (no DAD, router solicitation or MLD report): on A,
+# and in the namespace before B moves in, since a device that changes
+# namespace takes that namespace's defaults.
 pair_up() {
 	local mac_a mac_b
 
-	sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1" "net.ipv6.conf.$2.disable_ipv6=1"
+	sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1"
 	mac_a=$(cat "/sys/class/net/$1/address")
 	mac_b=$(cat "/sys/class/net/$2/address")
 	ip netns add "$NS"
+	ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
 	ip link set "$2" netns "$NS"
 	ip addr add "$A_IP/24" dev "$1"
 	ip -n "$NS" addr add "$B_IP/24" dev "$2"
