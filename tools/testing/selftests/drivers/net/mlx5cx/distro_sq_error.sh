@@ -74,13 +74,7 @@ in_model() {
 }
 ktap_check "the driver's TX SQs are RDY SQs of the model" in_model
 
-health() {
-	devlink -j health show "$txh" reporter tx | python3 -c '
-import json, sys
-r = json.load(sys.stdin)["health"]
-r = [x for v in r.values() for x in v if x.get("reporter") == "tx"][0]
-print(r.get("error", 0), r.get("recover", 0), r.get("state", "?"))'
-}
+health() { health_counts "$txh" tx; }
 h0=$(health)
 diag "reporter tx before: error recover state = $h0"
 m0=$(model_get "$bdf_a" cmd.MODIFY_SQ)

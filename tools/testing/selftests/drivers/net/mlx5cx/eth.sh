@@ -316,13 +316,7 @@ ktap_check "RSS: 64 UDP flows reach every RX queue; ethtool -X equal 1 moves the
 
 # An error CQE on one SQ: counted, reported by the devlink health reporter
 # "tx", the SQ recovered (ERR -> RST -> RDY), traffic through it again.
-tx_health() {
-	devlink -j health show "pci/$bdf_a" reporter tx | python3 -c '
-import json, sys
-r = json.load(sys.stdin)["health"]
-r = [x for v in r.values() for x in v if x.get("reporter") == "tx"][0]
-print(r.get("error", 0), r.get("recover", 0), r.get("state", "?"))'
-}
+tx_health() { health_counts "pci/$bdf_a" tx; }
 
 err_cqe_recovery() {
 	local s hit= e0 r0 e r st rec err

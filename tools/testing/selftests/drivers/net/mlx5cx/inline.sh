@@ -99,13 +99,7 @@ else
 	ktap_check "XDP_TX under inline=$INLINE: the L2 header inlined, SEND WQEs, every frame back to A, no WQE error" xdp_tx_inline
 fi
 
-tx_health() {
-	devlink -j health show "pci/$bdf_a" reporter tx | python3 -c '
-import json, sys
-r = json.load(sys.stdin)["health"]
-r = [x for v in r.values() for x in v if x.get("reporter") == "tx"][0]
-print(r.get("error", 0), r.get("recover", 0), r.get("state", "?"))'
-}
+tx_health() { health_counts "pci/$bdf_a" tx; }
 
 # A SEND inlining less than the mode asks: error CQE, the reporter
 # recovers the SQ. Ping (ICMP: IP mode asks the IPv4 header, TCP mode

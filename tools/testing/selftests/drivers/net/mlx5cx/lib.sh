@@ -498,6 +498,28 @@ ours_pair_up() {
 	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 }
 
+# health_counts DL REPORTER: "ERRORS RECOVERIES STATE" of the devlink
+# health reporter REPORTER of DL (pci/BDF), "0 0 ?" when it has none.
+health_counts() {
+	devlink health show "$1" reporter "$2" 2>/dev/null | awk '
+		{
+			for (i = 1; i < NF; i++) {
+				if ($i == "state") s = $(i + 1)
+				if ($i == "error") e = $(i + 1)
+				if ($i == "recover") r = $(i + 1)
+			}
+		}
+		END { print e + 0, r + 0, (s == "" ? "?" : s) }'
+}
+
+# rq_recovers DEV [NS]: RQ recoveries of DEV, its rxN_recover counters
+# summed.
+rq_recovers() {
+	local ns=${2:+ip netns exec $2}
+
+	$ns ethtool -S "$1" | awk '$1 ~ /^rx[0-9]+_recover:$/ { s += $2 } END { print s + 0 }'
+}
+
 # devlink_param_get DL NAME: the driverinit value of devlink parameter
 # NAME of DL (pci/BDF).
 devlink_param_get() {

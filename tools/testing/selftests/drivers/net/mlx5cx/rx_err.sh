@@ -18,13 +18,13 @@ ours_pair_up
 
 nsb() { ip netns exec "$NS" "$@"; }
 bstat() { ethtool_stat "$b" "$1" "$NS"; }
-recovers() {
-	nsb ethtool -S "$b" | awk '$1 ~ /^rx[0-9]+_recover:$/ { s += $2 } END { print s + 0 }'
-}
+recovers() { rq_recovers "$b" "$NS"; }
 # reporter_count KEY: "error" or "recover" count of B's "rx" reporter.
 reporter_count() {
-	devlink health show "pci/$bdf_b" reporter rx |
-		sed -n "s/.* $1 \([0-9]*\).*/\1/p" | head -n 1
+	local e r
+
+	read -r e r _ <<<"$(health_counts "pci/$bdf_b" rx)"
+	if [ "$1" = error ]; then echo "$e"; else echo "$r"; fi
 }
 
 ktap_check "devlink health reporter rx exists" bash -c "devlink health show pci/$bdf_b reporter rx >/dev/null"

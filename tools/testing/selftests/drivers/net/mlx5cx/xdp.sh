@@ -314,13 +314,7 @@ xdp_tx_send() {
 }
 ktap_check "XDP_TX, xdp_tx_mpwqe off (switched in place, no SQ recreated): one WQE and one WQEBB per frame, every frame reaches A" xdp_tx_send
 
-tx_health() {
-	devlink -j health show "pci/$bdf_b" reporter tx | python3 -c '
-import json, sys
-r = json.load(sys.stdin)["health"]
-r = [x for v in r.values() for x in v if x.get("reporter") == "tx"][0]
-print(r.get("error", 0), r.get("recover", 0), r.get("state", "?"))'
-}
+tx_health() { health_counts "pci/$bdf_b" tx; }
 # An error CQE on the XDP SQ that pktgen's flow reaches: the driver
 # recovers it (ERR -> RST -> RDY) and tells the tx health reporter,
 # XDP_TX delivers again.
