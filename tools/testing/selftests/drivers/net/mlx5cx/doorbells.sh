@@ -63,7 +63,8 @@ report() { cxsim report "$bdf_a" >"$WORK/$1"; }
 # to report AFTER, for num_doorbells N and NCH channels. Prints what it
 # found; fails unless SQ doorbells rang exactly min(N, NCH) registers
 # (1 for N 0: the EQs' page), the SQ of channel i (SQs in creation order)
-# only register i mod that, its CQs on that page and armed there, nothing
+# only register i mod that, its control SQ (striding RQ) the same, its
+# CQs on that page and armed there, nothing
 # on a wrong page, and (SPREAD 1) max/min over the registers <= 1.2.
 # NCH 0 (a driver with more SQs than channels): every SQ on one register,
 # the registers and nothing on a wrong page only.
@@ -115,8 +116,12 @@ for k in ("sq.doorbells_wrong_uar", "cq.arms_wrong_uar", "sq.doorbells_bad"):
     if delta(k):
         bad.append("%s +%d" % (k, delta(k)))
 
-sqs = sorted((int(k[3:]), fields(v)) for k, v in after.items()
-             if k[:3] == "sq." and k[3:].isdigit() and fields(v).get("st") == "RDY")
+# The striding RQs' control SQs (UMR WQEs, umr=1) apart: one a channel,
+# on its channel's register.
+ready = sorted((int(k[3:]), fields(v)) for k, v in after.items()
+               if k[:3] == "sq." and k[3:].isdigit() and fields(v).get("st") == "RDY")
+sqs = [(q, f) for q, f in ready if f.get("umr", "0") == "0"]
+icosqs = [(q, f) for q, f in ready if f.get("umr", "0") != "0"]
 rqs = sorted((int(k[3:]), fields(v)) for k, v in after.items()
              if k[:3] == "rq." and k[3:].isdigit() and fields(v).get("state") == "1")
 cqs = {int(k[3:]): fields(v) for k, v in after.items()
@@ -151,6 +156,14 @@ for i, (sqn, f) in enumerate(sqs):
         c = cqs.get(cqn)
         if not c or c["uar"] != f["uar"] or not int(c["arms"]) or int(c["arms_wrong_uar"]):
             bad.append("channel %d CQ %d: %s" % (i, cqn, c))
+if nch and icosqs:
+    if len(icosqs) != len(sqs):
+        bad.append("%d control SQs for %d channels" % (len(icosqs), len(sqs)))
+    for i, ((q, f), (sqn, g)) in enumerate(zip(icosqs, sqs)):
+        print("# channel %d: control SQ %d UAR %s regs %s doorbells %s" %
+              (i, q, f["uar"], f["regs"], f["doorbells"]))
+        if (f["uar"], f["regs"]) != (g["uar"], g["regs"]) or int(f.get("wrong_uar", 0)):
+            bad.append("control SQ %d not on channel %d's register" % (q, i))
 for key, owners in owner.items():
     if len(owners) != 1:
         bad.append("register %s shared by channels of doorbells %s" % (key, owners))
