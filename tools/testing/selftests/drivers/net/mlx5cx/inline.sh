@@ -69,7 +69,7 @@ xdp_tx_inline() {
 	command -v xdp-bench >/dev/null ||
 		{ needs "xdp-tools (tools/testing/install-deps)"; return 1; }
 	udp_tap_add "" "$a" ingress || return 1
-	xdp_bench_start "$b" tx -p swap-macs -m native || return 1
+	xdp_bench_start "$b" tx -p swap-macs -m native "$b" || return 1
 	x0=$(ethtool_stat "$b" rx_xdp_tx_xmit "$NS") s0=$(ethtool_stat "$b" rx_xdp_tx_mpwqe "$NS")
 	f0=$(ethtool_stat "$b" rx_xdp_tx_full "$NS") e0=$(ethtool_stat "$b" rx_xdp_tx_err "$NS")
 	u0=$(udp_tap_get "" "$a" ingress) we0=$(model_get "$bdf_b" wqe.errors)

@@ -580,19 +580,20 @@ pktgen_start() {
 	echo start >/proc/net/pktgen/pgctrl
 }
 
-# xdp_bench_start DEV ARGS...: `xdp-bench ARGS DEV` on DEV in $NS, in the
-# background until xdp_bench_stop DEV; succeeds once its program is
-# attached.  Its output: $XDP_BENCH_LOG.
+# xdp_bench_start DEV ARGS...: `xdp-bench ARGS` in $NS, in the
+# background until xdp_bench_stop; succeeds once a program is attached to
+# DEV (one of the devices in ARGS).  Started straight from here (ip netns
+# exec execs it), so that the signals reach it.  Its output:
+# $XDP_BENCH_LOG.
 XDP_BENCH_LOG=${VM_RESULTS:-/tmp}/xdp-bench.log
 xdp_attached_ns() { ip -n "$NS" -d link show "$1" | grep -q 'prog/xdp'; }
 xdp_bench_start() {
-	local dev=$1
-
+	XDP_BENCH_DEV=$1
 	shift
-	ip netns exec "$NS" xdp-bench "$@" "$dev" >"$XDP_BENCH_LOG" 2>&1 &
+	ip netns exec "$NS" xdp-bench "$@" >"$XDP_BENCH_LOG" 2>&1 &
 	XDP_BENCH_PID=$!
-	wait_for 20 xdp_attached_ns "$dev" && return 0
-	head -n 20 "$XDP_BENCH_LOG" >&2
+	wait_for 20 xdp_attached_ns "$XDP_BENCH_DEV" && return 0
+	sed 's/^/# xdp-bench: /' "$XDP_BENCH_LOG" | head -n 20
 	kill "$XDP_BENCH_PID" 2>/dev/null
 	wait "$XDP_BENCH_PID" 2>/dev/null
 	return 1
@@ -605,7 +606,7 @@ proc_gone() {
 	[ ! -e "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
 }
 xdp_bench_stop() {
-	local dev=$1 sig
+	local dev=${1:-$XDP_BENCH_DEV} sig
 
 	for sig in INT TERM KILL; do
 		kill -"$sig" "$XDP_BENCH_PID" 2>/dev/null || break
@@ -613,7 +614,7 @@ xdp_bench_stop() {
 	done
 	wait "$XDP_BENCH_PID" 2>/dev/null
 	if xdp_attached_ns "$dev"; then
-		echo "# xdp-bench left its program attached: removed" >&2
+		echo "# xdp-bench left its program attached: removed"
 		ip -n "$NS" link set dev "$dev" xdp off
 	fi
 	! xdp_attached_ns "$dev"

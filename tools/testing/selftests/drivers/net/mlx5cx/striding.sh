@@ -39,30 +39,8 @@ set_flag() { nsx ethtool --set-priv-flags "$b" rx_striding_rq "$1"; }
 flag_listed() { nsx ethtool --show-priv-flags "$b" | grep -q rx_striding_rq; }
 ktap_check "rx_striding_rq is offered" flag_listed
 
-xdp_attached() { ip -n "$NS" -d link show "$b" | grep -q 'prog/xdp'; }
-gone() {
-	[ ! -e "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
-}
-# xdp-bench on B until xdp_bench_stop (as in xdp.sh).
-xdp_bench() {
-	ip netns exec "$NS" xdp-bench "$@" >"$TMP/bench.log" 2>&1 &
-	BENCH=$!
-	wait_for 20 xdp_attached && return 0
-	sed 's/^/# xdp-bench: /' "$TMP/bench.log" | head -n 5
-	wait "$BENCH" 2>/dev/null
-	return 1
-}
-xdp_bench_stop() {
-	local sig
-
-	for sig in INT TERM KILL; do
-		kill -"$sig" "$BENCH" 2>/dev/null || break
-		wait_for 5 gone "$BENCH" && break
-	done
-	wait "$BENCH" 2>/dev/null
-	xdp_attached && ip -n "$NS" link set dev "$b" xdp off
-	! xdp_attached
-}
+# xdp_bench ARGS...: xdp-bench on B until xdp_bench_stop (lib.sh).
+xdp_bench() { xdp_bench_start "$b" "$@"; }
 
 # pktgen from A: COUNT 64-byte frames to B.
 pktgen_a() {

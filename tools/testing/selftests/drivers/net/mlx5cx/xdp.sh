@@ -61,38 +61,9 @@ ktap_check "links up, $b in netns $NS; XDP programs built" setup
 
 nsx() { ip netns exec "$NS" "$@"; }
 bstat() { ethtool_stat "$b" "$1" "$NS"; }
-xdp_attached() { ip -n "$NS" -d link show "$b" | grep -q 'prog/xdp'; }
-# xdp_bench ARGS...: xdp-bench on B's side in the background until
-# xdp_bench_stop. Started straight from here (ip netns exec execs it), so
-# that the signals reach it.
-xdp_bench() {
-	ip netns exec "$NS" xdp-bench "$@" >"$TMP/bench.log" 2>&1 &
-	BENCH=$!
-	wait_for 20 xdp_attached && return 0
-	sed 's/^/# xdp-bench: /' "$TMP/bench.log" | head -n 20
-	return 1
-}
-# Stop it as a user would (SIGINT: it detaches its program on the way
-# out); a background job may have SIGINT ignored, so SIGTERM, then the
-# program removed by hand if it is still there.
-# gone PID: exited (a zombie until waited for counts).
-gone() {
-	[ ! -e "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
-}
-xdp_bench_stop() {
-	local sig
-
-	for sig in INT TERM KILL; do
-		kill -"$sig" "$BENCH" 2>/dev/null || break
-		wait_for 5 gone "$BENCH" && break
-	done
-	wait "$BENCH" 2>/dev/null
-	if ip -n "$NS" -d link show "$b" | grep -q prog/xdp; then
-		diag "xdp-bench left its program attached: removed"
-		ip -n "$NS" link set dev "$b" xdp off
-	fi
-	! xdp_attached
-}
+xdp_attached() { xdp_attached_ns "$b"; }
+# xdp_bench ARGS...: xdp-bench on B until xdp_bench_stop (lib.sh).
+xdp_bench() { xdp_bench_start "$b" "$@"; }
 
 # pktgen_ns NETNS DEV DST_MAC COUNT [BURST]: COUNT 64-byte frames from
 # DEV, BURST (32) at a time.
@@ -439,20 +410,15 @@ redirect_out() {
 ktap_check "XDP_REDIRECT: every frame B delivered goes out through a veth (devmap)" redirect_out
 
 xmit_in_cleanup() {
-	kill -TERM "$BENCH" 2>/dev/null
-	wait "$BENCH" 2>/dev/null
-	ip -n "$NS" link set dev v0 xdp off 2>/dev/null
+	xdp_bench_stop v0
 	ip -n "$NS" link set dev "$b" xdp off
 }
 xmit_in() {
 	local n=200 x0 t0 a0 x t ar rc=0
 
 	# xdp-bench puts a program of its own on B too: B's XDP SQs exist.
-	ip netns exec "$NS" xdp-bench redirect-map -m native v0 "$b" >"$TMP/bench.log" 2>&1 &
-	BENCH=$!
-	if ! wait_for 20 bash -c "ip -n $NS -d link show v0 | grep -q prog/xdp"; then
-		sed 's/^/# xdp-bench: /' "$TMP/bench.log" | head -n 20
-		xmit_in_cleanup
+	if ! xdp_bench_start v0 redirect-map -m native v0 "$b"; then
+		ip -n "$NS" link set dev "$b" xdp off
 		return 1
 	fi
 	ip -n "$NS" addr add 198.19.0.2/24 dev v1
