@@ -81,21 +81,8 @@ m0=$(model_get "$bdf_a" cmd.MODIFY_SQ)
 
 # Arm each TX SQ in turn and send from every CPU until one takes the fault.
 dmesg_mark errcqe
-hit=
-for s in $sqns; do
-	cxsim errcqe "$bdf_a" "$s"
-	for _ in 1 2 3; do
-		for cpu in $(seq 0 $(($(nproc) - 1))); do
-			taskset -c "$cpu" ping -c 1 -W 1 "$B_IP" >/dev/null 2>&1
-		done
-		if [ "$(model_get "$bdf_a" sq.errors_injected)" = 1 ]; then
-			hit=$s
-			break 2
-		fi
-	done
-	cxsim errcqe "$bdf_a" 0
-done
-cxsim errcqe "$bdf_a" 0
+# shellcheck disable=SC2086 # one SQ number a word
+hit=$(sq_fault_by_ping "$bdf_a" $sqns)
 diag "fault taken by SQ ${hit:-none}"
 ktap_check "the model failed one WQE of a TX SQ" test -n "$hit"
 hex=$(printf '0x%x' "${hit:-0}")

@@ -319,22 +319,11 @@ ktap_check "RSS: 64 UDP flows reach every RX queue; ethtool -X equal 1 moves the
 tx_health() { health_counts "pci/$bdf_a" tx; }
 
 err_cqe_recovery() {
-	local s hit= e0 r0 e r st rec err
+	local hit e0 r0 e r st rec err
 
 	read -r e0 r0 _ <<<"$(tx_health)"
-	for s in $(cxsim sqs "$bdf_a"); do
-		cxsim errcqe "$bdf_a" "$s"
-		for _ in 1 2 3; do
-			for cpu in $(seq 0 $(($(nproc) - 1))); do
-				taskset -c "$cpu" ping -c 1 -W 1 "$B_IP" >/dev/null 2>&1
-			done
-			if [ "$(model_get "$bdf_a" sq.errors_injected)" = 1 ]; then
-				hit=$s
-				break 2
-			fi
-		done
-	done
-	cxsim errcqe "$bdf_a" 0
+	# shellcheck disable=SC2046 # one SQ number a word
+	hit=$(sq_fault_by_ping "$bdf_a" $(model_tx_sqns "$bdf_a"))
 	recovered() {
 		read -r e r st <<<"$(tx_health)"
 		[ "$e" -eq $((e0 + 1)) ] && [ "$r" -eq $((r0 + 1)) ] && [ "$st" = healthy ]

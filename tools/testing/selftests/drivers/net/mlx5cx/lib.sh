@@ -512,6 +512,36 @@ health_counts() {
 		END { print e + 0, r + 0, (s == "" ? "?" : s) }'
 }
 
+# model_tx_sqns BDF: the function's ready send queues in the model but
+# the striding RQs' control SQs (umr=1), in creation order.
+model_tx_sqns() {
+	cxsim report "$1" | awk '$1 ~ /^sq\.[0-9]+$/ && / st=RDY / && / umr=0 / {
+		print substr($1, 4) }' | sort -n
+}
+
+# sq_fault_by_ping BDF SQN...: arm each SQ in turn for one error CQE
+# (cxsim errcqe), pinging $B_IP from every CPU until the model says it
+# failed a WQE; prints that SQ (nothing if none did), disarmed after.
+sq_fault_by_ping() {
+	local bdf=$1 s cpu
+
+	shift
+	for s in "$@"; do
+		cxsim errcqe "$bdf" "$s"
+		for _ in 1 2 3; do
+			for cpu in $(seq 0 $(($(nproc) - 1))); do
+				taskset -c "$cpu" ping -c 1 -W 1 "$B_IP" >/dev/null 2>&1
+			done
+			if [ "$(model_get "$bdf" sq.errors_injected)" = 1 ]; then
+				cxsim errcqe "$bdf" 0
+				echo "$s"
+				return 0
+			fi
+		done
+	done
+	cxsim errcqe "$bdf" 0
+}
+
 # rq_recovers DEV [NS]: RQ recoveries of DEV, its rxN_recover counters
 # summed.
 rq_recovers() {
