@@ -30,7 +30,12 @@
 #include "en/txrx.h"
 #include "en/xdp.h"
 
-#define MLX5E_TX_TIMEOUT	(5 * HZ)
+/*
+ * The TX watchdog's patience, upstream's: a channel switch keeps every TX
+ * queue stopped until the old channels are closed, which took over five
+ * seconds on the debug kernel under TCG.
+ */
+#define MLX5E_TX_TIMEOUT	(15 * HZ)
 
 /* ---- queue objects --------------------------------------------------- */
 
