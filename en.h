@@ -243,7 +243,8 @@ struct mlx5e_rq_stats {
  * @syncp: for 64-bit readers on 32-bit hosts
  * @xdp_xmit: frames posted
  * @xdp_full: frames refused, the XDP SQ full
- * @xdp_err: frames refused, DMA mapping failed
+ * @xdp_err: frames refused: DMA mapping failed, or more buffers than a
+ *	send WQE takes
  * @xdp_mpwqe: MPWQE sessions ndo_xdp_xmit opened on the XDP SQ
  */
 struct mlx5e_xdp_xmit_stats {
