@@ -1,13 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An XDP program returning one action, for xdp.sh where xdp-bench (which
- * keeps its own program attached while it runs) does not fit: swapping
- * programs with ip link, and a frags-aware program for the refusal test.
- * Built by the test: clang -target bpf -DACTION=XDP_PASS [-DFRAGS].
+ * An XDP program returning one action, for xdp.sh and xdp_mb.sh where
+ * xdp-bench (which keeps its own program attached while it runs, and
+ * loads no frags-aware one) does not fit: swapping programs with ip link,
+ * frags-aware programs for multi-buffer XDP. Built by the tests:
+ * clang -target bpf -DACTION=XDP_PASS [-DFRAGS] [-DSWAP_MACS] [-DSHRINK=N]
+ * [-DREDIRECT_IFINDEX=N]; with SWAP_MACS the Ethernet addresses are
+ * swapped first (for XDP_TX), with SHRINK the frame loses its last N
+ * bytes (bpf_xdp_adjust_tail(), which frees the fragments it empties),
+ * with REDIRECT_IFINDEX every frame goes out of that netdev (bpf_redirect,
+ * its ndo_xdp_xmit) instead of ACTION.
  */
 #include <linux/bpf.h>
+#include <linux/if_ether.h>
 
 #define SEC(name) __attribute__((section(name), used))
+
+#ifdef REDIRECT_IFINDEX
+static long (*bpf_redirect)(__u32 ifindex, __u64 flags) =
+	(void *)BPF_FUNC_redirect;
+#endif
+#ifdef SHRINK
+static long (*bpf_xdp_adjust_tail)(struct xdp_md *ctx, int delta) =
+	(void *)BPF_FUNC_xdp_adjust_tail;
+#endif
 
 #ifdef FRAGS
 SEC("xdp.frags")
@@ -16,7 +32,25 @@ SEC("xdp")
 #endif
 int xdp_prog(struct xdp_md *ctx)
 {
+#ifdef SWAP_MACS
+	unsigned char *p = (void *)(long)ctx->data;
+	unsigned char tmp[ETH_ALEN];
+
+	if ((void *)(p + ETH_HLEN) > (void *)(long)ctx->data_end)
+		return XDP_DROP;
+	__builtin_memcpy(tmp, p, ETH_ALEN);
+	__builtin_memcpy(p, p + ETH_ALEN, ETH_ALEN);
+	__builtin_memcpy(p + ETH_ALEN, tmp, ETH_ALEN);
+#endif
+#ifdef SHRINK
+	if (bpf_xdp_adjust_tail(ctx, -(SHRINK)))
+		return XDP_ABORTED;
+#endif
+#ifdef REDIRECT_IFINDEX
+	return bpf_redirect(REDIRECT_IFINDEX, 0);
+#else
 	return ACTION;
+#endif
 }
 
 char _license[] SEC("license") = "GPL";
