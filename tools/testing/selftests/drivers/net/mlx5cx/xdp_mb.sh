@@ -15,7 +15,9 @@
 #  (c) a frags-aware XDP_PASS program leaves TCP at MTU 9000 byte-exact;
 #  (d) XDP_TX of 8000-byte frames (MACs swapped): every frame B's port
 #      delivered is sent back to A as one SEND WQE of several data
-#      segments (no MPWQE session), and A receives every one;
+#      segments (no MPWQE session), and A receives every one; UDP
+#      datagrams of 7000 random bytes come back to their socket on A
+#      byte-exact (addresses and ports swapped too);
 #  bpf_xdp_adjust_tail() shrinking frames by fragments: the pages it
 #      frees and the rest balance;
 #  (e) replacing the frags-aware program by one that is not is refused,
@@ -37,7 +39,7 @@ KN=${KSFT_NET_SRC:-${CXSIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mlx5cx}/kselft
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 
-ktap_header 19
+ktap_header 21
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -70,7 +72,8 @@ setup() {
 		prog pass_frags -DACTION=XDP_PASS -DFRAGS &&
 		prog drop_frags -DACTION=XDP_DROP -DFRAGS &&
 		prog tx_frags -DACTION=XDP_TX -DFRAGS -DSWAP_MACS &&
-		prog shrink_frags -DACTION=XDP_PASS -DFRAGS -DSHRINK=5000 || return 1
+		prog shrink_frags -DACTION=XDP_PASS -DFRAGS -DSHRINK=5000 &&
+		prog reflect_frags -DACTION=XDP_TX -DFRAGS -DSWAP_MACS -DREFLECT || return 1
 	pair_up "$a" "$b" || return 1
 	ip link set "$a" mtu "$MTU" && ip -n "$NS" link set "$b" mtu "$MTU" || return 1
 	wait_for 15 ns_carrier "$b" 1 && wait_for 15 carrier "$a" 1
@@ -279,6 +282,40 @@ tx_mb() {
 	return $rc
 }
 
+# XDP_TX byte-exact: UDP datagrams of 7000 random bytes from a socket on
+# A, which B's program sends back with addresses and ports swapped, to
+# the same socket: each compared with what was sent.
+tx_exact() {
+	local n=200 x0 x got rc=0
+
+	attach reflect_frags xdp.frags || return 1
+	sleep 1
+	x0=$(bstat rx_xdp_tx_xmit)
+	got=$("$PY" - "$A_IP" "$B_IP" "$n" <<'PYEOF'
+import os, socket, sys
+a, b, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((a, 6000))
+s.settimeout(5)
+same = 0
+for _ in range(n):
+    data = os.urandom(7000)
+    s.sendto(data, (b, 6001))
+    try:
+        got, peer = s.recvfrom(9000)
+    except socket.timeout:
+        continue
+    same += got == data and peer == (b, 6001)
+print(same)
+PYEOF
+)
+	x=$(( $(bstat rx_xdp_tx_xmit) - x0 ))
+	detach
+	diag "XDP_TX byte-exact, rx_striding_rq $1: $n UDP datagrams of 7000 random bytes from A, $got came back identical; rx_xdp_tx_xmit +$x"
+	[ "$got" = "$n" ] && [ "$x" -ge "$n" ] || rc=1
+	return $rc
+}
+
 # bpf_xdp_adjust_tail() drops the last 5000 bytes of each 8000-byte
 # frame, freeing the fragments it empties, and passes the rest (which the
 # stack drops: shorter than its IP header says): every frame reaches the
@@ -384,6 +421,7 @@ for mode in on off; do
 	ktap_check "rx_striding_rq $mode: frags-aware XDP_DROP counts every $SIZE-byte frame delivered, pages as sized, all return" drop_mb "$mode"
 	ktap_check "rx_striding_rq $mode: frags-aware XDP_PASS, TCP 8 MiB byte-exact at MTU $MTU" pass_mb
 	ktap_check "rx_striding_rq $mode: XDP_TX of $SIZE-byte frames, one multi-segment SEND WQE each, every one back at A" tx_mb "$mode"
+	ktap_check "rx_striding_rq $mode: XDP_TX of 7000-byte UDP datagrams back to their socket on A, byte-exact" tx_exact "$mode"
 	ktap_check "rx_striding_rq $mode: bpf_xdp_adjust_tail() frees fragments, XDP_PASS of the rest, every page back" shrink_mb "$mode"
 	ktap_check "rx_striding_rq $mode: frags-aware program not replaced by a non-frags one, the old one acts" swap_refused
 done
