@@ -18,6 +18,8 @@
 #      segments (no MPWQE session), and A receives every one; UDP
 #      datagrams of 7000 random bytes come back to their socket on A
 #      byte-exact (addresses and ports swapped too);
+#  XDP_REDIRECT of 8000-byte frames out of a veth: every one arrives,
+#      every page comes back;
 #  bpf_xdp_adjust_tail() shrinking frames by fragments: the pages it
 #      frees and the rest balance;
 #  (e) replacing the frags-aware program by one that is not is refused,
@@ -39,7 +41,7 @@ KN=${KSFT_NET_SRC:-${CXSIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mlx5cx}/kselft
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 
-ktap_header 21
+ktap_header 23
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -347,6 +349,43 @@ shrink_mb() {
 	return $rc
 }
 
+# XDP_REDIRECT of multi-buffer frames out of B: a frags-aware program
+# redirects every 8000-byte frame B's port delivers out of a veth (v0,
+# whose ndo_xdp_xmit takes frames with fragments), its peer v1 receives
+# every one, and the pages come back (xdp_return_frame of a page_pool
+# frame with fragments) once the program is gone.
+redirect_mb() {
+	local r0 mr0 v0 r mr v rc=0 vifx
+
+	modprobe veth || return 1
+	ip -n "$NS" link add v0 mtu "$MTU" type veth peer name v1 mtu "$MTU" || return 1
+	nsx sysctl -qw net.ipv6.conf.v0.disable_ipv6=1 net.ipv6.conf.v1.disable_ipv6=1
+	ip -n "$NS" link set v0 up && ip -n "$NS" link set v1 up &&
+		nsx ethtool -K v0 gro on >/dev/null && nsx ethtool -K v1 gro on >/dev/null ||
+		{ ip -n "$NS" link del v0; return 1; }
+	vifx=$(nsx cat /sys/class/net/v0/ifindex)
+	prog redirect_v0 -DACTION=XDP_PASS -DFRAGS -DREDIRECT_IFINDEX="$vifx" &&
+		attach redirect_v0 xdp.frags || { ip -n "$NS" link del v0; return 1; }
+	sleep 1
+	r0=$(bstat rx_xdp_redirect) mr0=$(model_get "$bdf_b" rx.packets)
+	v0=$(nsx cat /sys/class/net/v1/statistics/rx_packets)
+	pktgen_setup "$a" "$FRAMES" 8 "$SIZE"
+	pktgen_start
+	sleep 2
+	r=$(( $(bstat rx_xdp_redirect) - r0 ))
+	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
+	v=$(( $(nsx cat /sys/class/net/v1/statistics/rx_packets) - v0 ))
+	detach
+	ip -n "$NS" link del v0
+	diag "XDP_REDIRECT $SIZE-byte frames $b -> v0, rx_striding_rq $1: B delivered $mr, rx_xdp_redirect +$r, v1 received $v"
+	[ "$mr" -gt 0 ] && [ "$r" -eq "$mr" ] && [ "$v" -eq "$r" ] || rc=1
+	if have_ynl; then
+		wait_for 30 pools_settled || rc=1
+		diag "page pools of $b after the program went: $POOLS"
+	fi
+	return $rc
+}
+
 # ndo_xdp_xmit of multi-buffer frames: 8000-byte frames pktgen sends from
 # v1 reach its veth peer v0 as multi-buffer xdp_buffs (a frags-aware
 # program), which redirects them into B (bpf_redirect: B's ndo_xdp_xmit,
@@ -422,6 +461,7 @@ for mode in on off; do
 	ktap_check "rx_striding_rq $mode: frags-aware XDP_PASS, TCP 8 MiB byte-exact at MTU $MTU" pass_mb
 	ktap_check "rx_striding_rq $mode: XDP_TX of $SIZE-byte frames, one multi-segment SEND WQE each, every one back at A" tx_mb "$mode"
 	ktap_check "rx_striding_rq $mode: XDP_TX of 7000-byte UDP datagrams back to their socket on A, byte-exact" tx_exact "$mode"
+	ktap_check "rx_striding_rq $mode: XDP_REDIRECT of $SIZE-byte frames out of a veth, every one, pages back" redirect_mb "$mode"
 	ktap_check "rx_striding_rq $mode: bpf_xdp_adjust_tail() frees fragments, XDP_PASS of the rest, every page back" shrink_mb "$mode"
 	ktap_check "rx_striding_rq $mode: frags-aware program not replaced by a non-frags one, the old one acts" swap_refused
 done
