@@ -22,6 +22,8 @@
 #      every page comes back;
 #  bpf_xdp_adjust_tail() shrinking frames by fragments: the pages it
 #      frees and the rest balance;
+#  MTU 1500 -> 9000 taken under a frags-aware program, refused under one
+#      that is not;
 #  (e) replacing the frags-aware program by one that is not is refused,
 #      the old program stays and acts.
 # ndo_xdp_xmit of 8000-byte multi-buffer frames (a veth redirecting into
@@ -41,7 +43,7 @@ KN=${KSFT_NET_SRC:-${CXSIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mlx5cx}/kselft
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 
-ktap_header 23
+ktap_header 25
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -434,6 +436,38 @@ xmit_mb() {
 	return $rc
 }
 
+# MTU changes under XDP: a frags-aware program attached at MTU 1500
+# (linear buffers) stays through MTU 9000 (the channels rebuilt scattered)
+# and acts there; one that is not frags-aware, attached at 1500, refuses
+# MTU 9000 (-EINVAL: ndo_change_mtu has no extack to say why), MTU and
+# program unchanged.
+mtu_change() {
+	local d0 err id rc=0
+
+	ip -n "$NS" link set "$b" mtu 1500 && wait_for 15 ns_carrier "$b" 1 || return 1
+	attach drop_frags xdp.frags || return 1
+	ip -n "$NS" link set "$b" mtu "$MTU" || rc=1
+	wait_for 15 ns_carrier "$b" 1
+	d0=$(bstat rx_xdp_drop)
+	pktgen_setup "$a" 50 1 "$SIZE"
+	pktgen_start
+	sleep 1
+	diag "frags-aware program through MTU 1500 -> $MTU, rx_striding_rq $1: MTU $(b_mtu), rx_xdp_drop +$(( $(bstat rx_xdp_drop) - d0 )) of 50 $SIZE-byte frames"
+	[ "$(b_mtu)" = "$MTU" ] && [ "$(bstat rx_xdp_drop)" -ge $((d0 + 50)) ] || rc=1
+	detach
+	ip -n "$NS" link set "$b" mtu 1500 && attach pass xdp || { ip -n "$NS" link set "$b" mtu "$MTU"; return 1; }
+	id=$(xdp_prog_id)
+	err=$(ip -n "$NS" link set "$b" mtu "$MTU" 2>&1) && rc=1
+	# ndo_change_mtu takes no extack: ip says only what errno it got.
+	diag "MTU $MTU under a non-frags program: $(head -n 1 <<<"$err")"
+	grep -q "Invalid argument" <<<"$err" || rc=1
+	[ "$(b_mtu)" = 1500 ] && [ "$(xdp_prog_id)" = "$id" ] || rc=1
+	detach
+	ip -n "$NS" link set "$b" mtu "$MTU" || rc=1
+	wait_for 15 ns_carrier "$b" 1
+	return $rc
+}
+
 # (e) frags-aware -> not frags-aware: refused in place, the old acts on.
 swap_refused() {
 	local id err d0 rc=0
@@ -463,6 +497,7 @@ for mode in on off; do
 	ktap_check "rx_striding_rq $mode: XDP_TX of 7000-byte UDP datagrams back to their socket on A, byte-exact" tx_exact "$mode"
 	ktap_check "rx_striding_rq $mode: XDP_REDIRECT of $SIZE-byte frames out of a veth, every one, pages back" redirect_mb "$mode"
 	ktap_check "rx_striding_rq $mode: bpf_xdp_adjust_tail() frees fragments, XDP_PASS of the rest, every page back" shrink_mb "$mode"
+	ktap_check "rx_striding_rq $mode: MTU 1500 -> $MTU kept under a frags-aware program, refused under one that is not" mtu_change "$mode"
 	ktap_check "rx_striding_rq $mode: frags-aware program not replaced by a non-frags one, the old one acts" swap_refused
 done
 ktap_check "ndo_xdp_xmit: $SIZE-byte multi-buffer frames a veth redirects into $b leave as one multi-segment SEND WQE each, every one" xmit_mb
