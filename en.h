@@ -243,7 +243,8 @@ struct mlx5e_rq_stats {
  * @syncp: for 64-bit readers on 32-bit hosts
  * @xdp_xmit: frames posted
  * @xdp_full: frames refused, the XDP SQ full
- * @xdp_err: frames refused, DMA mapping failed
+ * @xdp_err: frames refused: DMA mapping failed, or more buffers than a
+ *	send WQE takes
  * @xdp_mpwqe: MPWQE sessions ndo_xdp_xmit opened on the XDP SQ
  */
 struct mlx5e_xdp_xmit_stats {
@@ -519,10 +520,14 @@ struct mlx5e_icosq {
  * @stats: counters
  * @mkey_be: the memory key of data segments, big endian
  * @frag_size: bytes the device may write into each fragment
+ * @first_frag_size: bytes the device may write into a WQE's first fragment
+ *	(less than @frag_size for multi-buffer XDP: see params_rx.h)
+ * @xdp_head_sz: striding, scattered, XDP: the buffer the headers are
+ *	copied into, the linear part of the multi-buffer xdp_buff
  * @frag_stride: bytes each fragment takes from a page
  * @num_frags: fragments per WQE
  * @linear: one fragment holds the frame plus headroom and skb_shared_info
- * @headroom: bytes before the frame in a linear fragment
+ * @headroom: bytes before the frame in a WQE's first fragment
  * @xdp_prog: the XDP program, or NULL (replaced under RCU)
  * @xdpsq: the channel's XDP SQ (with @xdp_prog)
  * @xdp_flush: XDP redirected frames this poll: xdp_do_flush() at its end
@@ -558,6 +563,8 @@ struct mlx5e_rq {
 	struct mlx5e_rq_stats *stats;
 	__be32 mkey_be;
 	u32 frag_size;
+	u32 first_frag_size;
+	u32 xdp_head_sz;
 	u32 frag_stride;
 	u8 num_frags;
 	bool linear;

@@ -530,7 +530,8 @@ static void mlx5e_init_rx_wqes(struct mlx5e_rq *rq)
 
 		for (f = 0; f < nseg; f++, seg++) {
 			if (f < rq->num_frags) {
-				seg->byte_count = cpu_to_be32(rq->frag_size);
+				seg->byte_count = cpu_to_be32(f ? rq->frag_size :
+							      rq->first_frag_size);
 				seg->lkey = rq->mkey_be;
 			} else {
 				seg->byte_count = 0;
@@ -770,6 +771,8 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	rq->stats = &c->priv->channel_stats[c->ix].rq;
 	rq->mkey_be = cpu_to_be32(c->priv->res.mkey);
 	rq->frag_size = l.frag_size;
+	rq->first_frag_size = l.first_frag_size;
+	rq->xdp_head_sz = l.xdp_head_sz;
 	rq->frag_stride = l.stride;
 	rq->num_frags = l.num_frags;
 	rq->linear = l.linear;

@@ -67,8 +67,9 @@ static int mlx5e_alloc_rx_wqe(struct mlx5e_rq *rq, u16 ix)
 			mlx5e_rq_stats_inc(rq, &rq->stats->pages);
 		frag->page = page;
 		frag->offset = offset;
+		/* Headroom before the first fragment only. */
 		seg->addr = cpu_to_be64(page_pool_get_dma_addr(page) + offset +
-					rq->headroom);
+					(i ? 0 : rq->headroom));
 	}
 	return 0;
 
@@ -208,6 +209,57 @@ static struct sk_buff *mlx5e_skb_from_frags(struct mlx5e_rq *rq,
 	return skb;
 }
 
+/*
+ * Multi-buffer XDP on a scattered legacy WQE: the first fragment is the
+ * linear part of the xdp_buff (XDP headroom before the frame, its
+ * skb_shared_info at the end), the others its fragments. The fragments
+ * the SKB, the XDP SQ or a redirect take leave the WQE (page NULL), the
+ * rest return to the pool with it. Return: the SKB for XDP_PASS, else
+ * NULL with *@consumed set (or not, for an SKB that could not be built).
+ */
+static struct sk_buff *mlx5e_skb_from_frags_xdp(struct mlx5e_rq *rq,
+						struct bpf_prog *prog,
+						struct mlx5e_rq_frag *frag,
+						u32 *len, bool *consumed)
+{
+	void *va = page_address(frag->page) + frag->offset;
+	u32 n = min_t(u32, *len, rq->first_frag_size), rest = *len - n;
+	struct sk_buff *skb = NULL;
+	struct xdp_buff xdp;
+	u8 nr = 0, kept, i;
+	int verdict;
+
+	page_pool_dma_sync_for_cpu(rq->page_pool, frag->page,
+				   frag->offset + rq->headroom, n);
+	net_prefetch(va + rq->headroom);
+	xdp_init_buff(&xdp, rq->frag_stride, &rq->xdp_rxq);
+	xdp_prepare_buff(&xdp, va, rq->headroom, n, true);
+	while (rest && nr + 1 < rq->num_frags) {
+		struct mlx5e_rq_frag *f = &frag[++nr];
+
+		n = min_t(u32, rest, rq->frag_size);
+		page_pool_dma_sync_for_cpu(rq->page_pool, f->page, f->offset, n);
+		mlx5e_xdp_add_frag(&xdp, f->page, f->offset, n);
+		rest -= n;
+	}
+	verdict = mlx5e_xdp_run(rq, prog, &xdp, &kept);
+	/* Fragments bpf_xdp_adjust_tail() dropped went back to the pool. */
+	for (i = kept + 1; i <= nr; i++)
+		frag[i].page = NULL;
+	*consumed = verdict != MLX5E_XDP_PASS;
+	if (verdict == MLX5E_XDP_DROP)
+		return NULL;
+	if (verdict == MLX5E_XDP_PASS) {
+		skb = mlx5e_skb_from_xdp(rq, &xdp, kept * rq->frag_stride);
+		if (unlikely(!skb))
+			return NULL;
+		*len = skb->len;
+	}
+	for (i = 0; i <= kept; i++)
+		frag[i].page = NULL;
+	return verdict == MLX5E_XDP_PASS ? skb : NULL;
+}
+
 /* The CQE's offloads on the SKB, counted, handed to GRO. */
 static void mlx5e_complete_rx_skb(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 				  struct sk_buff *skb, u32 len)
@@ -259,6 +311,12 @@ static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		if (prog && mlx5e_xdp_rx(rq, prog, frag, &headroom, &len))
 			goto release;
 		skb = mlx5e_skb_from_linear(rq, frag, headroom, len);
+	} else if (prog) {
+		bool consumed;
+
+		skb = mlx5e_skb_from_frags_xdp(rq, prog, frag, &len, &consumed);
+		if (consumed)
+			goto release;
 	} else {
 		skb = mlx5e_skb_from_frags(rq, frag, len);
 	}
@@ -573,6 +631,100 @@ mlx5e_skb_from_mpwrq_nonlinear(struct mlx5e_rq *rq, struct mlx5e_mpw_page *mp,
 }
 
 /*
+ * Multi-buffer XDP on a scattered striding RQ frame (@len bytes of
+ * consecutive strides from @offset of the WQE, no headroom): the headers
+ * are copied into a page_pool buffer of rq->xdp_head_sz bytes, the linear
+ * part of the xdp_buff with XDP headroom and skb_shared_info; the rest of
+ * each page the frame fills is a fragment. Every fragment the SKB, the
+ * XDP SQ or a redirect takes, or that bpf_xdp_adjust_tail() dropped,
+ * counts one reference of its page (@frags); the header buffer is the
+ * SKB's or the new owner's, else returned. Return: the SKB for XDP_PASS,
+ * else NULL with *@consumed set (or not, for an SKB that failed).
+ */
+static struct sk_buff *
+mlx5e_skb_from_mpwrq_xdp(struct mlx5e_rq *rq, struct bpf_prog *prog,
+			 struct mlx5e_mpw_page *mp, u32 offset, u32 *len,
+			 bool *consumed)
+{
+	u32 pg_off = offset & (PAGE_SIZE - 1), headroom;
+	u32 rest = *len, headlen, hoff, truesize = 0;
+	struct mlx5e_mpw_page *first, *start;
+	struct sk_buff *skb = NULL;
+	struct xdp_buff xdp;
+	struct page *head;
+	u8 nr = 0, kept, i;
+	void *data, *va;
+	int verdict;
+
+	*consumed = false;
+	head = page_pool_dev_alloc_frag(rq->page_pool, &hoff, rq->xdp_head_sz);
+	if (unlikely(!head))
+		return NULL;
+	if (!hoff)
+		mlx5e_rq_stats_inc(rq, &rq->stats->pages);
+	va = page_address(head) + hoff;
+	headroom = mlx5e_rx_headroom(true);
+
+	mp += offset >> PAGE_SHIFT;
+	start = mp;
+	data = page_address(mp->page) + pg_off;
+	page_pool_dma_sync_for_cpu(rq->page_pool, mp->page, pg_off,
+				   min_t(u32, rest, PAGE_SIZE - pg_off));
+	/* Strides are MLX5E_RX_MAX_HEAD aligned: so many bytes in one page. */
+	headlen = eth_get_headlen(rq->netdev, data,
+				  min_t(u32, rest, MLX5E_RX_MAX_HEAD));
+	headlen = min_t(u32, rest, max_t(u32, headlen, ETH_HLEN));
+	memcpy(va + headroom, data, headlen);
+	xdp_init_buff(&xdp, rq->xdp_head_sz, &rq->xdp_rxq);
+	xdp_prepare_buff(&xdp, va, headroom, headlen, true);
+
+	rest -= headlen;
+	pg_off += headlen;
+	if (pg_off == PAGE_SIZE) {
+		pg_off = 0;
+		mp++;
+	}
+	first = mp;
+	while (rest) {
+		u32 n = min_t(u32, rest, PAGE_SIZE - pg_off);
+
+		/* The frame's first page was synced for the headers. */
+		if (mp != start)
+			page_pool_dma_sync_for_cpu(rq->page_pool, mp->page,
+						   pg_off, n);
+		mlx5e_xdp_add_frag(&xdp, mp->page, pg_off, n);
+		truesize += ALIGN(n, BIT(rq->log_stride_sz));
+		nr++;
+		rest -= n;
+		pg_off = 0;
+		mp++;
+	}
+
+	verdict = mlx5e_xdp_run(rq, prog, &xdp, &kept);
+	/* The references of the fragments bpf_xdp_adjust_tail() dropped
+	 * went back to the pool.
+	 */
+	for (i = kept; i < nr; i++)
+		first[i].frags++;
+	*consumed = verdict != MLX5E_XDP_PASS;
+	if (verdict == MLX5E_XDP_DROP)
+		goto drop_head;
+	if (verdict == MLX5E_XDP_PASS) {
+		skb = mlx5e_skb_from_xdp(rq, &xdp, truesize);
+		if (unlikely(!skb))
+			goto drop_head;
+		*len = skb->len;
+	}
+	for (i = 0; i < kept; i++)
+		first[i].frags++;
+	return skb;
+
+drop_head:
+	page_pool_put_full_page(rq->page_pool, head, true);
+	return NULL;
+}
+
+/*
  * A striding RQ completion that does not name the WQE and stride in use:
  * what the device consumed is unknown, so no stride is touched and the RQ
  * is reset by recovery (which returns every WQE's pages).
@@ -632,6 +784,15 @@ static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 		goto consumed;
 	}
 	offset = stride << rq->log_stride_sz;
+	if (!rq->linear && prog) {
+		bool xdp_consumed;
+
+		skb = mlx5e_skb_from_mpwrq_xdp(rq, prog, mlx5e_mpw_pages(rq, ix),
+					       offset, &len, &xdp_consumed);
+		if (xdp_consumed)
+			goto consumed;
+		goto built;
+	}
 	if (!rq->linear) {
 		skb = mlx5e_skb_from_mpwrq_nonlinear(rq, mlx5e_mpw_pages(rq, ix),
 						     offset, len);

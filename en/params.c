@@ -268,10 +268,15 @@ int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 		NL_SET_ERR_MSG_MOD(extack, "MTU needs too many RX fragments");
 		return -EINVAL;
 	}
-	/* Single-buffer XDP only: the frame must be linear. */
-	if (params->xdp_prog && !l.linear) {
+	/* A scattered frame is a multi-buffer xdp_buff: the program must
+	 * say it handles one (a frags-aware program, SEC("xdp.frags")).
+	 * Either RQ type is linear up to the same MTU. The message fits
+	 * the 80 bytes of a formatted extack.
+	 */
+	if (params->xdp_prog && !l.linear &&
+	    !params->xdp_prog->aux->xdp_has_frags) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "MTU %u too large for single-buffer XDP, max %u",
+				       "MTU %u too large for single-buffer XDP, max %u; xdp.frags works",
 				       params->sw_mtu,
 				       mlx5e_rx_max_linear_mtu(true, PAGE_SHIFT));
 		return -EINVAL;

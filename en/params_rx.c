@@ -68,21 +68,49 @@ u32 mlx5e_rx_max_linear_mtu(bool xdp, unsigned int page_shift)
 	return MLX5E_HW2SW_MTU(room - mlx5e_rx_headroom(xdp));
 }
 
+/**
+ * mlx5e_rx_xdp_head_sz() - the buffer a scattered frame's headers are
+ *	copied into for XDP on the striding RQ
+ *
+ * Return: XDP headroom and MLX5E_RX_MAX_HEAD, then skb_shared_info, each
+ * aligned as build_skb() lays them out.
+ */
+u32 mlx5e_rx_xdp_head_sz(void)
+{
+	return SKB_DATA_ALIGN(mlx5e_rx_headroom(true) + MLX5E_RX_MAX_HEAD) +
+	       SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+}
+
 static void mlx5e_rx_layout_scattered(enum mlx5e_rq_type type, u32 hw_mtu,
-				      unsigned int page_shift,
+				      bool xdp, unsigned int page_shift,
 				      struct mlx5e_rx_buf_layout *l)
 {
 	l->linear = false;
 	l->headroom = 0;
+	l->xdp_head_sz = 0;
 	if (type == MLX5E_RQ_TYPE_STRIDING) {
-		/* A frame consumes as many small strides as it needs. */
+		/* A frame consumes as many small strides as it needs; XDP
+		 * gets the headers copied into a buffer of their own.
+		 */
 		l->stride = MLX5E_RX_MAX_HEAD;
+		l->frag_size = l->stride;
+		l->first_frag_size = l->stride;
 		l->num_frags = 1;
-	} else {
-		l->stride = mlx5e_rx_max_linear_stride(page_shift);
-		l->num_frags = DIV_ROUND_UP(hw_mtu, l->stride);
+		if (xdp)
+			l->xdp_head_sz = mlx5e_rx_xdp_head_sz();
+		return;
 	}
+	l->stride = mlx5e_rx_max_linear_stride(page_shift);
 	l->frag_size = l->stride;
+	l->first_frag_size = l->stride;
+	if (xdp) {
+		/* The first fragment is the linear part of the xdp_buff. */
+		l->headroom = mlx5e_rx_headroom(true);
+		l->first_frag_size = l->stride - l->headroom -
+				     SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	}
+	l->num_frags = 1 + DIV_ROUND_UP(hw_mtu - min_t(u32, hw_mtu, l->first_frag_size),
+					l->stride);
 }
 
 /**
@@ -96,7 +124,7 @@ static void mlx5e_rx_layout_scattered(enum mlx5e_rq_type type, u32 hw_mtu,
  * Linear when the linear size rounded up to a power of two fits
  * mlx5e_rx_max_linear_stride(): that power of two is the stride, on both
  * RQ types, with or without XDP (XDP needs more headroom, never a page of
- * its own). Else scattered.
+ * its own). Else scattered, for multi-buffer XDP too.
  */
 void mlx5e_rx_buf_layout(enum mlx5e_rq_type type, u32 sw_mtu, bool xdp,
 			 unsigned int page_shift,
@@ -109,13 +137,15 @@ void mlx5e_rx_buf_layout(enum mlx5e_rq_type type, u32 sw_mtu, bool xdp,
 	l->linear_sz = mlx5e_rx_linear_sz(sw_mtu, xdp);
 	stride = roundup_pow_of_two(l->linear_sz);
 	if (stride > mlx5e_rx_max_linear_stride(page_shift)) {
-		mlx5e_rx_layout_scattered(type, hw_mtu, page_shift, l);
+		mlx5e_rx_layout_scattered(type, hw_mtu, xdp, page_shift, l);
 		return;
 	}
 	l->linear = true;
 	l->headroom = mlx5e_rx_headroom(xdp);
 	l->stride = stride;
 	l->frag_size = hw_mtu;
+	l->first_frag_size = hw_mtu;
+	l->xdp_head_sz = 0;
 	l->num_frags = 1;
 }
 
@@ -140,7 +170,8 @@ u32 mlx5e_rx_bufs_per_page(const struct mlx5e_rx_buf_layout *l,
  * @frame_len: bytes of each frame as the device writes it
  *
  * A legacy WQE takes all its fragments whatever the frame's size; a
- * striding RQ frame takes the strides it fills.
+ * striding RQ frame takes the strides it fills, and with XDP when
+ * scattered the buffer its headers are copied into.
  *
  * Return: pages, rounded up.
  */
@@ -150,6 +181,7 @@ u32 mlx5e_rx_pages_per_kpkt(const struct mlx5e_rx_buf_layout *l,
 	u32 bytes = l->stride * l->num_frags;
 
 	if (!l->linear && l->type == MLX5E_RQ_TYPE_STRIDING)
-		bytes = DIV_ROUND_UP(frame_len, l->stride) * l->stride;
+		bytes = DIV_ROUND_UP(frame_len, l->stride) * l->stride +
+			l->xdp_head_sz;
 	return DIV_ROUND_UP(1000 * bytes, 1U << page_shift);
 }

@@ -9,6 +9,10 @@
  * built around it, and a page holds page_size / stride of them, with or
  * without XDP. Above that the frame is scattered: over page fragments on
  * the legacy RQ, over small strides on the striding RQ, the headers copied.
+ * Scattered frames go through a frags-aware XDP program as a multi-buffer
+ * xdp_buff: on the legacy RQ the first fragment keeps XDP headroom and
+ * skb_shared_info room (a WQE may then need one more fragment); on the
+ * striding RQ the headers are copied into a buffer of their own.
  *
  * This header and params_rx.c depend on nothing of the driver, so the unit
  * tests (params_rx_test.c) also build in userspace.
@@ -47,10 +51,18 @@ enum mlx5e_rq_type {
 /**
  * struct mlx5e_rx_buf_layout - the buffers of an RQ for one MTU
  * @type: the RQ type it is for
- * @headroom: bytes before the frame in a linear buffer (0 when scattered)
+ * @headroom: bytes before the frame in the first buffer: a linear one, or
+ *	the first fragment of a scattered legacy WQE with XDP; else 0
  * @linear_sz: headroom + frame + skb_shared_info, each cache aligned
  * @stride: bytes each buffer (fragment, stride) takes from a page
  * @frag_size: bytes the device may write into each buffer
+ * @first_frag_size: bytes the device may write into the first buffer of a
+ *	WQE: @frag_size, but for a scattered legacy WQE with XDP, whose first
+ *	fragment keeps the headroom and skb_shared_info of the multi-buffer
+ *	xdp_buff built around it
+ * @xdp_head_sz: scattered striding RQ with XDP: bytes of the buffer the
+ *	headers are copied into, the linear part of the multi-buffer
+ *	xdp_buff (headroom, MLX5E_RX_MAX_HEAD, skb_shared_info); else 0
  * @num_frags: legacy RQ: buffers per WQE; striding RQ: 1
  * @linear: the SKB or XDP buffer is built around one buffer
  */
@@ -60,6 +72,8 @@ struct mlx5e_rx_buf_layout {
 	u32 linear_sz;
 	u32 stride;
 	u32 frag_size;
+	u32 first_frag_size;
+	u32 xdp_head_sz;
 	u8 num_frags;
 	bool linear;
 };
@@ -68,6 +82,7 @@ u32 mlx5e_rx_headroom(bool xdp);
 u32 mlx5e_rx_linear_sz(u32 sw_mtu, bool xdp);
 u32 mlx5e_rx_max_linear_stride(unsigned int page_shift);
 u32 mlx5e_rx_max_linear_mtu(bool xdp, unsigned int page_shift);
+u32 mlx5e_rx_xdp_head_sz(void);
 void mlx5e_rx_buf_layout(enum mlx5e_rq_type type, u32 sw_mtu, bool xdp,
 			 unsigned int page_shift,
 			 struct mlx5e_rx_buf_layout *l);

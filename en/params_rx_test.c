@@ -66,12 +66,44 @@ static void rx_layout_holds_frame(struct kunit *test)
 						l.stride);
 				/* The smallest power of two that holds it. */
 				KUNIT_ASSERT_LT(test, l.stride / 2, l.linear_sz);
+				KUNIT_ASSERT_EQ(test, l.first_frag_size, hw_mtu);
+				KUNIT_ASSERT_EQ(test, l.xdp_head_sz, 0U);
 			} else if (c->type == MLX5E_RQ_TYPE_LEGACY) {
-				KUNIT_ASSERT_GE(test, l.num_frags * l.frag_size, hw_mtu);
-				KUNIT_ASSERT_LT(test, (l.num_frags - 1) * l.frag_size,
-						hw_mtu);
+				u32 rest = (l.num_frags - 1) * l.frag_size;
+
+				KUNIT_ASSERT_EQ(test, l.frag_size, l.stride);
+				KUNIT_ASSERT_GE(test, l.first_frag_size + rest, hw_mtu);
+				/* No fragment more than the frame needs. */
+				KUNIT_ASSERT_LT(test, l.first_frag_size +
+						rest - l.frag_size, hw_mtu);
+				KUNIT_ASSERT_EQ(test, l.xdp_head_sz, 0U);
+				if (c->xdp) {
+					/* Multi-buffer XDP: headroom and
+					 * skb_shared_info around the first.
+					 */
+					KUNIT_ASSERT_EQ(test, l.headroom,
+							mlx5e_rx_headroom(true));
+					KUNIT_ASSERT_EQ(test, l.headroom +
+							l.first_frag_size + shinfo,
+							l.stride);
+				} else {
+					KUNIT_ASSERT_EQ(test, l.headroom, 0U);
+					KUNIT_ASSERT_EQ(test, l.first_frag_size,
+							l.stride);
+				}
 			} else {
 				KUNIT_ASSERT_EQ(test, l.stride, MLX5E_RX_MAX_HEAD);
+				KUNIT_ASSERT_EQ(test, l.headroom, 0U);
+				if (c->xdp) {
+					/* The copied headers' buffer. */
+					KUNIT_ASSERT_GE(test, l.xdp_head_sz,
+							mlx5e_rx_headroom(true) +
+							MLX5E_RX_MAX_HEAD + shinfo);
+					KUNIT_ASSERT_LE(test, l.xdp_head_sz,
+							1U << shift);
+				} else {
+					KUNIT_ASSERT_EQ(test, l.xdp_head_sz, 0U);
+				}
 			}
 		}
 	}
@@ -160,6 +192,13 @@ static const struct rx_layout_case rx_layout_cases[] = {
 	{ 16, MLX5E_RQ_TYPE_LEGACY, true, 4000, true, 8192, 1, 8 },
 	{ 16, MLX5E_RQ_TYPE_STRIDING, true, 4000, true, 8192, 1, 8 },
 	{ 16, MLX5E_RQ_TYPE_LEGACY, false, 9000, false, 8192, 2, 4 },
+	/* Multi-buffer XDP: the first fragment keeps 258 bytes of headroom
+	 * and 320 of skb_shared_info, 3518 (7614) bytes for the frame.
+	 */
+	{ 12, MLX5E_RQ_TYPE_LEGACY, true, 4000, false, 4096, 2, 0 },
+	{ 12, MLX5E_RQ_TYPE_LEGACY, true, 9000, false, 4096, 3, 0 },
+	{ 12, MLX5E_RQ_TYPE_STRIDING, true, 9000, false, 256, 1, 16 },
+	{ 16, MLX5E_RQ_TYPE_LEGACY, true, 9000, false, 8192, 2, 4 },
 };
 
 static void rx_layout_worked_cases(struct kunit *test)

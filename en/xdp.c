@@ -191,6 +191,88 @@ static bool mlx5e_xdpsq_post_send(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 }
 
 /**
+ * mlx5e_xdpsq_post_sg() - one multi-buffer frame as a SEND WQE of its own
+ * @sq: the XDP SQ, its lock held
+ * @segs: the frame's buffers, in order, the first one's headers inlined
+ *	when the SQ's minimum inline mode asks for it
+ * @n: buffers, 2 or more
+ * @infos: what the WQE owns until it completes, one entry per buffer
+ *
+ * Never inside an MPWQE session (one data segment per frame there): the
+ * open session is closed first. Control, Ethernet segment, one data
+ * segment per buffer, over as many WQEBBs as that takes; NOPs pad the
+ * ring end before it when it would wrap. The completion frees every
+ * buffer.
+ *
+ * Return: false when the SQ is full, the frame has more buffers than the
+ * device's largest WQE can take, or its first is too short to inline.
+ */
+static bool mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
+				const struct mlx5e_xdp_seg *segs, u8 n,
+				const struct mlx5e_xdp_info *infos)
+{
+	u16 ihs = 0, ds_cnt, wqebbs, contig, pi;
+	struct mlx5e_wqe_data_seg *dseg;
+	struct mlx5e_tx_wqe *wqe;
+	u8 i;
+
+	mlx5e_xdpsq_mpwqe_close(sq);
+	if (sq->min_inline_mode != MLX5_INLINE_MODE_NONE) {
+		ihs = MLX5E_XDP_MIN_INLINE;
+		if (unlikely(segs[0].len <= ihs))
+			return false;
+	}
+	ds_cnt = sizeof(struct mlx5e_tx_wqe) / MLX5E_SEND_WQE_DS +
+		 (ihs ? 1 : 0) + n;
+	if (unlikely(ds_cnt > sq->max_mpw_ds))
+		return false;
+	wqebbs = DIV_ROUND_UP(ds_cnt, MLX5E_WQEBB_NUM_DS);
+	pi = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
+	contig = mlx5_wq_cyc_contig_to_end(&sq->wq, pi);
+	if (contig >= wqebbs)
+		contig = 0;
+	if (unlikely(mlx5e_xdpsq_room(sq) < contig + wqebbs))
+		return false;
+	/* A WQE never wraps: NOPs, completed with the WQE after them. */
+	while (contig--) {
+		struct mlx5e_wqe_ctrl_seg *nop;
+
+		nop = mlx5_wq_cyc_get_wqe(&sq->wq,
+					  mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc));
+		memset(nop, 0, sizeof(*nop));
+		nop->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
+						    MLX5E_OPCODE_NOP);
+		nop->qpn_ds = sq->qpn_be | cpu_to_be32(1);
+		sq->wqe_info[mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc)] =
+			(struct mlx5e_xdp_wqe_info) { .num_wqebbs = 1 };
+		sq->pc++;
+	}
+
+	wqe = mlx5_wq_cyc_get_wqe(&sq->wq, mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc));
+	memset(wqe, 0, (size_t)wqebbs * MLX5E_SEND_WQE_BB);
+	dseg = wqe->data;
+	if (ihs) {
+		wqe->eth.inline_hdr_sz = cpu_to_be16(ihs);
+		unsafe_memcpy(wqe->eth.inline_hdr, segs[0].data, ihs,
+			      /* the headers run on into the next segment */);
+		dseg++;
+	}
+	for (i = 0; i < n; i++, dseg++) {
+		u32 skip = i ? 0 : ihs;
+
+		dseg->addr = cpu_to_be64(segs[i].dma + skip);
+		dseg->byte_count = cpu_to_be32(segs[i].len - skip);
+		dseg->lkey = sq->mkey_be;
+		mlx5e_xdpsq_push_frame(sq, &infos[i]);
+	}
+	wqe->ctrl.opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
+						 MLX5E_OPCODE_SEND);
+	wqe->ctrl.qpn_ds = sq->qpn_be | cpu_to_be32(ds_cnt);
+	mlx5e_xdpsq_posted(sq, &wqe->ctrl, wqebbs, n);
+	return true;
+}
+
+/**
  * mlx5e_xdpsq_post() - post one frame, the doorbell left for later
  * @sq: the XDP SQ, its lock held
  * @dma: bus address of the frame
@@ -257,6 +339,8 @@ static void mlx5e_xdpsq_free_info(struct mlx5e_xdpsq *sq,
 {
 	if (info->mode == MLX5E_XDP_INFO_PAGE) {
 		page_pool_put_full_page(info->page->pp, info->page, napi);
+	} else if (info->mode == MLX5E_XDP_INFO_UNMAP) {
+		dma_unmap_page(sq->pdev, info->dma, info->len, DMA_TO_DEVICE);
 	} else {
 		dma_unmap_single(sq->pdev, info->dma, info->len, DMA_TO_DEVICE);
 		xdp_return_frame(info->frame);
@@ -405,30 +489,120 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 
 /* ---- receive ------------------------------------------------------- */
 
-static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct mlx5e_rq_frag *frag,
-			 struct xdp_buff *xdp)
+/*
+ * XDP_TX: every buffer of the xdp_buff (the linear part and each
+ * fragment) is one reference of a page_pool page of this RQ (a fragment,
+ * a stride of a striding WQE, or the buffer the headers were copied
+ * into): the completion returns each reference.
+ */
+static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct xdp_buff *xdp)
 {
+	struct mlx5e_xdp_info infos[MLX5E_XDP_MAX_SEGS];
+	struct mlx5e_xdp_seg segs[MLX5E_XDP_MAX_SEGS];
 	struct mlx5e_xdpsq *sq = rq->xdpsq;
-	struct mlx5e_xdp_info info = {
-		.mode = MLX5E_XDP_INFO_PAGE,
-		.page = frag->page,
-	};
-	u32 len = xdp->data_end - xdp->data;
-	u32 off = frag->offset + (xdp->data - xdp->data_hard_start);
-	dma_addr_t dma = page_pool_get_dma_addr(frag->page) + off;
+	struct skb_shared_info *sinfo;
+	struct page *page;
+	u8 i, n = 1;
 	bool ok;
 
-	dma_sync_single_for_device(rq->pdev, dma, len, DMA_BIDIRECTIONAL);
-	spin_lock(&sq->lock);
-	ok = mlx5e_xdpsq_post(sq, dma, xdp->data, len, &info,
-			      &rq->stats->syncp, &rq->stats->xdp_tx_mpwqe);
-	spin_unlock(&sq->lock);
-	if (unlikely(!ok)) {
-		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_full);
-		return false;
+	page = virt_to_head_page(xdp->data);
+	segs[0] = (struct mlx5e_xdp_seg) {
+		.dma = page_pool_get_dma_addr(page) +
+		       (xdp->data - page_address(page)),
+		.len = xdp->data_end - xdp->data,
+		.data = xdp->data,
+	};
+	infos[0] = (struct mlx5e_xdp_info) {
+		.mode = MLX5E_XDP_INFO_PAGE,
+		.page = page,
+	};
+	if (unlikely(xdp_buff_has_frags(xdp))) {
+		sinfo = xdp_get_shared_info_from_buff(xdp);
+		if (unlikely(sinfo->nr_frags >= MLX5E_XDP_MAX_SEGS))
+			goto err;
+		for (i = 0; i < sinfo->nr_frags; i++, n++) {
+			skb_frag_t *f = &sinfo->frags[i];
+
+			page = skb_frag_page(f);
+			segs[n] = (struct mlx5e_xdp_seg) {
+				.dma = page_pool_get_dma_addr(page) +
+				       skb_frag_off(f),
+				.len = skb_frag_size(f),
+			};
+			infos[n] = (struct mlx5e_xdp_info) {
+				.mode = MLX5E_XDP_INFO_PAGE,
+				.page = page,
+			};
+		}
 	}
+	for (i = 0; i < n; i++)
+		dma_sync_single_for_device(rq->pdev, segs[i].dma, segs[i].len,
+					   DMA_BIDIRECTIONAL);
+	spin_lock(&sq->lock);
+	if (n == 1)
+		ok = mlx5e_xdpsq_post(sq, segs[0].dma, segs[0].data,
+				      segs[0].len, &infos[0], &rq->stats->syncp,
+				      &rq->stats->xdp_tx_mpwqe);
+	else
+		ok = !test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state) &&
+		     mlx5e_xdpsq_post_sg(sq, segs, n, infos);
+	spin_unlock(&sq->lock);
+	if (unlikely(!ok))
+		goto err;
 	mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_xmit);
 	return true;
+err:
+	mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_full);
+	return false;
+}
+
+/**
+ * mlx5e_xdp_run() - run the RQ's XDP program on a frame and act (NAPI)
+ * @rq: the RQ
+ * @prog: its program (RCU)
+ * @xdp: the frame, one buffer or several (a frags-aware program)
+ * @nr_frags: set to the fragments the frame has once the program ran
+ *
+ * Buffers bpf_xdp_adjust_tail() took off a multi-buffer frame went back
+ * to the page pool whatever the verdict: the caller compares @nr_frags
+ * with the fragments it built. They are counted before the action: a
+ * redirected frame may be freed before this returns.
+ *
+ * Return: MLX5E_XDP_PASS (build the SKB from @xdp), MLX5E_XDP_DROP (the
+ * buffers are still the RQ's) or MLX5E_XDP_TAKEN (sent or redirected:
+ * every buffer of @xdp is the frame's owner's now).
+ */
+int mlx5e_xdp_run(struct mlx5e_rq *rq, struct bpf_prog *prog,
+		  struct xdp_buff *xdp, u8 *nr_frags)
+{
+	u32 act = bpf_prog_run_xdp(prog, xdp);
+
+	*nr_frags = xdp_buff_has_frags(xdp) ?
+		    xdp_get_shared_info_from_buff(xdp)->nr_frags : 0;
+	switch (act) {
+	case XDP_PASS:
+		return MLX5E_XDP_PASS;
+	case XDP_TX:
+		if (unlikely(!mlx5e_xdp_tx(rq, xdp)))
+			goto xdp_abort;
+		return MLX5E_XDP_TAKEN;
+	case XDP_REDIRECT:
+		if (unlikely(xdp_do_redirect(rq->netdev, xdp, prog)))
+			goto xdp_abort;
+		rq->xdp_flush = true;
+		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_redirect);
+		return MLX5E_XDP_TAKEN;
+	default:
+		bpf_warn_invalid_xdp_action(rq->netdev, prog, act);
+		fallthrough;
+	case XDP_ABORTED:
+xdp_abort:
+		trace_xdp_exception(rq->netdev, prog, act);
+		fallthrough;
+	case XDP_DROP:
+		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_drop);
+		return MLX5E_XDP_DROP;
+	}
 }
 
 /**
@@ -447,39 +621,78 @@ bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
 {
 	void *va = page_address(frag->page) + frag->offset;
 	struct xdp_buff xdp;
-	u32 act;
+	u8 nr_frags;
 
 	xdp_init_buff(&xdp, rq->frag_stride, &rq->xdp_rxq);
 	xdp_prepare_buff(&xdp, va, *headroom, *len, true);
-	act = bpf_prog_run_xdp(prog, &xdp);
-	switch (act) {
-	case XDP_PASS:
+	switch (mlx5e_xdp_run(rq, prog, &xdp, &nr_frags)) {
+	case MLX5E_XDP_PASS:
 		*headroom = xdp.data - xdp.data_hard_start;
 		*len = xdp.data_end - xdp.data;
 		return false;
-	case XDP_TX:
-		if (unlikely(!mlx5e_xdp_tx(rq, frag, &xdp)))
-			goto xdp_abort;
-		frag->page = NULL; /* the XDP SQ returns it */
-		return true;
-	case XDP_REDIRECT:
-		if (unlikely(xdp_do_redirect(rq->netdev, &xdp, prog)))
-			goto xdp_abort;
-		frag->page = NULL; /* the frame's owner returns it */
-		rq->xdp_flush = true;
-		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_redirect);
+	case MLX5E_XDP_TAKEN:
+		frag->page = NULL; /* the XDP SQ or the frame's owner returns it */
 		return true;
 	default:
-		bpf_warn_invalid_xdp_action(rq->netdev, prog, act);
-		fallthrough;
-	case XDP_ABORTED:
-xdp_abort:
-		trace_xdp_exception(rq->netdev, prog, act);
-		fallthrough;
-	case XDP_DROP:
-		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_drop);
 		return true;
 	}
+}
+
+/**
+ * mlx5e_xdp_add_frag() - append a buffer to a multi-buffer xdp_buff
+ * @xdp: the frame, its linear part prepared
+ * @page: the buffer's page
+ * @offset: where its bytes start in @page
+ * @len: its bytes
+ */
+void mlx5e_xdp_add_frag(struct xdp_buff *xdp, struct page *page, u32 offset,
+			u32 len)
+{
+	struct skb_shared_info *sinfo = xdp_get_shared_info_from_buff(xdp);
+
+	if (!xdp_buff_has_frags(xdp)) {
+		sinfo->nr_frags = 0;
+		sinfo->xdp_frags_size = 0;
+		xdp_buff_set_frags_flag(xdp);
+	}
+	skb_frag_fill_page_desc(&sinfo->frags[sinfo->nr_frags++], page, offset,
+				len);
+	sinfo->xdp_frags_size += len;
+	if (page_is_pfmemalloc(page))
+		xdp_buff_set_frag_pfmemalloc(xdp);
+}
+
+/**
+ * mlx5e_skb_from_xdp() - the SKB of a frame XDP passed (NAPI)
+ * @rq: the RQ
+ * @xdp: the frame: its linear part a page_pool buffer of
+ *	@xdp->frame_sz bytes, its fragments page_pool references
+ * @frag_truesize: bytes the fragments take from their pages, together
+ *
+ * Built around the linear part, the fragments attached as they are in its
+ * skb_shared_info (build_skb() keeps the array, clears the count). On
+ * success every buffer is the SKB's.
+ *
+ * Return: the SKB, or NULL (nothing taken).
+ */
+struct sk_buff *mlx5e_skb_from_xdp(struct mlx5e_rq *rq, struct xdp_buff *xdp,
+				   u32 frag_truesize)
+{
+	struct skb_shared_info *sinfo = xdp_get_shared_info_from_buff(xdp);
+	u8 nr = xdp_buff_has_frags(xdp) ? sinfo->nr_frags : 0;
+	struct sk_buff *skb;
+
+	skb = napi_build_skb(xdp->data_hard_start, xdp->frame_sz);
+	if (unlikely(!skb))
+		return NULL;
+	skb_reserve(skb, xdp->data - xdp->data_hard_start);
+	skb_put(skb, xdp->data_end - xdp->data);
+	skb_mark_for_recycle(skb);
+	if (nr)
+		xdp_update_skb_shared_info(skb, nr, sinfo->xdp_frags_size,
+					   frag_truesize,
+					   xdp_buff_is_frag_pfmemalloc(xdp));
+	return skb;
 }
 
 /**
@@ -503,6 +716,69 @@ void mlx5e_xdp_rx_done(struct mlx5e_rq *rq)
 
 /* ---- ndo_xdp_xmit --------------------------------------------------- */
 
+/*
+ * A multi-buffer frame: its fragments mapped one by one, unmapped on
+ * completion before the frame (the last entry) is returned with them.
+ */
+static bool mlx5e_xdp_xmit_sg(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
+{
+	struct skb_shared_info *sinfo = xdp_get_shared_info_from_frame(f);
+	struct mlx5e_xdp_xmit_stats *s = sq->xmit_stats;
+	struct mlx5e_xdp_info infos[MLX5E_XDP_MAX_SEGS];
+	struct mlx5e_xdp_seg segs[MLX5E_XDP_MAX_SEGS];
+	u8 n = sinfo->nr_frags + 1, i;
+
+	if (unlikely(n > MLX5E_XDP_MAX_SEGS)) {
+		mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
+		return false;
+	}
+	segs[0] = (struct mlx5e_xdp_seg) { .len = f->len, .data = f->data };
+	segs[0].dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
+	if (unlikely(dma_mapping_error(sq->pdev, segs[0].dma)))
+		goto err;
+	infos[n - 1] = (struct mlx5e_xdp_info) {
+		.mode = MLX5E_XDP_INFO_FRAME,
+		.frame = f,
+		.dma = segs[0].dma,
+		.len = f->len,
+	};
+	for (i = 1; i < n; i++) {
+		skb_frag_t *frag = &sinfo->frags[i - 1];
+
+		segs[i].len = skb_frag_size(frag);
+		segs[i].dma = skb_frag_dma_map(sq->pdev, frag, 0, segs[i].len,
+					       DMA_TO_DEVICE);
+		if (unlikely(dma_mapping_error(sq->pdev, segs[i].dma))) {
+			mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
+			goto err_unmap;
+		}
+		infos[i - 1] = (struct mlx5e_xdp_info) {
+			.mode = MLX5E_XDP_INFO_UNMAP,
+			.dma = segs[i].dma,
+			.len = segs[i].len,
+		};
+	}
+	if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state) ||
+		     !mlx5e_xdpsq_post_sg(sq, segs, n, infos))) {
+		mlx5e_xdp_stat(&s->syncp, &s->xdp_full);
+		goto err_unmap_all;
+	}
+	mlx5e_xdp_stat(&s->syncp, &s->xdp_xmit);
+	return true;
+
+err_unmap_all:
+	i = n;
+err_unmap:
+	while (--i)
+		dma_unmap_page(sq->pdev, segs[i].dma, segs[i].len,
+			       DMA_TO_DEVICE);
+	dma_unmap_single(sq->pdev, segs[0].dma, f->len, DMA_TO_DEVICE);
+	return false;
+err:
+	mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
+	return false;
+}
+
 static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 {
 	struct mlx5e_xdp_xmit_stats *s = sq->xmit_stats;
@@ -512,6 +788,8 @@ static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 		.len = f->len,
 	};
 
+	if (unlikely(xdp_frame_has_frags(f)))
+		return mlx5e_xdp_xmit_sg(sq, f);
 	info.dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
 	if (unlikely(dma_mapping_error(sq->pdev, info.dma))) {
 		mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
@@ -729,7 +1007,8 @@ void mlx5e_xdp_xmit_disable(struct mlx5e_priv *priv)
  */
 xdp_features_t mlx5e_xdp_features(void)
 {
-	return NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT;
+	return NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
+	       NETDEV_XDP_ACT_RX_SG;
 }
 
 static void mlx5e_xdp_swap_progs(struct mlx5e_priv *priv,
@@ -767,7 +1046,7 @@ static int mlx5e_xdp_set(struct net_device *netdev, struct bpf_prog *prog,
 			return err;
 	}
 	if (prog)
-		xdp_features_set_redirect_target(netdev, false);
+		xdp_features_set_redirect_target(netdev, true);
 	else
 		xdp_features_clear_redirect_target(netdev);
 	/* The RQs read the program under RCU: it is freed after a grace

@@ -14,24 +14,57 @@
 /* Header bytes an XDP send WQE inlines when the SQ must inline L2. */
 #define MLX5E_XDP_MIN_INLINE	(ETH_HLEN + VLAN_HLEN)
 
+/* Buffers of the largest multi-buffer frame the XDP SQ sends. */
+#define MLX5E_XDP_MAX_SEGS	(1 + MAX_SKB_FRAGS)
+
 /**
- * enum mlx5e_xdp_info_mode - what a posted XDP frame is
- * @MLX5E_XDP_INFO_PAGE: a page_pool fragment of our RQ (XDP_TX), returned
- *	to its pool on completion
+ * enum mlx5e_xdp_verdict - what became of a frame XDP ran on
+ * @MLX5E_XDP_PASS: to the stack: build the SKB
+ * @MLX5E_XDP_DROP: dropped (or aborted, or the action failed): every
+ *	buffer is still the RQ's
+ * @MLX5E_XDP_TAKEN: sent (XDP_TX) or redirected: every buffer of the
+ *	frame belongs to the XDP SQ or the frame's new owner
+ */
+enum mlx5e_xdp_verdict {
+	MLX5E_XDP_PASS,
+	MLX5E_XDP_DROP,
+	MLX5E_XDP_TAKEN,
+};
+
+/**
+ * enum mlx5e_xdp_info_mode - what a posted XDP buffer is
+ * @MLX5E_XDP_INFO_PAGE: one page_pool reference of our RQ (XDP_TX: a
+ *	fragment, a stride or a copied header), returned to its pool on
+ *	completion
  * @MLX5E_XDP_INFO_FRAME: an xdp_frame from ndo_xdp_xmit, mapped for this
- *	send, unmapped and returned on completion
+ *	send, unmapped and returned (with its fragments) on completion
+ * @MLX5E_XDP_INFO_UNMAP: a fragment of such a frame, only unmapped (the
+ *	frame, later in the fifo, returns it)
  */
 enum mlx5e_xdp_info_mode {
 	MLX5E_XDP_INFO_PAGE,
 	MLX5E_XDP_INFO_FRAME,
+	MLX5E_XDP_INFO_UNMAP,
+};
+
+/**
+ * struct mlx5e_xdp_seg - one buffer of a frame to send
+ * @dma: its bus address
+ * @len: its bytes
+ * @data: the first buffer: its bytes (for the inline headers)
+ */
+struct mlx5e_xdp_seg {
+	dma_addr_t dma;
+	u32 len;
+	void *data;
 };
 
 /**
  * struct mlx5e_xdp_info - one posted XDP frame, in the SQ's frame fifo
- * @page: MLX5E_XDP_INFO_PAGE: the fragment's page
+ * @page: MLX5E_XDP_INFO_PAGE: the buffer's page
  * @frame: MLX5E_XDP_INFO_FRAME: the frame
- * @dma: MLX5E_XDP_INFO_FRAME: its mapping
- * @len: MLX5E_XDP_INFO_FRAME: bytes mapped
+ * @dma: MLX5E_XDP_INFO_FRAME, _UNMAP: the mapping
+ * @len: MLX5E_XDP_INFO_FRAME, _UNMAP: bytes mapped
  * @mode: enum mlx5e_xdp_info_mode
  */
 struct mlx5e_xdp_info {
@@ -127,6 +160,12 @@ struct mlx5e_xdpsq {
 /* en/xdp.c: the data path */
 bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		  struct mlx5e_rq_frag *frag, u32 *headroom, u32 *len);
+int mlx5e_xdp_run(struct mlx5e_rq *rq, struct bpf_prog *prog,
+		  struct xdp_buff *xdp, u8 *nr_frags);
+void mlx5e_xdp_add_frag(struct xdp_buff *xdp, struct page *page, u32 offset,
+			u32 len);
+struct sk_buff *mlx5e_skb_from_xdp(struct mlx5e_rq *rq, struct xdp_buff *xdp,
+				   u32 frag_truesize);
 void mlx5e_xdp_rx_done(struct mlx5e_rq *rq);
 bool mlx5e_poll_xdpsq_cq(struct mlx5e_xdpsq *sq);
 int mlx5e_xdp_xmit(struct net_device *netdev, int n,
