@@ -519,6 +519,21 @@ model_tx_sqns() {
 		print substr($1, 4) }' | sort -n
 }
 
+# sq_totals BDF: "wqes wqebbs mpwqes" summed over the function's SQs but
+# the striding RQs' control SQs (umr=1: their WQEs are UMRs).
+sq_totals() {
+	cxsim report "$1" | awk '$1 ~ /^sq\.[0-9]+$/ && !/ umr=1 / {
+		w = b = m = 0
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "wqes") w = kv[2]
+			if (kv[1] == "wqebbs") b = kv[2]
+			if (kv[1] == "mpwqes") m = kv[2]
+		}
+		tw += w; tb += b; tm += m
+	} END { print tw + 0, tb + 0, tm + 0 }'
+}
+
 # sq_fault_by_ping BDF SQN...: arm each SQ in turn for one error CQE
 # (cxsim errcqe), pinging $B_IP from every CPU until the model says it
 # failed a WQE; prints that SQ (nothing if none did), disarmed after.

@@ -175,21 +175,6 @@ umr_doorbells() {
 	} END { print s + 0 }'
 }
 
-# sq_totals BDF: "wqes wqebbs mpwqes" summed over the function's SQs but
-# the striding RQs' control SQs (every WQE of theirs a 4-WQEBB UMR).
-sq_totals() {
-	cxsim report "$1" | awk '$1 ~ /^sq\.[0-9]+$/ {
-		w = b = m = 0
-		for (i = 2; i <= NF; i++) {
-			split($i, kv, "=")
-			if (kv[1] == "wqes") w = kv[2]
-			if (kv[1] == "wqebbs") b = kv[2]
-			if (kv[1] == "mpwqes") m = kv[2]
-		}
-		if (w > 0 && b == 4 * w && m == 0) next
-		tw += w; tb += b; tm += m
-	} END { print tw + 0, tb + 0, tm + 0 }'
-}
 # sq_lines BDF: "sqn wqes mpwqes errors err_resets" per SQ, UMR-only ones
 # left out as above.
 sq_lines() {

@@ -45,15 +45,7 @@ PY=python3
 
 ktap_header 25
 
-bdf_a=$(cx_functions | sed -n 1p)
-bdf_b=$(cx_functions | sed -n 2p)
-
-dmesg -C
-load_ours
-ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
-a=$(netdev_of "$bdf_a")
-b=$(netdev_of "$bdf_b")
-PEER_DEV=$b
+ours_bound
 a_mac=$(cat "/sys/class/net/$a/address")
 
 nsx() { ip netns exec "$NS" "$@"; }
@@ -115,21 +107,6 @@ pools_settled() {
 	[ "$(awk '{ print $2 }' <<<"$POOLS")" = 0 ]
 }
 
-# sq_totals BDF: "wqes wqebbs mpwqes" over the function's SQs but the
-# striding RQs' control SQs (every WQE of theirs a 4-WQEBB UMR).
-sq_totals() {
-	cxsim report "$1" | awk '$1 ~ /^sq\.[0-9]+$/ {
-		w = b = m = 0
-		for (i = 2; i <= NF; i++) {
-			split($i, kv, "=")
-			if (kv[1] == "wqes") w = kv[2]
-			if (kv[1] == "wqebbs") b = kv[2]
-			if (kv[1] == "mpwqes") m = kv[2]
-		}
-		if (w > 0 && b == 4 * w && m == 0) next
-		tw += w; tb += b; tm += m
-	} END { print tw + 0, tb + 0, tm + 0 }'
-}
 
 xdp_features() {
 	local none with rc=0
