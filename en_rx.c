@@ -303,14 +303,16 @@ static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		goto release;
 	}
 	if (rq->linear) {
-		u32 headroom = rq->headroom;
+		u32 headroom = rq->headroom, meta = 0;
 
 		page_pool_dma_sync_for_cpu(rq->page_pool, frag->page,
 					   frag->offset + headroom, len);
 		net_prefetch(page_address(frag->page) + frag->offset + headroom);
-		if (prog && mlx5e_xdp_rx(rq, prog, frag, &headroom, &len))
+		if (prog && mlx5e_xdp_rx(rq, prog, frag, &headroom, &len, &meta))
 			goto release;
 		skb = mlx5e_skb_from_linear(rq, frag, headroom, len);
+		if (skb && meta)
+			skb_metadata_set(skb, meta);
 	} else if (prog) {
 		bool consumed;
 
@@ -673,7 +675,9 @@ mlx5e_skb_from_mpwrq_xdp(struct mlx5e_rq *rq, struct bpf_prog *prog,
 	/* Strides are MLX5E_RX_MAX_HEAD aligned: so many bytes in one page. */
 	headlen = eth_get_headlen(rq->netdev, data,
 				  min_t(u32, rest, MLX5E_RX_MAX_HEAD));
-	headlen = min_t(u32, rest, max_t(u32, headlen, ETH_HLEN));
+	/* At least what an XDP_TX SEND inlines, and a byte beyond. */
+	headlen = min_t(u32, rest,
+			max_t(u32, headlen, MLX5E_XDP_MIN_INLINE + 1));
 	memcpy(va + headroom, data, headlen);
 	xdp_init_buff(&xdp, rq->xdp_head_sz, &rq->xdp_rxq);
 	xdp_prepare_buff(&xdp, va, headroom, headlen, true);
@@ -693,7 +697,6 @@ mlx5e_skb_from_mpwrq_xdp(struct mlx5e_rq *rq, struct bpf_prog *prog,
 			page_pool_dma_sync_for_cpu(rq->page_pool, mp->page,
 						   pg_off, n);
 		mlx5e_xdp_add_frag(&xdp, mp->page, pg_off, n);
-		truesize += ALIGN(n, BIT(rq->log_stride_sz));
 		nr++;
 		rest -= n;
 		pg_off = 0;
@@ -710,6 +713,16 @@ mlx5e_skb_from_mpwrq_xdp(struct mlx5e_rq *rq, struct bpf_prog *prog,
 	if (verdict == MLX5E_XDP_DROP)
 		goto drop_head;
 	if (verdict == MLX5E_XDP_PASS) {
+		struct skb_shared_info *sinfo;
+
+		/* The strides of the fragments the SKB keeps. */
+		sinfo = xdp_get_shared_info_from_buff(&xdp);
+		for (i = 0; i < kept; i++)
+			truesize += ALIGN(skb_frag_off(&sinfo->frags[i]) +
+					  skb_frag_size(&sinfo->frags[i]),
+					  BIT(rq->log_stride_sz)) -
+				    ALIGN_DOWN(skb_frag_off(&sinfo->frags[i]),
+					       BIT(rq->log_stride_sz));
 		skb = mlx5e_skb_from_xdp(rq, &xdp, truesize);
 		if (unlikely(!skb))
 			goto drop_head;
@@ -750,7 +763,7 @@ static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 	u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, be16_to_cpu(cqe->wqe_id));
 	u16 strides = mpwrq_get_cqe_consumed_strides(cqe);
 	u32 stride = mpwrq_get_cqe_stride_index(cqe);
-	u32 headroom = rq->headroom, len, offset;
+	u32 headroom = rq->headroom, meta = 0, len, offset;
 	struct mlx5e_mpw_page *mp;
 	struct mlx5e_rq_frag frag;
 	struct sk_buff *skb;
@@ -804,14 +817,17 @@ static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 	page_pool_dma_sync_for_cpu(rq->page_pool, frag.page,
 				   frag.offset + headroom, len);
 	net_prefetch(page_address(frag.page) + frag.offset + headroom);
-	if (prog && mlx5e_xdp_rx(rq, prog, &frag, &headroom, &len)) {
+	if (prog && mlx5e_xdp_rx(rq, prog, &frag, &headroom, &len, &meta)) {
 		if (!frag.page)
 			mp->frags++; /* XDP_TX or redirect took the stride */
 		goto consumed;
 	}
 	skb = mlx5e_skb_from_linear(rq, &frag, headroom, len);
-	if (skb)
+	if (skb) {
 		mp->frags++;
+		if (meta)
+			skb_metadata_set(skb, meta);
+	}
 built:
 	if (unlikely(!skb)) {
 		mlx5e_rq_stats_inc(rq, &rq->stats->buff_alloc_err);

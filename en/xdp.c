@@ -612,12 +612,15 @@ xdp_abort:
  * @frag: the buffer, synced for the CPU
  * @headroom: in: bytes before the frame; out: after the program
  * @len: in: the frame's bytes; out: after the program
+ * @meta: out: bytes of metadata the program left before the frame
+ *	(bpf_xdp_adjust_meta()), for skb_metadata_set()
  *
  * Return: true when XDP consumed the frame (dropped, sent or redirected;
  * the fragment is the RQ's to release unless taken), false for XDP_PASS.
  */
 bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
-		  struct mlx5e_rq_frag *frag, u32 *headroom, u32 *len)
+		  struct mlx5e_rq_frag *frag, u32 *headroom, u32 *len,
+		  u32 *meta)
 {
 	void *va = page_address(frag->page) + frag->offset;
 	struct xdp_buff xdp;
@@ -629,6 +632,7 @@ bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
 	case MLX5E_XDP_PASS:
 		*headroom = xdp.data - xdp.data_hard_start;
 		*len = xdp.data_end - xdp.data;
+		*meta = xdp.data - xdp.data_meta;
 		return false;
 	case MLX5E_XDP_TAKEN:
 		frag->page = NULL; /* the XDP SQ or the frame's owner returns it */
@@ -687,6 +691,8 @@ struct sk_buff *mlx5e_skb_from_xdp(struct mlx5e_rq *rq, struct xdp_buff *xdp,
 		return NULL;
 	skb_reserve(skb, xdp->data - xdp->data_hard_start);
 	skb_put(skb, xdp->data_end - xdp->data);
+	if (xdp->data > xdp->data_meta)
+		skb_metadata_set(skb, xdp->data - xdp->data_meta);
 	skb_mark_for_recycle(skb);
 	if (nr)
 		xdp_update_skb_shared_info(skb, nr, sinfo->xdp_frags_size,

@@ -159,7 +159,8 @@ struct mlx5e_xdpsq {
 
 /* en/xdp.c: the data path */
 bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
-		  struct mlx5e_rq_frag *frag, u32 *headroom, u32 *len);
+		  struct mlx5e_rq_frag *frag, u32 *headroom, u32 *len,
+		  u32 *meta);
 int mlx5e_xdp_run(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		  struct xdp_buff *xdp, u8 *nr_frags);
 void mlx5e_xdp_add_frag(struct xdp_buff *xdp, struct page *page, u32 offset,
