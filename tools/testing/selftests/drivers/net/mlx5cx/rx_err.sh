@@ -54,7 +54,7 @@ ktap_check "traffic again: ping A -> B" ping -c 5 -i 0.2 -W 5 "$B_IP"
 ktap_check "every RQ of B back in RDY (model)" bash -c "! python3 $LIB_DIR/cxsim.py report $bdf_b | grep -E '^rq\.[0-9]+ ' | grep -v 'state=1 '"
 
 under_load() {
-	local r0 r1 rx0 rx1 log=${VM_RESULTS:-/tmp}/iperf3-rx_err.log
+	local r0 r1 rx0 rx1 client log=${VM_RESULTS:-/tmp}/iperf3-rx_err.log
 
 	r0=$(recovers)
 	nsb iperf3 -s -D -1 -B "$B_IP" >/dev/null
@@ -62,11 +62,14 @@ under_load() {
 	# get its client going: the fault is armed once B receives.
 	wait_for 10 bash -c "ip netns exec $NS ss -ltn | grep -q ':5201 '"
 	rx0=$(ethtool_stat "$b" rx_packets "$NS")
-	iperf3 -c "$B_IP" -t 15 >"$log" 2>&1 &
+	# Long enough for the slowest guest; stopped once B recovered.
+	iperf3 -c "$B_IP" -t 60 >"$log" 2>&1 &
+	client=$!
 	wait_for 20 bash -c "[ \$(ip netns exec $NS ethtool -S $b | awk '\$1 == \"rx_packets:\" { print \$2 }') -gt $((rx0 + 100)) ]"
 	rx1=$(ethtool_stat "$b" rx_packets "$NS")
 	cxsim errcqerq "$bdf_b" any || return 1
-	wait_for 20 bash -c "[ \$(ip netns exec $NS ethtool -S $b | awk '\$1 ~ /^rx[0-9]+_recover:\$/ { s += \$2 } END { print s + 0 }') -gt $r0 ]"
+	wait_for 30 bash -c "[ \$(ip netns exec $NS ethtool -S $b | awk '\$1 ~ /^rx[0-9]+_recover:\$/ { s += \$2 } END { print s + 0 }') -gt $r0 ]"
+	kill -TERM "$client" 2>/dev/null
 	wait
 	r1=$(recovers)
 	diag "under iperf3 (B had received $((rx1 - rx0)) frames of it when the fault was armed): rxN_recover +$((r1 - r0))"
