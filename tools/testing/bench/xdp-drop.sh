@@ -52,7 +52,7 @@ for drv in $DRIVERS; do
 				continue
 			fi
 			wait_for 15 bash -c "source $LIB_DIR/lib.sh; carrier $a 1 && ns_carrier $b 1"
-			if ! xdp_bench_start "$b" drop -m native -i 60 2>"$tag.err"; then
+			if ! xdp_bench_start "$b" drop -m native -i 60 "$b" >"$tag.err" 2>&1; then
 				{ printf 'xdp-bench drop: '; grep -m1 -iE 'err|fail|refus|support' "$tag.err" || echo refused; } >"$tag.refused"
 				continue
 			fi
