@@ -181,7 +181,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 
 		if (!sq)
 			continue;
-		/* One line of the report, written in three parts. */
+		/* One line of the report, written in four parts. */
 		cx_out(o, "sq.%u uar=%u regs=0x%x doorbells=%llu wrong_uar=%llu wqes=%llu",
 		       sq->sqn, sq->wq.uar_page, sq->db_regs,
 		       (unsigned long long)sq->doorbells,
@@ -190,10 +190,10 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 		cx_out(o, " cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u",
 		       sq->cc, sq->state, sq->cqn, cx_sq_state_name(sq->state),
 		       sq->errors, sq->err_resets);
-		cx_out(o, " mpwqes=%llu wqebbs=%llu min_inline=%u"
-		       " umr=%d umr_held=%d umr_holds=%u\n",
+		cx_out(o, " mpwqes=%llu wqebbs=%llu min_inline=%u",
 		       (unsigned long long)sq->mpw_wqes,
-		       (unsigned long long)sq->wqebbs, sq->min_inline,
+		       (unsigned long long)sq->wqebbs, sq->min_inline);
+		cx_out(o, " umr=%d umr_held=%d umr_holds=%u\n",
 		       sq->reg_umr, sq->umr_held, sq->umr_holds);
 	}
 	for (i = 0; i < core->func.nic->cq.cap; i++) {
