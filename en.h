@@ -202,7 +202,8 @@ struct mlx5e_sq_cq_stats {
  * @xdp_redirect: frames XDP redirected
  * @xdp_tx_xmit: frames XDP_TX posted on the XDP SQ
  * @xdp_tx_full: XDP_TX frames dropped, the XDP SQ full
- * @xdp_tx_err: error completions of the XDP SQ
+ * @xdp_tx_err: error completions of the XDP SQ, and XDP_TX frames it
+ *	cannot take (more buffers than its largest WQE, too short to inline)
  * @xdp_tx_mpwqe: MPWQE sessions XDP_TX opened on the XDP SQ
  * @xdp_tx_recover: XDP SQ recoveries after an error CQE
  * @recover: RQ recoveries after an error CQE
@@ -243,8 +244,8 @@ struct mlx5e_rq_stats {
  * @syncp: for 64-bit readers on 32-bit hosts
  * @xdp_xmit: frames posted
  * @xdp_full: frames refused, the XDP SQ full
- * @xdp_err: frames refused: DMA mapping failed, or more buffers than a
- *	send WQE takes
+ * @xdp_err: frames refused: DMA mapping failed, more buffers than a
+ *	send WQE takes, or too short to inline
  * @xdp_mpwqe: MPWQE sessions ndo_xdp_xmit opened on the XDP SQ
  */
 struct mlx5e_xdp_xmit_stats {

@@ -109,12 +109,12 @@ static void mlx5e_xdpsq_mpwqe_close(struct mlx5e_xdpsq *sq)
  * (an XDP frame asks for no offload: always), and is closed when full,
  * before a frame that cannot join, and before the doorbell.
  *
- * Return: false when the SQ is full.
+ * Return: 0, or -ENOSPC when the SQ is full.
  */
-static bool mlx5e_xdpsq_post_mpwqe(struct mlx5e_xdpsq *sq, dma_addr_t dma,
-				   u32 len, const struct mlx5e_xdp_info *info,
-				   struct u64_stats_sync *syncp,
-				   u64_stats_t *sessions)
+static int mlx5e_xdpsq_post_mpwqe(struct mlx5e_xdpsq *sq, dma_addr_t dma,
+				  u32 len, const struct mlx5e_xdp_info *info,
+				  struct u64_stats_sync *syncp,
+				  u64_stats_t *sessions)
 {
 	static const struct mlx5e_wqe_eth_seg eseg = {};
 	struct mlx5e_tx_mpwqe *s = &sq->mpwqe;
@@ -125,7 +125,7 @@ static bool mlx5e_xdpsq_post_mpwqe(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 		if (unlikely(mlx5e_xdpsq_room(sq) <
 			     mlx5e_mpwqe_max_wqebbs(&sq->wq, sq->pc,
 						    sq->max_mpw_ds)))
-			return false;
+			return -ENOSPC;
 		mlx5e_mpwqe_open(s, &sq->wq, sq->pc, sq->max_mpw_ds, &eseg);
 		mlx5e_xdp_stat(syncp, sessions);
 	}
@@ -133,7 +133,7 @@ static bool mlx5e_xdpsq_post_mpwqe(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 	mlx5e_mpwqe_add_dseg(s, dma, len, sq->mkey_be, len);
 	if (mlx5e_mpwqe_is_full(s))
 		mlx5e_xdpsq_mpwqe_close(sq);
-	return true;
+	return 0;
 }
 
 /**
@@ -147,11 +147,12 @@ static bool mlx5e_xdpsq_post_mpwqe(struct mlx5e_xdpsq *sq, dma_addr_t dma,
  * One WQEBB: control, Ethernet segment with the L2 header inline when the
  * SQ's minimum inline mode asks for it, one data segment.
  *
- * Return: false when the SQ is full or the frame too short to inline.
+ * Return: 0, -ENOSPC when the SQ is full, -EINVAL when the frame is too
+ * short to inline.
  */
-static bool mlx5e_xdpsq_post_send(struct mlx5e_xdpsq *sq, dma_addr_t dma,
-				  void *data, u32 len,
-				  const struct mlx5e_xdp_info *info)
+static int mlx5e_xdpsq_post_send(struct mlx5e_xdpsq *sq, dma_addr_t dma,
+				 void *data, u32 len,
+				 const struct mlx5e_xdp_info *info)
 {
 	struct mlx5e_wqe_data_seg *dseg;
 	struct mlx5e_tx_wqe *wqe;
@@ -159,11 +160,11 @@ static bool mlx5e_xdpsq_post_send(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 
 	mlx5e_xdpsq_mpwqe_close(sq);
 	if (unlikely(!mlx5e_xdpsq_room(sq)))
-		return false;
+		return -ENOSPC;
 	if (sq->min_inline_mode != MLX5_INLINE_MODE_NONE) {
 		ihs = MLX5E_XDP_MIN_INLINE;
 		if (unlikely(len <= ihs))
-			return false;
+			return -EINVAL;
 	}
 
 	wqe = mlx5_wq_cyc_get_wqe(&sq->wq, mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc));
@@ -187,7 +188,7 @@ static bool mlx5e_xdpsq_post_send(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 
 	mlx5e_xdpsq_push_frame(sq, info);
 	mlx5e_xdpsq_posted(sq, &wqe->ctrl, 1, 1);
-	return true;
+	return 0;
 }
 
 /**
@@ -204,12 +205,13 @@ static bool mlx5e_xdpsq_post_send(struct mlx5e_xdpsq *sq, dma_addr_t dma,
  * ring end before it when it would wrap. The completion frees every
  * buffer.
  *
- * Return: false when the SQ is full, the frame has more buffers than the
- * device's largest WQE can take, or its first is too short to inline.
+ * Return: 0, -ENOSPC when the SQ is full, -EINVAL when the frame has more
+ * buffers than the device's largest WQE can take or its first is too
+ * short to inline.
  */
-static bool mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
-				const struct mlx5e_xdp_seg *segs, u8 n,
-				const struct mlx5e_xdp_info *infos)
+static int mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
+			       const struct mlx5e_xdp_seg *segs, u8 n,
+			       const struct mlx5e_xdp_info *infos)
 {
 	u16 ihs = 0, ds_cnt, wqebbs, contig, pi;
 	struct mlx5e_wqe_data_seg *dseg;
@@ -220,19 +222,19 @@ static bool mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
 	if (sq->min_inline_mode != MLX5_INLINE_MODE_NONE) {
 		ihs = MLX5E_XDP_MIN_INLINE;
 		if (unlikely(segs[0].len <= ihs))
-			return false;
+			return -EINVAL;
 	}
 	ds_cnt = sizeof(struct mlx5e_tx_wqe) / MLX5E_SEND_WQE_DS +
 		 (ihs ? 1 : 0) + n;
 	if (unlikely(ds_cnt > sq->max_mpw_ds))
-		return false;
+		return -EINVAL;
 	wqebbs = DIV_ROUND_UP(ds_cnt, MLX5E_WQEBB_NUM_DS);
 	pi = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
 	contig = mlx5_wq_cyc_contig_to_end(&sq->wq, pi);
 	if (contig >= wqebbs)
 		contig = 0;
 	if (unlikely(mlx5e_xdpsq_room(sq) < contig + wqebbs))
-		return false;
+		return -ENOSPC;
 	/* A WQE never wraps: NOPs, completed with the WQE after them. */
 	while (contig--) {
 		struct mlx5e_wqe_ctrl_seg *nop;
@@ -269,7 +271,7 @@ static bool mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
 						 MLX5E_OPCODE_SEND);
 	wqe->ctrl.qpn_ds = sq->qpn_be | cpu_to_be32(ds_cnt);
 	mlx5e_xdpsq_posted(sq, &wqe->ctrl, wqebbs, n);
-	return true;
+	return 0;
 }
 
 /**
@@ -282,15 +284,16 @@ static bool mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
  * @syncp: the poster's counters
  * @sessions: the poster's MPWQE session counter
  *
- * Return: false when the SQ is full, recovering, or cannot take the frame.
+ * Return: 0, -ENOSPC when the SQ is full or recovering, -EINVAL when it
+ * cannot take the frame.
  */
-static bool mlx5e_xdpsq_post(struct mlx5e_xdpsq *sq, dma_addr_t dma,
-			     void *data, u32 len,
-			     const struct mlx5e_xdp_info *info,
-			     struct u64_stats_sync *syncp, u64_stats_t *sessions)
+static int mlx5e_xdpsq_post(struct mlx5e_xdpsq *sq, dma_addr_t dma,
+			    void *data, u32 len,
+			    const struct mlx5e_xdp_info *info,
+			    struct u64_stats_sync *syncp, u64_stats_t *sessions)
 {
 	if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state)))
-		return false;
+		return -ENOSPC;
 	if (test_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state))
 		return mlx5e_xdpsq_post_mpwqe(sq, dma, len, info, syncp,
 					      sessions);
@@ -503,7 +506,7 @@ static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct xdp_buff *xdp)
 	struct skb_shared_info *sinfo;
 	struct page *page;
 	u8 i, n = 1;
-	bool ok;
+	int err;
 
 	page = virt_to_head_page(xdp->data);
 	segs[0] = (struct mlx5e_xdp_seg) {
@@ -518,8 +521,10 @@ static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct xdp_buff *xdp)
 	};
 	if (unlikely(xdp_buff_has_frags(xdp))) {
 		sinfo = xdp_get_shared_info_from_buff(xdp);
-		if (unlikely(sinfo->nr_frags >= MLX5E_XDP_MAX_SEGS))
+		if (unlikely(sinfo->nr_frags >= MLX5E_XDP_MAX_SEGS)) {
+			err = -EINVAL;
 			goto err;
+		}
 		for (i = 0; i < sinfo->nr_frags; i++, n++) {
 			skb_frag_t *f = &sinfo->frags[i];
 
@@ -540,19 +545,21 @@ static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct xdp_buff *xdp)
 					   DMA_BIDIRECTIONAL);
 	spin_lock(&sq->lock);
 	if (n == 1)
-		ok = mlx5e_xdpsq_post(sq, segs[0].dma, segs[0].data,
-				      segs[0].len, &infos[0], &rq->stats->syncp,
-				      &rq->stats->xdp_tx_mpwqe);
+		err = mlx5e_xdpsq_post(sq, segs[0].dma, segs[0].data,
+				       segs[0].len, &infos[0], &rq->stats->syncp,
+				       &rq->stats->xdp_tx_mpwqe);
+	else if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state)))
+		err = -ENOSPC;
 	else
-		ok = !test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state) &&
-		     mlx5e_xdpsq_post_sg(sq, segs, n, infos);
+		err = mlx5e_xdpsq_post_sg(sq, segs, n, infos);
 	spin_unlock(&sq->lock);
-	if (unlikely(!ok))
+	if (unlikely(err))
 		goto err;
 	mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_xmit);
 	return true;
 err:
-	mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_full);
+	mlx5e_xdp_stat(&rq->stats->syncp, err == -ENOSPC ?
+		       &rq->stats->xdp_tx_full : &rq->stats->xdp_tx_err);
 	return false;
 }
 
@@ -733,6 +740,7 @@ static bool mlx5e_xdp_xmit_sg(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 	struct mlx5e_xdp_info infos[MLX5E_XDP_MAX_SEGS];
 	struct mlx5e_xdp_seg segs[MLX5E_XDP_MAX_SEGS];
 	u8 n = sinfo->nr_frags + 1, i;
+	int err;
 
 	if (unlikely(n > MLX5E_XDP_MAX_SEGS)) {
 		mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
@@ -764,9 +772,11 @@ static bool mlx5e_xdp_xmit_sg(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 			.len = segs[i].len,
 		};
 	}
-	if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state) ||
-		     !mlx5e_xdpsq_post_sg(sq, segs, n, infos))) {
-		mlx5e_xdp_stat(&s->syncp, &s->xdp_full);
+	err = test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state) ? -ENOSPC :
+	      mlx5e_xdpsq_post_sg(sq, segs, n, infos);
+	if (unlikely(err)) {
+		mlx5e_xdp_stat(&s->syncp, err == -ENOSPC ? &s->xdp_full :
+			       &s->xdp_err);
 		goto err_unmap_all;
 	}
 	mlx5e_xdp_stat(&s->syncp, &s->xdp_xmit);
@@ -793,6 +803,7 @@ static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 		.frame = f,
 		.len = f->len,
 	};
+	int err;
 
 	if (unlikely(xdp_frame_has_frags(f)))
 		return mlx5e_xdp_xmit_sg(sq, f);
@@ -801,10 +812,12 @@ static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 		mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
 		return false;
 	}
-	if (unlikely(!mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info,
-				       &s->syncp, &s->xdp_mpwqe))) {
+	err = mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info,
+			       &s->syncp, &s->xdp_mpwqe);
+	if (unlikely(err)) {
 		dma_unmap_single(sq->pdev, info.dma, f->len, DMA_TO_DEVICE);
-		mlx5e_xdp_stat(&s->syncp, &s->xdp_full);
+		mlx5e_xdp_stat(&s->syncp, err == -ENOSPC ? &s->xdp_full :
+			       &s->xdp_err);
 		return false;
 	}
 	mlx5e_xdp_stat(&s->syncp, &s->xdp_xmit);
