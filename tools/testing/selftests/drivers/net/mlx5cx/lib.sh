@@ -665,6 +665,36 @@ xdp_bench_stop() {
 	! xdp_attached_ns "$dev"
 }
 
+# A TCP transfer compared end to end: tcp_sink_start OUT starts a
+# receiver on $B_IP:5201 in $NS that writes "sha256 bytes" of what it got
+# to OUT; tcp_send FILE connects from the host side, sends FILE and waits
+# for the receiver. Counters read between the two see only the transfer.
+tcp_sink_start() {
+	ip netns exec "$NS" "${PY:-python3}" -c '
+import hashlib, socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], 5201)); s.listen(1); s.settimeout(120)
+c, _ = s.accept(); h = hashlib.sha256(); n = 0
+while True:
+    d = c.recv(65536)
+    if not d: break
+    h.update(d); n += len(d)
+print(h.hexdigest(), n)' "$B_IP" >"$1" &
+	TCP_SINK=$!
+	sleep 1
+}
+tcp_send() {
+	"${PY:-python3}" -c '
+import socket, sys
+s = socket.create_connection((sys.argv[1], 5201), timeout=120)
+s.sendall(open(sys.argv[2], "rb").read()); s.close()' "$B_IP" "$1" || {
+		kill "$TCP_SINK" 2>/dev/null
+		wait "$TCP_SINK"
+		return 1
+	}
+	wait "$TCP_SINK"
+}
+
 # pktgen_mq_setup DEV NQ COUNT: samples/pktgen's multiqueue setup (one
 # thread per queue): thread i sends COUNT 64-byte packets (0: until
 # stopped) on queue i of DEV, no burst, towards the peer host ($B_IP,

@@ -195,28 +195,13 @@ drop_mb() {
 
 # (c) XDP_PASS: TCP at MTU 9000 through a frags-aware program, compared.
 tcp_exact() {
-	local sent got srv d0 r0
+	local sent got d0 r0
 
 	head -c $((8 << 20)) /dev/urandom >"$TMP/blob"
 	sent=$(sha256sum <"$TMP/blob" | cut -d' ' -f1)
-	nsx "$PY" -c '
-import hashlib, socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((sys.argv[1], 5201)); s.listen(1); s.settimeout(120)
-c, _ = s.accept(); h = hashlib.sha256(); n = 0
-while True:
-    d = c.recv(65536)
-    if not d: break
-    h.update(d); n += len(d)
-print(h.hexdigest(), n)' "$B_IP" >"$TMP/tcp.out" &
-	srv=$!
-	sleep 1
+	tcp_sink_start "$TMP/tcp.out"
 	d0=$(bstat rx_xdp_drop) r0=$(bstat rx_bytes)
-	"$PY" -c '
-import socket, sys
-s = socket.create_connection((sys.argv[1], 5201), timeout=120)
-s.sendall(open(sys.argv[2], "rb").read()); s.close()' "$B_IP" "$TMP/blob" || return 1
-	wait "$srv"
+	tcp_send "$TMP/blob" || return 1
 	got=$(cut -d' ' -f1 <"$TMP/tcp.out")
 	diag "XDP_PASS TCP at MTU $MTU: sent 8 MiB sha256 ${sent:0:16}, received $(cut -d' ' -f2 <"$TMP/tcp.out") bytes sha256 ${got:0:16}; rx_bytes +$(( $(bstat rx_bytes) - r0 )), rx_xdp_drop +$(( $(bstat rx_xdp_drop) - d0 ))"
 	[ "$got" = "$sent" ] && [ "$(bstat rx_xdp_drop)" = "$d0" ] &&
