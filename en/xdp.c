@@ -191,13 +191,65 @@ static int mlx5e_xdpsq_post_send(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 	return 0;
 }
 
+/* The bus address of fragment @i of @sg. */
+static dma_addr_t mlx5e_xdp_sg_frag_dma(const struct mlx5e_xdp_sg *sg, u8 i)
+{
+	const skb_frag_t *frag = &sg->sinfo->frags[i];
+
+	if (sg->frag_dma)
+		return sg->frag_dma[i];
+	return page_pool_get_dma_addr(skb_frag_page(frag)) + skb_frag_off(frag);
+}
+
+/* What the WQE of @sg owns until it completes, into the frame fifo: each
+ * page_pool reference (XDP_TX), or each fragment's mapping and then the
+ * frame (ndo_xdp_xmit), which the frame's completion returns.
+ */
+static void mlx5e_xdpsq_push_sg(struct mlx5e_xdpsq *sq,
+				const struct mlx5e_xdp_sg *sg)
+{
+	struct mlx5e_xdp_info info;
+	u8 i;
+
+	if (!sg->frame) {
+		info = (struct mlx5e_xdp_info) {
+			.mode = MLX5E_XDP_INFO_PAGE,
+			.page = virt_to_head_page(sg->data),
+		};
+		mlx5e_xdpsq_push_frame(sq, &info);
+	}
+	for (i = 0; i < sg->sinfo->nr_frags; i++) {
+		const skb_frag_t *frag = &sg->sinfo->frags[i];
+
+		if (sg->frame)
+			info = (struct mlx5e_xdp_info) {
+				.mode = MLX5E_XDP_INFO_UNMAP,
+				.dma = sg->frag_dma[i],
+				.len = skb_frag_size(frag),
+			};
+		else
+			info = (struct mlx5e_xdp_info) {
+				.mode = MLX5E_XDP_INFO_PAGE,
+				.page = skb_frag_page(frag),
+			};
+		mlx5e_xdpsq_push_frame(sq, &info);
+	}
+	if (sg->frame) {
+		info = (struct mlx5e_xdp_info) {
+			.mode = MLX5E_XDP_INFO_FRAME,
+			.frame = sg->frame,
+			.dma = sg->dma,
+			.len = sg->len,
+		};
+		mlx5e_xdpsq_push_frame(sq, &info);
+	}
+}
+
 /**
  * mlx5e_xdpsq_post_sg() - one multi-buffer frame as a SEND WQE of its own
  * @sq: the XDP SQ, its lock held
- * @segs: the frame's buffers, in order, the first one's headers inlined
- *	when the SQ's minimum inline mode asks for it
- * @n: buffers, 2 or more
- * @infos: what the WQE owns until it completes, one entry per buffer
+ * @sg: the frame: its linear part (headers inlined when the SQ's minimum
+ *	inline mode asks for it) and one fragment or more
  *
  * Never inside an MPWQE session (one data segment per frame there): the
  * open session is closed first. Control, Ethernet segment, one data
@@ -206,22 +258,21 @@ static int mlx5e_xdpsq_post_send(struct mlx5e_xdpsq *sq, dma_addr_t dma,
  * buffer.
  *
  * Return: 0, -ENOSPC when the SQ is full, -EINVAL when the frame has more
- * buffers than the device's largest WQE can take or its first is too
- * short to inline.
+ * buffers than the device's largest WQE can take or its linear part is
+ * too short to inline.
  */
 static int mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
-			       const struct mlx5e_xdp_seg *segs, u8 n,
-			       const struct mlx5e_xdp_info *infos)
+			       const struct mlx5e_xdp_sg *sg)
 {
 	u16 ihs = 0, ds_cnt, wqebbs, contig, pi;
+	u8 i, n = sg->sinfo->nr_frags + 1;
 	struct mlx5e_wqe_data_seg *dseg;
 	struct mlx5e_tx_wqe *wqe;
-	u8 i;
 
 	mlx5e_xdpsq_mpwqe_close(sq);
 	if (sq->min_inline_mode != MLX5_INLINE_MODE_NONE) {
 		ihs = MLX5E_XDP_MIN_INLINE;
-		if (unlikely(segs[0].len <= ihs))
+		if (unlikely(sg->len <= ihs))
 			return -EINVAL;
 	}
 	ds_cnt = sizeof(struct mlx5e_tx_wqe) / MLX5E_SEND_WQE_DS +
@@ -255,18 +306,21 @@ static int mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
 	dseg = wqe->data;
 	if (ihs) {
 		wqe->eth.inline_hdr_sz = cpu_to_be16(ihs);
-		unsafe_memcpy(wqe->eth.inline_hdr, segs[0].data, ihs,
+		unsafe_memcpy(wqe->eth.inline_hdr, sg->data, ihs,
 			      /* the headers run on into the next segment */);
 		dseg++;
 	}
-	for (i = 0; i < n; i++, dseg++) {
-		u32 skip = i ? 0 : ihs;
-
-		dseg->addr = cpu_to_be64(segs[i].dma + skip);
-		dseg->byte_count = cpu_to_be32(segs[i].len - skip);
+	dseg->addr = cpu_to_be64(sg->dma + ihs);
+	dseg->byte_count = cpu_to_be32(sg->len - ihs);
+	dseg->lkey = sq->mkey_be;
+	for (i = 0; i + 1 < n; i++) {
+		dseg++;
+		dseg->addr = cpu_to_be64(mlx5e_xdp_sg_frag_dma(sg, i));
+		dseg->byte_count =
+			cpu_to_be32(skb_frag_size(&sg->sinfo->frags[i]));
 		dseg->lkey = sq->mkey_be;
-		mlx5e_xdpsq_push_frame(sq, &infos[i]);
 	}
+	mlx5e_xdpsq_push_sg(sq, sg);
 	wqe->ctrl.opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
 						 MLX5E_OPCODE_SEND);
 	wqe->ctrl.qpn_ds = sq->qpn_be | cpu_to_be32(ds_cnt);
@@ -500,67 +554,52 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
  */
 static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct xdp_buff *xdp)
 {
-	struct mlx5e_xdp_info infos[MLX5E_XDP_MAX_SEGS];
-	struct mlx5e_xdp_seg segs[MLX5E_XDP_MAX_SEGS];
+	struct page *page = virt_to_head_page(xdp->data);
 	struct mlx5e_xdpsq *sq = rq->xdpsq;
-	struct skb_shared_info *sinfo;
-	struct page *page;
-	u8 i, n = 1;
-	int err;
-
-	page = virt_to_head_page(xdp->data);
-	segs[0] = (struct mlx5e_xdp_seg) {
+	struct mlx5e_xdp_sg sg = {
+		.data = xdp->data,
 		.dma = page_pool_get_dma_addr(page) +
 		       (xdp->data - page_address(page)),
 		.len = xdp->data_end - xdp->data,
-		.data = xdp->data,
 	};
-	infos[0] = (struct mlx5e_xdp_info) {
-		.mode = MLX5E_XDP_INFO_PAGE,
-		.page = page,
-	};
-	if (unlikely(xdp_buff_has_frags(xdp))) {
-		sinfo = xdp_get_shared_info_from_buff(xdp);
-		if (unlikely(sinfo->nr_frags >= MLX5E_XDP_MAX_SEGS)) {
-			err = -EINVAL;
-			goto err;
-		}
-		for (i = 0; i < sinfo->nr_frags; i++, n++) {
-			skb_frag_t *f = &sinfo->frags[i];
+	int err;
+	u8 i;
 
-			page = skb_frag_page(f);
-			segs[n] = (struct mlx5e_xdp_seg) {
-				.dma = page_pool_get_dma_addr(page) +
-				       skb_frag_off(f),
-				.len = skb_frag_size(f),
-			};
-			infos[n] = (struct mlx5e_xdp_info) {
-				.mode = MLX5E_XDP_INFO_PAGE,
-				.page = page,
-			};
-		}
+	dma_sync_single_for_device(rq->pdev, sg.dma, sg.len,
+				   DMA_BIDIRECTIONAL);
+	if (unlikely(xdp_buff_has_frags(xdp))) {
+		sg.sinfo = xdp_get_shared_info_from_buff(xdp);
+		for (i = 0; i < sg.sinfo->nr_frags; i++)
+			dma_sync_single_for_device(rq->pdev,
+						   mlx5e_xdp_sg_frag_dma(&sg, i),
+						   skb_frag_size(&sg.sinfo->frags[i]),
+						   DMA_BIDIRECTIONAL);
 	}
-	for (i = 0; i < n; i++)
-		dma_sync_single_for_device(rq->pdev, segs[i].dma, segs[i].len,
-					   DMA_BIDIRECTIONAL);
 	spin_lock(&sq->lock);
-	if (n == 1)
-		err = mlx5e_xdpsq_post(sq, segs[0].dma, segs[0].data,
-				       segs[0].len, &infos[0], &rq->stats->syncp,
+	if (likely(!sg.sinfo)) {
+		struct mlx5e_xdp_info info = {
+			.mode = MLX5E_XDP_INFO_PAGE,
+			.page = page,
+		};
+
+		err = mlx5e_xdpsq_post(sq, sg.dma, sg.data, sg.len, &info,
+				       &rq->stats->syncp,
 				       &rq->stats->xdp_tx_mpwqe);
-	else if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state)))
+	} else if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING,
+				     &sq->state))) {
 		err = -ENOSPC;
-	else
-		err = mlx5e_xdpsq_post_sg(sq, segs, n, infos);
+	} else {
+		err = mlx5e_xdpsq_post_sg(sq, &sg);
+	}
 	spin_unlock(&sq->lock);
-	if (unlikely(err))
-		goto err;
+	if (unlikely(err)) {
+		mlx5e_xdp_stat(&rq->stats->syncp, err == -ENOSPC ?
+			       &rq->stats->xdp_tx_full :
+			       &rq->stats->xdp_tx_err);
+		return false;
+	}
 	mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_xmit);
 	return true;
-err:
-	mlx5e_xdp_stat(&rq->stats->syncp, err == -ENOSPC ?
-		       &rq->stats->xdp_tx_full : &rq->stats->xdp_tx_err);
-	return false;
 }
 
 /**
@@ -737,61 +776,48 @@ static bool mlx5e_xdp_xmit_sg(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 {
 	struct skb_shared_info *sinfo = xdp_get_shared_info_from_frame(f);
 	struct mlx5e_xdp_xmit_stats *s = sq->xmit_stats;
-	struct mlx5e_xdp_info infos[MLX5E_XDP_MAX_SEGS];
-	struct mlx5e_xdp_seg segs[MLX5E_XDP_MAX_SEGS];
-	u8 n = sinfo->nr_frags + 1, i;
+	dma_addr_t frag_dma[MAX_SKB_FRAGS];
+	struct mlx5e_xdp_sg sg = {
+		.data = f->data,
+		.len = f->len,
+		.sinfo = sinfo,
+		.frag_dma = frag_dma,
+		.frame = f,
+	};
 	int err;
+	u8 i;
 
-	if (unlikely(n > MLX5E_XDP_MAX_SEGS)) {
+	sg.dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
+	if (unlikely(dma_mapping_error(sq->pdev, sg.dma))) {
 		mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
 		return false;
 	}
-	segs[0] = (struct mlx5e_xdp_seg) { .len = f->len, .data = f->data };
-	segs[0].dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
-	if (unlikely(dma_mapping_error(sq->pdev, segs[0].dma)))
-		goto err;
-	infos[n - 1] = (struct mlx5e_xdp_info) {
-		.mode = MLX5E_XDP_INFO_FRAME,
-		.frame = f,
-		.dma = segs[0].dma,
-		.len = f->len,
-	};
-	for (i = 1; i < n; i++) {
-		skb_frag_t *frag = &sinfo->frags[i - 1];
+	for (i = 0; i < sinfo->nr_frags; i++) {
+		skb_frag_t *frag = &sinfo->frags[i];
 
-		segs[i].len = skb_frag_size(frag);
-		segs[i].dma = skb_frag_dma_map(sq->pdev, frag, 0, segs[i].len,
+		frag_dma[i] = skb_frag_dma_map(sq->pdev, frag, 0,
+					       skb_frag_size(frag),
 					       DMA_TO_DEVICE);
-		if (unlikely(dma_mapping_error(sq->pdev, segs[i].dma))) {
+		if (unlikely(dma_mapping_error(sq->pdev, frag_dma[i]))) {
 			mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
 			goto err_unmap;
 		}
-		infos[i - 1] = (struct mlx5e_xdp_info) {
-			.mode = MLX5E_XDP_INFO_UNMAP,
-			.dma = segs[i].dma,
-			.len = segs[i].len,
-		};
 	}
 	err = test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state) ? -ENOSPC :
-	      mlx5e_xdpsq_post_sg(sq, segs, n, infos);
+	      mlx5e_xdpsq_post_sg(sq, &sg);
 	if (unlikely(err)) {
 		mlx5e_xdp_stat(&s->syncp, err == -ENOSPC ? &s->xdp_full :
 			       &s->xdp_err);
-		goto err_unmap_all;
+		goto err_unmap;
 	}
 	mlx5e_xdp_stat(&s->syncp, &s->xdp_xmit);
 	return true;
 
-err_unmap_all:
-	i = n;
 err_unmap:
-	while (--i)
-		dma_unmap_page(sq->pdev, segs[i].dma, segs[i].len,
-			       DMA_TO_DEVICE);
-	dma_unmap_single(sq->pdev, segs[0].dma, f->len, DMA_TO_DEVICE);
-	return false;
-err:
-	mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
+	while (i--)
+		dma_unmap_page(sq->pdev, frag_dma[i],
+			       skb_frag_size(&sinfo->frags[i]), DMA_TO_DEVICE);
+	dma_unmap_single(sq->pdev, sg.dma, f->len, DMA_TO_DEVICE);
 	return false;
 }
 

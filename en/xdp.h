@@ -14,9 +14,6 @@
 /* Header bytes an XDP send WQE inlines when the SQ must inline L2. */
 #define MLX5E_XDP_MIN_INLINE	(ETH_HLEN + VLAN_HLEN)
 
-/* Buffers of the largest multi-buffer frame the XDP SQ sends. */
-#define MLX5E_XDP_MAX_SEGS	(1 + MAX_SKB_FRAGS)
-
 /**
  * enum mlx5e_xdp_verdict - what became of a frame XDP ran on
  * @MLX5E_XDP_PASS: to the stack: build the SKB
@@ -48,15 +45,23 @@ enum mlx5e_xdp_info_mode {
 };
 
 /**
- * struct mlx5e_xdp_seg - one buffer of a frame to send
+ * struct mlx5e_xdp_sg - a multi-buffer frame to post as one SEND WQE
+ * @data: the linear part, whose headers are inlined when the SQ asks
  * @dma: its bus address
  * @len: its bytes
- * @data: the first buffer: its bytes (for the inline headers)
+ * @sinfo: the fragments
+ * @frag_dma: ndo_xdp_xmit: each fragment's mapping; NULL for XDP_TX,
+ *	whose fragments are page_pool pages the pool mapped
+ * @frame: ndo_xdp_xmit: the frame, returned when the WQE completes; NULL
+ *	for XDP_TX, each buffer of which is a page_pool reference
  */
-struct mlx5e_xdp_seg {
+struct mlx5e_xdp_sg {
+	void *data;
 	dma_addr_t dma;
 	u32 len;
-	void *data;
+	const struct skb_shared_info *sinfo;
+	const dma_addr_t *frag_dma;
+	struct xdp_frame *frame;
 };
 
 /**
