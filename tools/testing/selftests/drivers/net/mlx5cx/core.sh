@@ -17,7 +17,7 @@ ktap_header 9
 
 dmesg_mark core
 load_ours
-ktap_check "our mlx5_core binds every function" all_bound mlx5_core
+ktap_check "our mlx5_core binds every function" ours_all_bound
 
 probe_line() {
 	local bdf

@@ -23,7 +23,7 @@ bdf_b=$(cx_functions | sed -n 2p)
 dmesg -C
 dmesg_mark eth
 load_ours
-ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
+ktap_check "our mlx5_core binds both functions" ours_all_bound
 complaints=$(mlx5_complaints)
 [ -z "$complaints" ] || echo "$complaints" | sed 's/^/# /'
 ktap_check "probe logs no error or warning" test -z "$complaints"

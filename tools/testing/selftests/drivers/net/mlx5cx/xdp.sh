@@ -33,7 +33,7 @@ bdf_b=$(cx_functions | sed -n 2p)
 dmesg -C
 dmesg_mark xdp
 load_ours
-ktap_check "our mlx5_core binds both functions" all_bound mlx5_core
+ktap_check "our mlx5_core binds both functions" ours_all_bound
 a=$(netdev_of "$bdf_a")
 b=$(netdev_of "$bdf_b")
 PEER_DEV=$b
