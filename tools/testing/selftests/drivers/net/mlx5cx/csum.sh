@@ -206,8 +206,6 @@ rm -rf "$work"
 pair_down
 rmmod mlx5_core
 ktap_check "after rmmod: nothing left on the device" all_clean
-complaints=$(mlx5_complaints)
-[ -z "$complaints" ] || echo "$complaints" | sed 's/^/# /'
-ktap_check "no mlx5 error or warning in the kernel log" test -z "$complaints"
+no_complaints "no mlx5 error or warning in the kernel log"
 
 ktap_finish

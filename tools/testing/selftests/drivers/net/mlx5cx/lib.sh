@@ -436,6 +436,33 @@ mlx5_complaints() {
 		grep -v -e 'loading out-of-tree module' -e 'module verification failed'
 }
 
+# no_complaints DESCRIPTION [PATTERN...]: one test point, passed when the
+# kernel log holds no mlx5 error or warning (mlx5_complaints) but lines
+# matching a PATTERN, the ones the test provoked; the rest are shown.
+# With NO_COMPLAINTS_STRICT set, no oops, BUG, WARN or stalled page_pool
+# either.
+no_complaints() {
+	local desc=$1 p c
+	local -a skip=()
+
+	shift
+	for p in "$@"; do
+		skip+=(-e "$p")
+	done
+	if [ ${#skip[@]} -gt 0 ]; then
+		c=$(mlx5_complaints | grep -v "${skip[@]}")
+	else
+		c=$(mlx5_complaints)
+	fi
+	[ -z "$c" ] || echo "$c" | sed 's/^/# /'
+	if [ -n "${NO_COMPLAINTS_STRICT:-}" ] &&
+	   dmesg | grep -Eq 'WARNING|BUG|Oops|page_pool.*stalled'; then
+		echo "# an oops, BUG, WARN or stalled page_pool in the kernel log"
+		c+=" oops"
+	fi
+	ktap_check "$desc" test -z "$c"
+}
+
 # The two ports as two hosts: port A's netdev stays here as $A_IP, port B's
 # moves into network namespace $NS as $B_IP; both up, IPv6 off so that no
 # background chatter enters the counters.

@@ -342,9 +342,7 @@ ktap_check "skb_tx_mpwqe toggled $TOGGLES times under pktgen: every packet count
 ktap_check "skb_tx_mpwqe is on after the toggles, traffic flows" \
 	bash -c "ethtool --show-priv-flags $a | grep -Eq 'skb_tx_mpwqe *: on' && ping -c 2 -W 5 $B_IP >/dev/null"
 
-complaints=$(mlx5_complaints)
-[ -z "$complaints" ] || echo "$complaints" | sed 's/^/# /'
-ktap_check "no error or warning in dmesg" test -z "$complaints"
+no_complaints "no error or warning in dmesg"
 
 pair_down
 ktap_check "rmmod" unload_mlx5

@@ -555,8 +555,6 @@ teardown() {
 }
 ktap_check "rmmod after the XDP tests" teardown
 ktap_check "after rmmod: nothing left on the device" all_clean
-complaints=$(mlx5_complaints)
-[ -z "$complaints" ] || echo "$complaints" | sed 's/^/# /'
-ktap_check "no mlx5 error or warning in the kernel log" test -z "$complaints"
+no_complaints "no mlx5 error or warning in the kernel log"
 
 ktap_finish
