@@ -277,9 +277,15 @@ distro() {
 	diag "distribution mlx5_core, $NCH queues:"
 	check pre_d post_d 1 0 1
 }
-ktap_check "distribution mlx5_core: every SQ on its one doorbell register" distro
-pair_down
-unload_mlx5
-ktap_check "distribution unloaded: nothing left in the model" all_clean
+if [ "${VM_KERNEL:-debian}" != debian ]; then
+	why="the distribution driver is built for the Debian kernel, not $(uname -r)"
+	ktap_skip "distribution mlx5_core: every SQ on its one doorbell register" "$why"
+	ktap_skip "distribution unloaded: nothing left in the model" "$why"
+else
+	ktap_check "distribution mlx5_core: every SQ on its one doorbell register" distro
+	pair_down
+	unload_mlx5
+	ktap_check "distribution unloaded: nothing left in the model" all_clean
+fi
 
 ktap_finish
