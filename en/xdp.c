@@ -208,6 +208,7 @@ static dma_addr_t mlx5e_xdp_sg_frag_dma(const struct mlx5e_xdp_sg *sg, u8 i)
 static void mlx5e_xdpsq_push_sg(struct mlx5e_xdpsq *sq,
 				const struct mlx5e_xdp_sg *sg)
 {
+	const skb_frag_t *frags = sg->sinfo->frags;
 	struct mlx5e_xdp_info info;
 	u8 i;
 
@@ -217,32 +218,25 @@ static void mlx5e_xdpsq_push_sg(struct mlx5e_xdpsq *sq,
 			.page = virt_to_head_page(sg->data),
 		};
 		mlx5e_xdpsq_push_frame(sq, &info);
+		for (i = 0; i < sg->sinfo->nr_frags; i++) {
+			info.page = skb_frag_page(&frags[i]);
+			mlx5e_xdpsq_push_frame(sq, &info);
+		}
+		return;
 	}
+	info = (struct mlx5e_xdp_info) { .mode = MLX5E_XDP_INFO_UNMAP };
 	for (i = 0; i < sg->sinfo->nr_frags; i++) {
-		const skb_frag_t *frag = &sg->sinfo->frags[i];
-
-		if (sg->frame)
-			info = (struct mlx5e_xdp_info) {
-				.mode = MLX5E_XDP_INFO_UNMAP,
-				.dma = sg->frag_dma[i],
-				.len = skb_frag_size(frag),
-			};
-		else
-			info = (struct mlx5e_xdp_info) {
-				.mode = MLX5E_XDP_INFO_PAGE,
-				.page = skb_frag_page(frag),
-			};
+		info.dma = sg->frag_dma[i];
+		info.len = skb_frag_size(&frags[i]);
 		mlx5e_xdpsq_push_frame(sq, &info);
 	}
-	if (sg->frame) {
-		info = (struct mlx5e_xdp_info) {
-			.mode = MLX5E_XDP_INFO_FRAME,
-			.frame = sg->frame,
-			.dma = sg->dma,
-			.len = sg->len,
-		};
-		mlx5e_xdpsq_push_frame(sq, &info);
-	}
+	info = (struct mlx5e_xdp_info) {
+		.mode = MLX5E_XDP_INFO_FRAME,
+		.frame = sg->frame,
+		.dma = sg->dma,
+		.len = sg->len,
+	};
+	mlx5e_xdpsq_push_frame(sq, &info);
 }
 
 /**
@@ -257,9 +251,9 @@ static void mlx5e_xdpsq_push_sg(struct mlx5e_xdpsq *sq,
  * ring end before it when it would wrap. The completion frees every
  * buffer.
  *
- * Return: 0, -ENOSPC when the SQ is full, -EINVAL when the frame has more
- * buffers than the device's largest WQE can take or its linear part is
- * too short to inline.
+ * Return: 0, -ENOSPC when the SQ is full or recovering, -EINVAL when the
+ * frame has more buffers than the device's largest WQE can take or its
+ * linear part is too short to inline.
  */
 static int mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
 			       const struct mlx5e_xdp_sg *sg)
@@ -269,6 +263,8 @@ static int mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
 	struct mlx5e_wqe_data_seg *dseg;
 	struct mlx5e_tx_wqe *wqe;
 
+	if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state)))
+		return -ENOSPC;
 	mlx5e_xdpsq_mpwqe_close(sq);
 	if (sq->min_inline_mode != MLX5_INLINE_MODE_NONE) {
 		ihs = MLX5E_XDP_MIN_INLINE;
@@ -585,9 +581,6 @@ static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct xdp_buff *xdp)
 		err = mlx5e_xdpsq_post(sq, sg.dma, sg.data, sg.len, &info,
 				       &rq->stats->syncp,
 				       &rq->stats->xdp_tx_mpwqe);
-	} else if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING,
-				     &sq->state))) {
-		err = -ENOSPC;
 	} else {
 		err = mlx5e_xdpsq_post_sg(sq, &sg);
 	}
@@ -803,8 +796,7 @@ static bool mlx5e_xdp_xmit_sg(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 			goto err_unmap;
 		}
 	}
-	err = test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state) ? -ENOSPC :
-	      mlx5e_xdpsq_post_sg(sq, &sg);
+	err = mlx5e_xdpsq_post_sg(sq, &sg);
 	if (unlikely(err)) {
 		mlx5e_xdp_stat(&s->syncp, err == -ENOSPC ? &s->xdp_full :
 			       &s->xdp_err);
