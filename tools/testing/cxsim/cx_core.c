@@ -116,6 +116,8 @@ void cx_core_timer(struct cx_core *core)
 {
 	cx_cq_timer(core);
 	cx_umr_timer(core);
+	cx_sq_timer(core);
+	cx_cq_arm_timer(core);
 	cx_cmd_timer(core);
 }
 

@@ -220,7 +220,26 @@ struct cx_params {
 	uint8_t min_inline;
 	/* Permanent MAC address of the function's port. */
 	uint8_t mac[6];
+	/*
+	 * The asynchronous engine (cx_tx.c, cx_cq.c, cx_eq.c): a doorbell
+	 * only records work, which the device does latency_ns plus a seeded
+	 * jitter in [0, jitter_ns] later, on the host timer, at most
+	 * sq_budget WQEs of an SQ a step.  latency_ns and jitter_ns both 0,
+	 * or no host timer: the work is done inside the doorbell write.
+	 */
+	uint64_t latency_ns;
+	uint64_t jitter_ns;
+	uint64_t seed;			/* of the jitter; same seed, same delays */
+	uint32_t sq_budget;		/* 0: CX_SQ_BUDGET */
+	/*
+	 * The wire's speed in Mb/s (asynchronous engine only; 0: no limit):
+	 * an SQ sends no frame while the wire is still busy with the last.
+	 */
+	uint32_t speed_mbps;
 };
+
+/* WQEs one SQ runs in one step of the asynchronous engine, by default. */
+#define CX_SQ_BUDGET		64
 
 struct cx_iseg_state {
 	uint64_t reset_ns;

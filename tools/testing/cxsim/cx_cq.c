@@ -15,7 +15,9 @@
  * The CQ doorbell (UAR offset 0x20, 64-bit) is upstream mlx5_cq_arm():
  * be32 (sn << 28 | cmd | ci), be32 cqn.  An armed CQ posts one
  * completion EQE (data.comp.cqn) on its EQ at the next CQE and disarms;
- * arming with CQEs beyond ci posts it at once.
+ * arming with CQEs beyond ci posts it at once.  On an asynchronous device
+ * (cx_async()) the arm takes effect once due, from the host timer; a later
+ * arm meanwhile replaces the recorded one.
  *
  * Moderation (cq_max_count, cq_period in us; "0: moderation disabled", so
  * a CQ with either at 0 posts its EQE at the first CQE): an armed CQ posts
@@ -341,13 +343,45 @@ int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img)
 	return 0;
 }
 
+static void cx_cq_arm(struct cx_core *core, struct cx_cq *cq, uint64_t value);
+
+/* Arms the asynchronous engine recorded, applied once due. */
+void cx_cq_arm_timer(struct cx_core *core)
+{
+	struct cx_dp *dp = core->dp;
+	uint64_t now, next = 0;
+	struct cx_tab *t;
+	uint32_t i;
+
+	if (!dp || !core->func.nic || !dp->arm_deadline)
+		return;
+	now = cx_now(core);
+	if (dp->arm_deadline > now)
+		return;
+	t = &core->func.nic->cq;
+	for (i = 0; i < t->cap; i++) {
+		struct cx_cq *cq = t->slot[i];
+
+		if (!cq || !cq->arm_pending)
+			continue;
+		if (cq->arm_due_ns > now) {
+			if (!next || cq->arm_due_ns < next)
+				next = cq->arm_due_ns;
+			continue;
+		}
+		cq->arm_pending = false;
+		dp->async_arms++;
+		cx_cq_arm(core, cq, cq->arm_db);
+	}
+	dp->arm_deadline = next;
+	/* cx_core_timer() rearms the host timer. */
+}
+
 void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 {
 	struct cx_dp *dp = cx_dp_get(core);
-	uint32_t w0 = __builtin_bswap32((uint32_t)value);
 	uint32_t cqn = __builtin_bswap32((uint32_t)(value >> 32)) & CX_CI_MASK;
 	struct cx_cq *cq;
-	uint32_t ci = w0 & CX_CI_MASK, pending;
 
 	if (!dp || !core->func.nic)
 		return;
@@ -367,6 +401,29 @@ void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 	}
 	dp->cq_arms++;
 	cq->arms++;
+	if (cx_async(core)) {
+		/* Recorded; a later arm replaces it (cx_cq_arm_timer()). */
+		cq->arm_db = value;
+		if (!cq->arm_pending) {
+			cq->arm_pending = true;
+			cq->arm_due_ns = cx_async_due(core);
+			if (!dp->arm_deadline ||
+			    cq->arm_due_ns < dp->arm_deadline) {
+				dp->arm_deadline = cq->arm_due_ns;
+				cx_timer_rearm(core);
+			}
+		}
+		return;
+	}
+	cx_cq_arm(core, cq, value);
+}
+
+/* The device takes an arm doorbell's @value (cx_cq_doorbell()). */
+static void cx_cq_arm(struct cx_core *core, struct cx_cq *cq, uint64_t value)
+{
+	uint32_t w0 = __builtin_bswap32((uint32_t)value);
+	uint32_t ci = w0 & CX_CI_MASK, pending;
+
 	cq->arm_sn = w0 >> 28 & 3;
 	cq->arm_ci = ci;
 	cq->armed = true;

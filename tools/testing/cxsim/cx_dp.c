@@ -28,6 +28,7 @@ struct cx_dp *cx_dp_get(struct cx_core *core)
 		free(dp);
 		return NULL;
 	}
+	dp->rng = core->params.seed;
 	core->dp = dp;
 	return dp;
 }
@@ -45,27 +46,70 @@ void cx_dp_fini(struct cx_core *core)
 	core->dp = NULL;
 }
 
+static uint64_t cx_earliest(uint64_t a, uint64_t b)
+{
+	return a && (!b || a < b) ? a : b;
+}
+
 /*
  * The host has one timer; delayed command completions (core->cmdq), CQ
- * moderation (dp->cq_deadline) and the test port's timed UMR holds
- * (dp->umr_deadline) share it: set it to the earliest deadline, or cancel
- * it when none has one.
+ * moderation (dp->cq_deadline), the test port's timed UMR holds
+ * (dp->umr_deadline) and the asynchronous engine's SQ steps and arms
+ * (dp->sq_deadline, dp->arm_deadline) share it: set it to the earliest
+ * deadline, or cancel it when none has one.
  */
 void cx_timer_rearm(struct cx_core *core)
 {
-	uint64_t first = core->dp ? core->dp->cq_deadline : 0;
-	uint64_t umr = core->dp ? core->dp->umr_deadline : 0;
+	struct cx_dp *dp = core->dp;
+	uint64_t first = 0;
 	unsigned int i;
 
 	if (!core->host.timer_mod)
 		return;
-	if (umr && (!first || umr < first))
-		first = umr;
+	if (dp) {
+		first = cx_earliest(dp->cq_deadline, dp->umr_deadline);
+		first = cx_earliest(first, dp->sq_deadline);
+		first = cx_earliest(first, dp->arm_deadline);
+	}
 	for (i = 0; i < CX_CMDQ_ENTRIES; i++)
 		if ((core->cmdq.delayed & (1u << i)) &&
 		    (!first || core->cmdq.deadline[i] < first))
 			first = core->cmdq.deadline[i];
 	core->host.timer_mod(core->host.opaque, first);
+}
+
+/*
+ * Is the device asynchronous (cx_params.latency_ns)?  Then a doorbell only
+ * records work, done from the host timer.
+ */
+bool cx_async(struct cx_core *core)
+{
+	return core->host.timer_mod && core->host.now_ns &&
+	       (core->params.latency_ns || core->params.jitter_ns);
+}
+
+/* splitmix64: a small generator whose sequence the seed alone decides. */
+static uint64_t cx_rng_next(struct cx_dp *dp)
+{
+	uint64_t z = (dp->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * When work recorded now is due: the latency plus a jitter in
+ * [0, jitter_ns], never now itself (the doorbell write returns first).
+ */
+uint64_t cx_async_due(struct cx_core *core)
+{
+	const struct cx_params *p = &core->params;
+	uint64_t delay = p->latency_ns;
+
+	if (p->jitter_ns && core->dp)
+		delay += cx_rng_next(core->dp) % (p->jitter_ns + 1);
+	return cx_now(core) + (delay ? delay : 1);
 }
 
 bool cx_dp_link_up(struct cx_core *core)
@@ -117,6 +161,16 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	const struct cx_dp *dp = core->dp ? core->dp : &zero;
 	uint32_t i;
 
+	KV(o, "async.latency_ns", core->params.latency_ns);
+	KV(o, "async.jitter_ns", core->params.jitter_ns);
+	KV(o, "async.seed", core->params.seed);
+	KV(o, "async.doorbells", dp->async_db);
+	KV(o, "async.steps", dp->async_steps);
+	KV(o, "async.budget_stops", dp->async_budget_stops);
+	KV(o, "async.arms", dp->async_arms);
+	KV(o, "async.max_lag_ns", dp->async_max_lag_ns);
+	KV(o, "wire.speed_mbps", core->params.speed_mbps);
+	KV(o, "wire.waits", dp->wire_waits);
 	KV(o, "dp.desc_bytes", dp->desc_bytes);
 	KV(o, "dp.wqebbs", dp->wqebbs);
 	KV(o, "dp.payload_bytes", dp->payload_bytes);

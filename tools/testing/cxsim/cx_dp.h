@@ -70,6 +70,18 @@ struct cx_dp {
 	uint64_t rx_drops_too_big;
 	uint64_t rx_drops_other;	/* RQ not ready, DMA errors, ... */
 	uint64_t rx_mcast, rx_bcast;
+	/* the asynchronous engine (cx_params.latency_ns) */
+	uint64_t rng;			/* jitter state, from cx_params.seed */
+	uint64_t sq_deadline;		/* earliest SQ step due (ns), 0: none */
+	uint64_t arm_deadline;		/* earliest CQ/EQ arm due (ns), 0: none */
+	uint64_t async_db;		/* doorbells whose work was deferred */
+	uint64_t async_steps;		/* SQ steps run from the timer */
+	uint64_t async_budget_stops;	/* ... that left work for the next */
+	uint64_t async_arms;		/* CQ/EQ arms applied from the timer */
+	uint64_t async_max_lag_ns;	/* longest doorbell-to-work delay */
+	/* the wire (cx_params.speed_mbps) */
+	uint64_t wire_free_ns;		/* busy with sent frames until then */
+	uint64_t wire_waits;		/* SQ steps held back by a busy wire */
 	/* scratch buffers */
 	uint8_t *txbuf;			/* CX_DP_TXBUF */
 	uint8_t *scratch;		/* CX_DP_SCRATCH */
@@ -127,8 +139,12 @@ size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len);
 
 /* Set the host timer to the earliest command or CQ moderation deadline. */
 void cx_timer_rearm(struct cx_core *core);
+bool cx_async(struct cx_core *core);
+uint64_t cx_async_due(struct cx_core *core);
+void cx_sq_timer(struct cx_core *core);
 /* The host timer ran out: CQs whose moderation period ended post their EQE. */
 void cx_cq_timer(struct cx_core *core);
+void cx_cq_arm_timer(struct cx_core *core);
 
 /* Is the port passing frames? */
 bool cx_dp_link_up(struct cx_core *core);

@@ -44,6 +44,10 @@ struct cx_cq {
 	uint64_t last_eqe_ns;	/* when the last completion EQE went out */
 	uint32_t refs;		/* SQs and RQs reporting here */
 	uint64_t cqes;		/* CQEs written */
+	/* The asynchronous engine: an arm doorbell not yet applied. */
+	bool arm_pending;
+	uint64_t arm_due_ns;
+	uint64_t arm_db;	/* the doorbell's value */
 };
 
 /* What a send or receive queue's "wq" says. */
@@ -95,6 +99,10 @@ struct cx_sq {
 	bool umr_pass;		/* released: run to pc without a new hold */
 	uint64_t umr_release_at;	/* ns; 0: until UMR_RELEASE */
 	uint32_t umr_holds;	/* holds it went through */
+	/* The asynchronous engine: a doorbell's work not yet done. */
+	bool db_pending;
+	uint64_t due_ns;	/* when the next step runs */
+	uint64_t rung_ns;	/* when the oldest work not done was rung */
 };
 
 struct cx_rq {

@@ -230,6 +230,8 @@ uint8_t cx_sq_modify(struct cx_cmd *cmd)
 	if (next == MLX5_SQC_STATE_RST) {
 		sq->pc_seen = 0;
 		sq->cc = 0;
+		/* Work rung before the reset is forgotten with it. */
+		sq->db_pending = false;
 	}
 	if (next != MLX5_SQC_STATE_RDY) {
 		/* A held UMR out of a queue that stops: never executed. */

@@ -12,6 +12,14 @@
  * is the doorbell record's (be32 at dbr_addr + 4, MLX5_SND_DBR; the
  * driver's pc is 16 bits), so every WQE from the SQ's cc to it runs.
  *
+ * The device is asynchronous (cx_async(): the latency and jitter
+ * properties): the doorbell only records that the SQ has work and when it
+ * is due (the latency plus a seeded jitter, never inside the write), and
+ * cx_sq_timer() runs it from the host timer, at most sq_budget WQEs a
+ * step, no faster than the wire (the speed property) sends the frames.
+ * Doorbells rung before a step fold into it: it reads the newest pc.  A
+ * reset of the SQ forgets work not yet done.
+ *
  * Each WQE: decoded by cx_wqe_decode(), sent by cx_tx_emit() (LSO,
  * checksums), completed with a CQE when it asks (MLX5_WQE_CTRL_CQ_UPDATE).
  * UMR WQEs (on an SQ created with reg_umr: the driver's ICOSQ) write
@@ -83,6 +91,32 @@ static bool cx_mac_is_bcast(const uint8_t *mac)
 	return !memcmp(mac, ff, 6);
 }
 
+/*
+ * The wire: a frame keeps it busy for its bytes plus the preamble, the
+ * inter-frame gap and the FCS the model leaves out, at the port's speed.
+ */
+#define CX_WIRE_OVERHEAD	(8 + 12 + 4)
+
+static void cx_wire_take(struct cx_core *core, size_t len)
+{
+	struct cx_dp *dp = core->dp;
+	uint64_t now, start;
+
+	if (!core->params.speed_mbps || !cx_async(core))
+		return;
+	now = cx_now(core);
+	start = dp->wire_free_ns > now ? dp->wire_free_ns : now;
+	dp->wire_free_ns = start + (len + CX_WIRE_OVERHEAD) * 8000ull /
+				   core->params.speed_mbps;
+}
+
+/* Is the wire still busy with frames sent earlier? */
+static bool cx_wire_busy(struct cx_core *core)
+{
+	return core->params.speed_mbps && cx_async(core) &&
+	       core->dp->wire_free_ns > cx_now(core);
+}
+
 static void cx_tx_frame(void *ctx, const uint8_t *frame, size_t len)
 {
 	struct cx_core *core = ctx;
@@ -112,6 +146,7 @@ static void cx_tx_frame(void *ctx, const uint8_t *frame, size_t len)
 		v->tx_ucast_pkts++;
 		v->tx_ucast_bytes += len;
 	}
+	cx_wire_take(core, len);
 	if (core->host.send_frame)
 		core->host.send_frame(core->host.opaque, 1, frame, len);
 }
@@ -163,6 +198,8 @@ static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_wqe *w)
 	return 0;
 }
 
+static void cx_sq_schedule(struct cx_core *core, struct cx_sq *sq);
+
 /* ---- the test port's UMR hold --------------------------------------- */
 
 /* Should the UMR @sq is about to run be held?  Starts the hold if so. */
@@ -201,7 +238,10 @@ static void cx_umr_unhold(struct cx_core *core, struct cx_sq *sq)
 	if (sq->state != MLX5_SQC_STATE_RDY)
 		return;
 	sq->umr_pass = true;
-	cx_sq_process(core, sq);
+	if (cx_async(core))
+		cx_sq_schedule(core, sq);
+	else
+		cx_sq_process(core, sq);
 }
 
 void cx_umr_release_all(struct cx_core *core)
@@ -428,30 +468,49 @@ static void cx_sq_flush(struct cx_core *core, struct cx_sq *sq,
 	}
 }
 
-void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
+/* What stopped an SQ's run. */
+enum cx_sq_stop {
+	CX_SQ_STOP_DONE,		/* caught up with pc, in error, or held */
+	CX_SQ_STOP_BUDGET,	/* ran its budget of WQEs: more to do */
+	CX_SQ_STOP_WIRE,		/* the wire is busy: more to do */
+};
+
+/*
+ * Run @sq's WQEs from cc to the doorbell record's pc, at most @budget of
+ * them (0: no bound).
+ */
+static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
+				 uint32_t budget)
 {
 	struct cx_dp *dp = cx_dp_get(core);
 	struct cx_cq *cq = cx_cq_lookup(core, sq->cqn);
 	struct cx_sq_ring ring;
 	static struct cx_wqe w;	/* ~1 KiB of raw WQE: not on the stack */
+	uint32_t done = 0;
 	uint8_t rec[4];
 	uint16_t pc;
 	int r;
 
 	if (!dp || sq->state != MLX5_SQC_STATE_RDY)
-		return;
+		return CX_SQ_STOP_DONE;
 	if (cx_dma_read_as(core, CX_DMA_DBR, sq->wq.dbr_addr + 4, rec, 4))
-		return;
+		return CX_SQ_STOP_DONE;
 	pc = (uint16_t)cx_get_be32(rec);
 	sq->pc_seen = pc;
 	if (sq->umr_held)
-		return;	/* stopped at a held UMR: runs on at its release */
+		return CX_SQ_STOP_DONE;	/* at a held UMR: runs on at its release */
 	cx_sq_ring_init(core, sq, &ring);
 
-	for (;;) {
+	for (;; done++) {
 		uint8_t img[CX_CQE_SIZE];
 		uint8_t synd = 0;
 
+		if ((uint16_t)sq->cc == pc)
+			break;
+		if (budget && done == budget)
+			return CX_SQ_STOP_BUDGET;
+		if (cx_wire_busy(core))
+			return CX_SQ_STOP_WIRE;
 		r = cx_wqe_decode(&ring, (uint16_t)sq->cc, pc, dp->txbuf,
 				  CX_DP_TXBUF, &w);
 		if (r == CX_WQE_EMPTY)
@@ -470,16 +529,16 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 			cx_sq_error(core, sq, cq, &w,
 				    MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 				    "injected error CQE");
-			return;
+			return CX_SQ_STOP_DONE;
 		}
 		if (r == CX_WQE_E_OPCODE && w.opcode == MLX5_OPCODE_UMR &&
 		    sq->reg_umr) {
 			if (cx_umr_hold(core, sq))
-				return;	/* fetched again when released */
+				return CX_SQ_STOP_DONE;	/* fetched again when released */
 			synd = cx_umr_exec(core, &w);
 			if (synd) {
 				cx_sq_error(core, sq, cq, &w, synd, NULL);
-				return;
+				return CX_SQ_STOP_DONE;
 			}
 			dp->wqe_umr++;
 		} else if (r < 0) {
@@ -491,7 +550,7 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 				}
 			}
 			cx_sq_error(core, sq, cq, &w, w.syndrome, NULL);
-			return;
+			return CX_SQ_STOP_DONE;
 		} else {
 			int n = cx_tx_emit(&w, dp->txbuf, dp->scratch,
 					   CX_DP_SCRATCH, cx_tx_frame, core);
@@ -501,7 +560,7 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 				cx_sq_error(core, sq, cq, &w,
 					    MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
 					    NULL);
-				return;
+				return CX_SQ_STOP_DONE;
 			}
 			if (w.vlan_insert)
 				dp->wqe_vlan_insert++;
@@ -525,6 +584,95 @@ void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
 		sq->cc += w.wqebbs;
 	}
 	sq->umr_pass = false;
+	return CX_SQ_STOP_DONE;
+}
+
+void cx_sq_process(struct cx_core *core, struct cx_sq *sq)
+{
+	cx_sq_run(core, sq, 0);
+}
+
+/* ---- the asynchronous engine ---------------------------------------- */
+
+static void cx_sq_due(struct cx_core *core, struct cx_sq *sq, uint64_t due)
+{
+	struct cx_dp *dp = core->dp;
+
+	sq->due_ns = due;
+	if (!dp->sq_deadline || due < dp->sq_deadline) {
+		dp->sq_deadline = due;
+		cx_timer_rearm(core);
+	}
+}
+
+/* Record a doorbell's work: done by cx_sq_timer() once due. */
+static void cx_sq_schedule(struct cx_core *core, struct cx_sq *sq)
+{
+	core->dp->async_db++;
+	if (sq->db_pending)
+		return;	/* its next step reads the newest pc anyway */
+	sq->db_pending = true;
+	sq->rung_ns = cx_now(core);
+	cx_sq_due(core, sq, cx_async_due(core));
+}
+
+/* One step of @sq's recorded work: true when some is left for another. */
+static bool cx_sq_step(struct cx_core *core, struct cx_sq *sq)
+{
+	uint32_t budget = core->params.sq_budget ? core->params.sq_budget :
+			  CX_SQ_BUDGET;
+	struct cx_dp *dp = core->dp;
+	enum cx_sq_stop stop;
+
+	if (sq->state == MLX5_SQC_STATE_ERR) {
+		cx_sq_flush(core, sq, cx_cq_lookup(core, sq->cqn));
+		return false;
+	}
+	stop = cx_sq_run(core, sq, budget);
+	if (stop == CX_SQ_STOP_BUDGET) {
+		dp->async_budget_stops++;
+		cx_sq_due(core, sq, cx_async_due(core));
+		return true;
+	}
+	if (stop == CX_SQ_STOP_WIRE) {
+		dp->wire_waits++;
+		cx_sq_due(core, sq, dp->wire_free_ns);
+		return true;
+	}
+	return false;
+}
+
+void cx_sq_timer(struct cx_core *core)
+{
+	struct cx_nic *nic = core->func.nic;
+	struct cx_dp *dp = core->dp;
+	uint64_t now, lag;
+	uint32_t i;
+
+	if (!dp || !nic || !dp->sq_deadline)
+		return;
+	now = cx_now(core);
+	if (dp->sq_deadline > now)
+		return;
+	/* Steps that leave work set the next deadline again. */
+	dp->sq_deadline = 0;
+	for (i = 0; i < nic->sq.cap; i++) {
+		struct cx_sq *sq = nic->sq.slot[i];
+
+		if (!sq || !sq->db_pending)
+			continue;
+		if (sq->due_ns > now) {
+			cx_sq_due(core, sq, sq->due_ns);
+			continue;
+		}
+		lag = now - sq->rung_ns;
+		if (lag > dp->async_max_lag_ns)
+			dp->async_max_lag_ns = lag;
+		dp->async_steps++;
+		if (!cx_sq_step(core, sq))
+			sq->db_pending = false;
+	}
+	/* cx_core_timer() rearms the host timer. */
 }
 
 void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, unsigned int reg,
@@ -554,7 +702,10 @@ void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, unsigned int reg,
 	    sq->state == MLX5_SQC_STATE_ERR && sq->flush_in_error_en) {
 		/* Posted while in error: flushed, as hardware does. */
 		sq->doorbells++;
-		cx_sq_flush(core, sq, cx_cq_lookup(core, sq->cqn));
+		if (cx_async(core))
+			cx_sq_schedule(core, sq);
+		else
+			cx_sq_flush(core, sq, cx_cq_lookup(core, sq->cqn));
 		return;
 	}
 	if (!sq || sq->state != MLX5_SQC_STATE_RDY) {
@@ -565,5 +716,8 @@ void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, unsigned int reg,
 		return;
 	}
 	sq->doorbells++;
-	cx_sq_process(core, sq);
+	if (cx_async(core))
+		cx_sq_schedule(core, sq);
+	else
+		cx_sq_process(core, sq);
 }

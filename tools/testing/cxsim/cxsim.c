@@ -72,6 +72,11 @@ struct CxsimState {
 	bool vlan_insert;
 	char *inline_mode;
 	bool testport_on;
+	uint64_t latency_ns;
+	uint64_t jitter_ns;
+	uint64_t seed;
+	uint32_t sq_budget;
+	uint32_t speed_mbps;
 	uint16_t subsys_ven;
 	uint16_t subsys;
 
@@ -326,6 +331,11 @@ static void cxsim_init_core(CxsimState *s, enum cx_model model)
 	params.vlan_insert = s->vlan_insert;
 	params.min_inline = cxsim_inline_mode(s->inline_mode);
 	memcpy(params.mac, s->conf.macaddr.a, sizeof(params.mac));
+	params.latency_ns = s->latency_ns;
+	params.jitter_ns = s->jitter_ns;
+	params.seed = s->seed;
+	params.sq_budget = s->sq_budget;
+	params.speed_mbps = s->speed_mbps;
 	cx_core_init(&s->core, &host, &params);
 }
 
@@ -343,6 +353,13 @@ static void cxsim_realize(PCIDevice *pd, Error **errp)
 	if (cxsim_inline_mode(s->inline_mode) < 0) {
 		error_setg(errp, "cxsim: unknown inline mode '%s' (none, l2, ip, tcp)",
 			   s->inline_mode);
+		return;
+	}
+
+	/* Bounded so that latency + jitter never wraps the clock. */
+	if (s->latency_ns > NANOSECONDS_PER_SECOND ||
+	    s->jitter_ns > NANOSECONDS_PER_SECOND) {
+		error_setg(errp, "cxsim: latency and jitter are at most 1 s (in ns)");
 		return;
 	}
 
@@ -446,6 +463,17 @@ static Property cxsim_properties[] = {
 	DEFINE_PROP_BOOL("vlan_insert", CxsimState, vlan_insert, true),
 	DEFINE_PROP_STRING("inline", CxsimState, inline_mode),
 	DEFINE_PROP_BOOL("testport", CxsimState, testport_on, true),
+	/*
+	 * The asynchronous engine: doorbells' work done this long after the
+	 * write (ns, plus a jitter in [0, jitter] from seed), at most
+	 * sq_budget WQEs per SQ a step; latency=0,jitter=0: inside the write.
+	 */
+	DEFINE_PROP_UINT64("latency", CxsimState, latency_ns, 2000),
+	DEFINE_PROP_UINT64("jitter", CxsimState, jitter_ns, 20000),
+	DEFINE_PROP_UINT64("seed", CxsimState, seed, 1),
+	DEFINE_PROP_UINT32("sq_budget", CxsimState, sq_budget, CX_SQ_BUDGET),
+	/* The wire in Mb/s (0: no limit); the port still says 100G. */
+	DEFINE_PROP_UINT32("speed", CxsimState, speed_mbps, 1000),
 	DEFINE_PROP_UINT16("subsys_ven", CxsimState, subsys_ven,
 			   PCI_VENDOR_ID_MELLANOX_CX),
 	DEFINE_PROP_UINT16("subsys", CxsimState, subsys, 0x0007),

@@ -1078,6 +1078,156 @@ static void test_dp_tx_checks(void)
 	   "vlan_insert on: tagged on the wire, wqe.vlan_insert and tx.vlan count it");
 }
 
+/* Post SENDs of 100 bytes at WQEs [@from, @from + @n), one doorbell. */
+static void dp_post_sends(struct eth_env *e, uint32_t sqn, uint16_t from,
+			  uint16_t n)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *w = dp_wqebb(from + i);
+
+		memset(w, 0, 64);
+		dp_ctrl(w, MLX5_OPCODE_SEND, from + i, sqn, 3, true);
+		dp_dseg(w + 32, 100, e->mkey, DP_BUF);
+	}
+	dp_sq_ring(e->uar, (uint16_t)(from + n), dp_wqebb(from + n - 1));
+}
+
+/* Run the host timer at its deadline; false when none was set. */
+static bool dp_fire(void)
+{
+	if (!fh.timer_deadline)
+		return false;
+	if (fh.timer_deadline > fh.now)
+		fh.now = fh.timer_deadline;
+	cx_core_timer(&core);
+	return true;
+}
+
+/* An asynchronous device: @budget WQEs a step, the wire at @mbps. */
+static bool dp_async_setup(struct eth_env *e, uint32_t *cqn, uint32_t *sqn,
+			   uint64_t seed, uint32_t budget, uint32_t mbps)
+{
+	bool good = dp_tx_setup(e, cqn, sqn);
+
+	core.params.latency_ns = 2000;
+	core.params.jitter_ns = 1000;
+	core.params.seed = seed;
+	core.params.sq_budget = budget;
+	core.params.speed_mbps = mbps;
+	cx_dp_get(&core)->rng = seed;
+	fh.timer_deadline = 0;
+	return good;
+}
+
+/* The deadlines the first @n doorbells of a fresh device with @seed get. */
+static void dp_async_deadlines(uint64_t seed, uint64_t *due, int n)
+{
+	struct eth_env e;
+	uint32_t cqn, sqn;
+	int i;
+
+	dp_async_setup(&e, &cqn, &sqn, seed, 0, 0);
+	for (i = 0; i < n; i++) {
+		dp_post_sends(&e, sqn, (uint16_t)i, 1);
+		due[i] = fh.timer_deadline - fh.now;
+		dp_fire();
+	}
+}
+
+/*
+ * The asynchronous engine: a doorbell only records work, done from the
+ * host timer after the latency and a seeded jitter, a budget of WQEs a
+ * step, no faster than the wire; CQ arms are applied late too.
+ */
+static void test_dp_async(void)
+{
+	uint64_t a[8], b[8], c[8];
+	struct eth_env e;
+	uint32_t cqn, sqn, n0;
+	struct mlx5_cqe64 *cqe;
+	struct cx_cq *cq;
+	uint64_t t0;
+	long eqe0;
+	int steps;
+
+	ok(dp_async_setup(&e, &cqn, &sqn, 7, 2, 0), "async: a TX path");
+	cq = cx_cq_lookup(&core, cqn);
+	cqe = dp_cqe(DP_TXCQ, 0);
+	t0 = fh.now;
+	dp_post_sends(&e, sqn, 0, 1);
+	ok(dp_nframes == 0 && report_val("cqe.tx") == 0 &&
+	   report_val("async.doorbells") == 1,
+	   "async: the doorbell write returns before the frame and the CQE");
+	ok(fh.timer_deadline >= t0 + 2000 && fh.timer_deadline <= t0 + 3000,
+	   "async: the work is due after the latency, within the jitter");
+	fh.now = fh.timer_deadline - 1;
+	cx_core_timer(&core);
+	ok(dp_nframes == 0, "async: not a nanosecond early");
+	ok(dp_fire() && dp_nframes == 1 && (cqe->op_own >> 4) == MLX5_CQE_REQ &&
+	   report_val("async.steps") == 1 && !fh.timer_deadline,
+	   "async: at the deadline, the frame and its CQE; nothing left");
+
+	/* Five WQEs, one doorbell, two a step: three steps. */
+	n0 = dp_nframes;
+	dp_post_sends(&e, sqn, 1, 5);
+	for (steps = 0; steps < 10 && dp_fire(); steps++)
+		if (steps == 0)
+			ok(dp_nframes == n0 + 2 && fh.timer_deadline,
+			   "async: a step runs its budget, the rest stays due");
+	ok(steps == 3 && dp_nframes == n0 + 5 &&
+	   report_val("async.budget_stops") == 2 && report_val("cqe.tx") == 6,
+	   "async: five WQEs in three steps of two, every CQE written");
+
+	/* Doorbells meanwhile fold into the work already due. */
+	dp_post_sends(&e, sqn, 6, 1);
+	dp_post_sends(&e, sqn, 7, 1);
+	ok(dp_nframes == n0 + 5 && report_val("async.doorbells") == 4,
+	   "async: two doorbells, nothing done yet");
+	dp_fire();
+	ok(dp_nframes == n0 + 7, "async: one step does both, to the newest pc");
+
+	/* An arm is applied late: a CQE pending at arm time, EQE at the step. */
+	eqe0 = report_val("eqe.comp");
+	dp_cq_arm(&e, cqn, 0);
+	ok(!cq->armed && cq->arm_pending && report_val("eqe.comp") == eqe0,
+	   "async: the CQ arm is recorded, not yet taken");
+	dp_fire();
+	ok(!cq->arm_pending && report_val("eqe.comp") == eqe0 + 1 &&
+	   report_val("async.arms") == 1,
+	   "async: applied once due: the CQEs beyond ci raise the EQE");
+
+	/* The wire: 10 Mb/s, 124 bytes a frame with overheads: 99.2 us. */
+	ok(dp_async_setup(&e, &cqn, &sqn, 7, 0, 10), "wire: a 10 Mb/s port");
+	dp_post_sends(&e, sqn, 0, 3);
+	dp_fire();
+	t0 = fh.now;
+	ok(dp_nframes == 1 && report_val("wire.waits") == 1 &&
+	   fh.timer_deadline == t0 + 99200,
+	   "wire: one frame, then the SQ waits until the wire is free");
+	dp_fire();
+	ok(dp_nframes == 2 && fh.timer_deadline == t0 + 2 * 99200,
+	   "wire: the next frame a frame time later");
+	dp_fire();
+	ok(dp_nframes == 3 && !fh.timer_deadline, "wire: all three sent");
+
+	/* Same seed, same delays; another seed, others. */
+	dp_async_deadlines(42, a, 8);
+	dp_async_deadlines(42, b, 8);
+	dp_async_deadlines(43, c, 8);
+	ok(!memcmp(a, b, sizeof(a)) && memcmp(a, c, sizeof(a)),
+	   "async: the seed alone decides the delays");
+
+	/* Latency and jitter 0: done inside the doorbell write, as before. */
+	ok(dp_async_setup(&e, &cqn, &sqn, 7, 0, 0), "sync: a TX path");
+	core.params.latency_ns = 0;
+	core.params.jitter_ns = 0;
+	dp_post_sends(&e, sqn, 0, 1);
+	ok(dp_nframes == 1 && !fh.timer_deadline,
+	   "sync: latency 0, jitter 0: the frame inside the write");
+}
+
 static void test_dp_all(void)
 {
 	test_dp_tx();
@@ -1086,4 +1236,5 @@ static void test_dp_all(void)
 	test_dp_rx_cyclic();
 	test_dp_rx_striding();
 	test_dp_umr_faults();
+	test_dp_async();
 }
