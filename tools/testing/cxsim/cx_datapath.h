@@ -272,6 +272,11 @@ enum cx_wqe_status {
 	CX_WQE_E_INLINE_MODE = -10,
 	/* VLAN insertion not announced: LOCAL_QP_OP_ERR */
 	CX_WQE_E_VLAN = -11,
+	/*
+	 * The control segment's WQE index is not the SQ's consumer position
+	 * (a stale or misplaced WQE): LOCAL_QP_OP_ERR
+	 */
+	CX_WQE_E_INDEX = -12,
 };
 
 /*

@@ -72,6 +72,7 @@ const char *cx_wqe_strerror(int err)
 	case CX_WQE_E_SQN:	return "WQE of another SQ";
 	case CX_WQE_E_INLINE_MODE: return "fewer inline header bytes than the minimum inline mode";
 	case CX_WQE_E_VLAN:	return "VLAN insertion not supported";
+	case CX_WQE_E_INDEX:	return "WQE index is not the SQ's position";
 	default:		return "?";
 	}
 }
@@ -374,6 +375,8 @@ static int decode(const struct cx_sq_ring *sq, uint16_t cc, uint16_t pc,
 		return CX_WQE_E_PAST_PC;
 	if (w->qpn != (sq->sqn & 0xffffff))
 		return CX_WQE_E_SQN;
+	if (w->wqe_index != cc)
+		return CX_WQE_E_INDEX;
 	for (i = 1; i < w->wqebbs; i++) {
 		if (fetch_bb(sq, (uint32_t)cc + i, w->raw + i * CX_WQEBB))
 			return CX_WQE_E_DMA;

@@ -1133,6 +1133,7 @@ static void test_wqe_errors(void)
 		{ CX_WQE_E_SQN, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
 		{ CX_WQE_E_INLINE_MODE, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
 		{ CX_WQE_E_VLAN, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
+		{ CX_WQE_E_INDEX, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR },
 	};
 	unsigned int i, good = 0;
 
@@ -1164,6 +1165,12 @@ static void test_wqe_errors(void)
 	put32(mem + bb_addr(cc) + 4, (SQN + 1) << 8 | 3);
 	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_SQN,
 	   "ctrl segment of another SQ: refused");
+	post(cc, w, MLX5_OPCODE_SEND, 3, 8);
+	put32(mem + bb_addr(cc), (uint32_t)(uint16_t)(cc - 64) << 8 |
+	      MLX5_OPCODE_SEND);
+	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_INDEX &&
+	   wq.wqe_index == (uint16_t)(cc - 64),
+	   "ctrl WQE index not the SQ's position (a stale WQE): refused");
 	post(cc, w, MLX5_OPCODE_UMR, 3, 8);
 	ok(decode(&sq, cc, (uint16_t)(cc + 1)) == CX_WQE_E_OPCODE &&
 	   wq.raw_len == 64 && wq.raw[3] == MLX5_OPCODE_UMR &&
