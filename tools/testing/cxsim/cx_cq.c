@@ -15,7 +15,10 @@
  * The CQ doorbell (UAR offset 0x20, 64-bit) is upstream mlx5_cq_arm():
  * be32 (sn << 28 | cmd | ci), be32 cqn.  An armed CQ posts one
  * completion EQE (data.comp.cqn) on its EQ at the next CQE and disarms;
- * arming with CQEs beyond ci posts it at once.  On an asynchronous device
+ * arming with CQEs beyond ci posts it at once.  The arm's sequence number
+ * (bits 29:28) must be the count of the CQ's completion events so far
+ * (mod 4), as the driver's arm_sn counts them: an arm asked before the
+ * driver saw the last event is stale and ignored (cq.arms_stale).  On an asynchronous device
  * (cx_async()) the arm takes effect once due, from the host timer; a later
  * arm meanwhile replaces the recorded one.
  *
@@ -222,6 +225,7 @@ static void cx_cq_event(struct cx_core *core, struct cx_cq *cq)
 	struct cx_dp *dp = core->dp;
 
 	cq->armed = false;
+	cq->events++;
 	cq->mod_cqes = 0;
 	cq->mod_deadline = 0;
 	if (core->host.now_ns)
@@ -424,6 +428,12 @@ static void cx_cq_arm(struct cx_core *core, struct cx_cq *cq, uint64_t value)
 	uint32_t w0 = __builtin_bswap32((uint32_t)value);
 	uint32_t ci = w0 & CX_CI_MASK, pending;
 
+	if ((w0 >> 28 & 3) != (cq->events & 3)) {
+		/* Asked before the driver saw the last event: stale. */
+		core->dp->cq_arms_stale++;
+		cq->arms_stale++;
+		return;
+	}
 	cq->arm_sn = w0 >> 28 & 3;
 	cq->arm_ci = ci;
 	cq->armed = true;

@@ -209,6 +209,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "cq.doorbells", dp->cq_doorbells);
 	KV(o, "cq.arms", dp->cq_arms);
 	KV(o, "cq.arms_wrong_uar", dp->cq_arms_wrong_uar);
+	KV(o, "cq.arms_stale", dp->cq_arms_stale);
 	KV(o, "eqe.comp", dp->eqe_comp);
 	KV(o, "eqe.comp.mod_count", dp->cq_mod_count);
 	KV(o, "eqe.comp.mod_timer", dp->cq_mod_timer);

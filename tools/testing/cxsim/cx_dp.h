@@ -54,6 +54,7 @@ struct cx_dp {
 	uint64_t cq_doorbells;
 	uint64_t cq_arms;
 	uint64_t cq_arms_wrong_uar;	/* on a page not the CQ's: ignored */
+	uint64_t cq_arms_stale;		/* old sequence number: ignored */
 	uint64_t eqe_comp;		/* completion EQEs posted */
 	uint64_t cq_mod_count;		/* ... of them when cq_max_count was reached */
 	uint64_t cq_mod_timer;		/* ... of them when cq_period ran out */

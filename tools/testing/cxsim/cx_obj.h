@@ -37,6 +37,8 @@ struct cx_cq {
 	uint64_t arms_wrong_uar;	/* on another UAR page: ignored */
 	uint8_t arm_sn;
 	uint32_t arm_ci;
+	uint32_t events;	/* completion EQEs posted: the arm sn's count */
+	uint64_t arms_stale;	/* arms with an old sequence number: ignored */
 	bool overrun;
 	/* Moderation (cx_cq.c): CQEs since the arm, the EQE's deadline. */
 	uint32_t mod_cqes;

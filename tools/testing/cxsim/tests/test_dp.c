@@ -206,12 +206,20 @@ static void dp_send_at(struct eth_env *e, uint32_t sqn, uint16_t idx,
 	cx_core_bar0_write(&core, (uint64_t)uar * 4096 + off, v, 8);
 }
 
+/* The arm sequence number a driver counting the CQ's events sends. */
+static uint32_t dp_arm_sn(uint32_t cqn)
+{
+	struct cx_cq *cq = cx_cq_lookup(&core, cqn);
+
+	return cq ? (cq->events & 3) << 28 : 0;
+}
+
 static void dp_cq_arm_at(uint32_t uar, uint32_t cqn, uint32_t ci)
 {
 	uint8_t db[8];
 	uint64_t v;
 
-	put_be32(db, ci);
+	put_be32(db, dp_arm_sn(cqn) | ci);
 	put_be32(db + 4, cqn);
 	memcpy(&v, db, 8);
 	cx_core_bar0_write(&core, (uint64_t)uar * 4096 + 0x20, v, 8);
@@ -920,7 +928,7 @@ static void dp_cq_arm(struct eth_env *e, uint32_t cqn, uint32_t ci)
 	uint8_t db[8];
 	uint64_t v;
 
-	put_be32(db, ci & 0xffffff);
+	put_be32(db, dp_arm_sn(cqn) | (ci & 0xffffff));
 	put_be32(db + 4, cqn);
 	memcpy(&v, db, 8);
 	cx_core_bar0_write(&core, (uint64_t)e->uar * 4096 + 0x20, v, 8);
@@ -1001,6 +1009,23 @@ static void test_dp_moderation(void)
 	cx_cq_write(&core, cq, img);
 	ok(report_val("eqe.comp") == eqe0 + 3,
 	   "moderation off: the EQE at the first CQE");
+
+	/* An arm with the sequence number of before the last event: stale. */
+	{
+		uint8_t db[8];
+		uint64_t v;
+
+		put_be32(db, ((cq->events - 1) & 3) << 28 | 5);
+		put_be32(db + 4, cqn);
+		memcpy(&v, db, 8);
+		cx_core_bar0_write(&core, (uint64_t)e.uar * 4096 + 0x20, v, 8);
+	}
+	ok(!cq->armed && report_val("cq.arms_stale") == 1 &&
+	   report_val("eqe.comp") == eqe0 + 3,
+	   "arm with a stale sequence number: ignored, counted");
+	dp_cq_arm(&e, cqn, 5);
+	ok(report_val("eqe.comp") == eqe0 + 4,
+	   "arm with the events' count as sequence number: taken");
 }
 
 /*
