@@ -439,6 +439,7 @@ struct cx_stats {
 	uint64_t eqe_dropped;		/* no EQ subscribed, or DMA failed */
 	uint64_t eq_overruns;
 	uint64_t eq_doorbells;
+	uint64_t eq_ci_bad;	/* EQ doorbells with a ci past the producer */
 	uint64_t msix_sent;		/* delivered at once */
 	uint64_t msix_masked;		/* found masked (left pending) */
 	uint64_t msix_vec_sent[CX_MSIX_VECTORS];

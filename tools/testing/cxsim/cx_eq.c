@@ -129,12 +129,18 @@ void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 		return;
 	}
 	eq = &core->func.eq[eqn];
-	eq->cons = val & CX_CI_MASK;
-	if (cx_eq_pending(eq) > (1u << eq->log_nent)) {
-		/* A consumer index ahead of the producer: take it as is. */
-		cx_log(core, "cxsim: EQ %u consumer index 0x%x beyond producer 0x%x\n",
-		       eqn, eq->cons, eq->prod & CX_CI_MASK);
+	if (((eq->prod - val) & CX_CI_MASK) > (1u << eq->log_nent)) {
+		/*
+		 * A consumer index ahead of the producer (or more than a ring
+		 * behind): EQEs the device never wrote cannot be consumed.
+		 * Refused, the doorbell is dropped.
+		 */
+		core->stats.eq_ci_bad++;
+		cx_log(core, "cxsim: EQ %u consumer index 0x%x beyond producer 0x%x: refused\n",
+		       eqn, val & CX_CI_MASK, eq->prod & CX_CI_MASK);
+		return;
 	}
+	eq->cons = val & CX_CI_MASK;
 	if (!arm)
 		return;
 	eq->armed = true;

@@ -142,6 +142,7 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "eqe.dropped", st->eqe_dropped);
 	KV(o, "eq.overruns", st->eq_overruns);
 	KV(o, "eq.doorbells", st->eq_doorbells);
+	KV(o, "eq.ci_refused", st->eq_ci_bad);
 	KV(o, "msix.sent", st->msix_sent);
 	KV(o, "msix.masked", st->msix_masked);
 	for (i = 0; i < CX_MSIX_VECTORS; i++)

@@ -619,6 +619,13 @@ static void test_eq_laps(void)
 	tp_wr(CX_TP_PAGE_REQUEST, 1);
 	ok(fh.vec_notifies[3] == 3 && eqe[0].owner == 0,
 	   "lap 2 writes owner 0 and fires the armed EQ");
+	eq_doorbell(uar, eqn, 11, 1);
+	ok(core.func.eq[eqn].cons == 8 && !core.func.eq[eqn].armed &&
+	   core.stats.eq_ci_bad == 1 && fh.vec_notifies[3] == 3,
+	   "consumer index past the producer: refused, counted, not armed");
+	eq_doorbell(uar, eqn, 9, 1);
+	ok(core.func.eq[eqn].cons == 9 && core.func.eq[eqn].armed,
+	   "consumer index at the producer: taken, armed");
 	ok(create_eq(EQ_BASE + 0x8000, 17, uar, 0, 0, &eqn) ==
 	   MLX5_CMD_STAT_BAD_PARAM_ERR &&
 	   create_eq(EQ_BASE + 0x8000, 4, uar, 64, 0, &eqn) ==
