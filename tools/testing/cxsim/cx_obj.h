@@ -107,6 +107,9 @@ struct cx_sq {
 	uint64_t rung_ns;	/* when the oldest work not done was rung */
 };
 
+/* The largest receive WQE (log_wq_stride) the data path takes. */
+#define CX_RQ_WQE_MAX	1024
+
 struct cx_rq {
 	uint32_t rqn;
 	uint32_t cqn;
@@ -125,6 +128,7 @@ struct cx_rq {
 	uint16_t ll_cur;	/* data path: linked-list RQ, WQE in use */
 	uint32_t fetched_cc;	/* wqe_cc of the WQE last fetched */
 	bool fetched;		/* fetched_cc is valid */
+	uint8_t wqe[CX_RQ_WQE_MAX];	/* ... as fetched: kept while in use */
 	uint32_t refs;		/* TIRs and RQTs naming it */
 	uint64_t packets;
 	uint64_t drops;

@@ -196,18 +196,21 @@ static int cx_rq_fetch(struct cx_core *core, struct cx_rq *rq, uint8_t *wqe,
 	uint64_t addr;
 
 	*len = 1u << rq->wq.log_stride;
-	if (*len > 1024 || cx_rq_wqe_addr(rq, cx_rq_cur(rq), &addr) ||
-	    cx_dma_read_as(core, CX_DMA_WQE, addr, wqe, *len))
+	if (*len > CX_RQ_WQE_MAX)
 		return -1;
 	/*
 	 * Hardware fetches a WQE once and keeps it while frames fill its
-	 * strides (or a too-big frame is dropped): count it once.
+	 * strides (or a too-big frame is dropped): read and count it once.
 	 */
 	if (!rq->fetched || rq->fetched_cc != rq->wqe_cc) {
+		if (cx_rq_wqe_addr(rq, cx_rq_cur(rq), &addr) ||
+		    cx_dma_read_as(core, CX_DMA_WQE, addr, rq->wqe, *len))
+			return -1;
 		core->dp->rx_wqe_bytes += *len;
 		rq->fetched_cc = rq->wqe_cc;
 		rq->fetched = true;
 	}
+	memcpy(wqe, rq->wqe, *len);
 	return 0;
 }
 

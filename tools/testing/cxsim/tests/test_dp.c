@@ -645,8 +645,10 @@ static void test_dp_rx_striding(void)
 	ok(report_val("umr.entries") == 16 &&
 	   cx_rq_lookup(&core, rqn)->strides == 16 + 3 * 141 + 141 &&
 	   cx_rq_lookup(&core, rqn)->filler_strides == 73 &&
-	   report_val("dp.rx_wqe_bytes") == 2 * 64,
-	   "counted: 16 UMR entries, strides of frames and filler, each WQE fetched once");
+	   report_val("dp.rx_wqe_bytes") == 2 * 64 &&
+	   /* PCIe WQE reads: the RX WQEs' and the UMR WQEs' (dp.desc_bytes) */
+	   report_val("pcie.wqe.rd_bytes") - report_val("dp.desc_bytes") == 2 * 64,
+	   "counted: 16 UMR entries, strides of frames and filler, each WQE fetched once (on PCIe too)");
 
 	/* CQ overrun: the RX CQ has 64 entries and ci stays 0. */
 	for (i = 0; i < 70; i++) {
@@ -841,6 +843,13 @@ static void test_dp_umr_faults(void)
 	/* An unknown key in the WQE: refused, nothing written. */
 	bad = umr + 0x1000;
 	dp_dseg(w + 16, 32768, bad, 0);
+	/* Rewritten in place: the device still holds the old copy. */
+	cx_core_receive(&core, frame, sizeof(frame));
+	c = dp_last_rx_cqe(cqn);
+	ok((c->op_own >> 4) == MLX5_CQE_RESP_SEND &&
+	   report_val("rx.prot_errors") == 1,
+	   "a WQE in use rewritten in place: the device uses the copy it fetched");
+	cx_rq_lookup(&core, rqn)->fetched = false;	/* as if fetched anew */
 	memset(fh.mem + DP_RXPAGES, 0xee, 4096);
 	cx_core_receive(&core, frame, sizeof(frame));
 	c = dp_last_rx_cqe(cqn);
