@@ -117,8 +117,9 @@ int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img);
  * know, such as the reserved lkey) are identity; MTT and KSM mkeys
  * translate page by page.  0 or -1.
  */
-int cx_mkey_dma(struct cx_core *core, uint32_t lkey, uint64_t addr,
-		void *buf, size_t len, bool write);
+/* Guest memory through mkey @lkey, for a queue of protection domain @pd. */
+int cx_mkey_dma(struct cx_core *core, uint32_t pd, uint32_t lkey,
+		uint64_t addr, void *buf, size_t len, bool write);
 
 /* Transmit path (cx_tx.c): run the SQ's posted WQEs. */
 void cx_sq_process(struct cx_core *core, struct cx_sq *sq);

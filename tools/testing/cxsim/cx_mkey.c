@@ -5,8 +5,11 @@
  * identity; MTT and KSM mkeys translate page by page (cx_pas.c walks the
  * entries).  Memory protection as hardware: an access through a key the
  * function does not own (never created, or destroyed), through a free
- * mkey (created free, no UMR has enabled it yet) or through an entry
- * never written (address 0) fails, and the queue that tried gets a
+ * mkey (created free, no UMR has enabled it yet), through a key of
+ * another protection domain than the queue's, without the local read or
+ * write right the access needs, outside the key's start and length
+ * (unless length64), through an entry never written (address 0) or an
+ * MTT entry without the access's enable bit (MLX5_EN_RD/WR) fails, and the queue that tried gets a
  * LOCAL_PROT_ERR completion; nothing is read or written.
  */
 #include <stdlib.h>
@@ -162,15 +165,33 @@ uint8_t cx_query_special_contexts(struct cx_cmd *cmd)
 
 /* ---- guest memory through mkeys ---------------------------------------- */
 
-int cx_mkey_dma(struct cx_core *core, uint32_t lkey, uint64_t addr,
-		void *buf, size_t len, bool write)
+/* Bits of cx_mkey.access. */
+#define CX_MKEY_LR	0x1	/* local read */
+#define CX_MKEY_LW	0x2	/* local write */
+
+/* May a queue of @pd access [@addr, @addr + @len) through @mk? */
+static bool cx_mkey_allows(const struct cx_mkey *mk, uint32_t pd,
+			   uint64_t addr, size_t len, bool write)
+{
+	if (mk->pd != pd)
+		return false;	/* another protection domain's key */
+	if (!(mk->access & (write ? CX_MKEY_LW : CX_MKEY_LR)))
+		return false;
+	if (mk->length64)
+		return true;
+	return addr >= mk->start && len <= mk->len &&
+	       addr - mk->start <= mk->len - len;
+}
+
+int cx_mkey_dma(struct cx_core *core, uint32_t pd, uint32_t lkey,
+		uint64_t addr, void *buf, size_t len, bool write)
 {
 	struct cx_mkey *mk = core->func.nic ? cx_mkey_lookup(core, lkey) : NULL;
 	uint8_t *p = buf;
 
 	if (!mk && lkey != CX_RESD_LKEY)
 		return -1;	/* unknown or destroyed key */
-	if (mk && mk->free)
+	if (mk && (mk->free || !cx_mkey_allows(mk, pd, addr, len, write)))
 		return -1;
 	if (!mk || mk->access_mode == MLX5_MKC_ACCESS_MODE_PA)
 		return write ? cx_dma_write(core, addr, buf, len) :
@@ -181,7 +202,7 @@ int cx_mkey_dma(struct cx_core *core, uint32_t lkey, uint64_t addr,
 		int r;
 
 		if (cx_mtt_xlate(mk->access_mode, mk->mtt, mk->nmtt, mk->start,
-				 mk->log_page_size, addr, &pa, &room))
+				 mk->log_page_size, addr, write, &pa, &room))
 			return -1;
 		n = len < room ? len : (size_t)room;
 		r = write ? cx_dma_write(core, pa, p, n) :

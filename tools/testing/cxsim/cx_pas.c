@@ -58,7 +58,7 @@ int cx_pas_addr(const struct cx_pas *pas, uint64_t off, uint64_t *addr)
 }
 
 int cx_mtt_xlate(uint8_t access_mode, const uint64_t *mtt, uint32_t nmtt,
-		 uint64_t start, uint8_t log_page_size, uint64_t va,
+		 uint64_t start, uint8_t log_page_size, uint64_t va, bool write,
 		 uint64_t *pa, uint64_t *room)
 {
 	uint64_t off = va - start, idx, psz;
@@ -74,6 +74,8 @@ int cx_mtt_xlate(uint8_t access_mode, const uint64_t *mtt, uint32_t nmtt,
 		/* ptag: address | MLX5_EN_RD | MLX5_EN_WR in bits 1:0. */
 		if (!(mtt[idx] & ~7ull))
 			return -1;	/* never written: no translation */
+		if (!(mtt[idx] & (write ? CX_MTT_EN_WR : CX_MTT_EN_RD)))
+			return -1;	/* the entry does not allow it */
 		*pa = (mtt[idx] & ~7ull) + (off & (psz - 1));
 		*room = psz - (off & (psz - 1));
 		return 0;

@@ -8,6 +8,7 @@
 #ifndef CX_PAS_H
 #define CX_PAS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,11 +40,14 @@ int cx_pas_addr(const struct cx_pas *pas, uint64_t off, uint64_t *addr);
  * starting at @start with pages of 1 << @log_page_size): MTT mode (one
  * entry per page, access bits 2:0) or KSM mode (two entries per page, the
  * address second).  The guest address and the bytes left in its page;
- * 0, or -1 outside the mkey, through an entry never written (address 0)
- * or for another mode.
+ * 0, or -1 outside the mkey, through an entry never written (address 0),
+ * through an MTT entry without the enable bit of the access (@write:
+ * CX_MTT_EN_WR, else CX_MTT_EN_RD), or for another mode.
  */
+#define CX_MTT_EN_RD	1ull	/* MLX5_EN_RD */
+#define CX_MTT_EN_WR	2ull	/* MLX5_EN_WR */
 int cx_mtt_xlate(uint8_t access_mode, const uint64_t *mtt, uint32_t nmtt,
-		 uint64_t start, uint8_t log_page_size, uint64_t va,
+		 uint64_t start, uint8_t log_page_size, uint64_t va, bool write,
 		 uint64_t *pa, uint64_t *room);
 
 #endif /* CX_PAS_H */

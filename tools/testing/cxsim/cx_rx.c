@@ -52,8 +52,8 @@ struct cx_rx_ctx {
  * entries a UMR not yet executed would write (the test port holds it):
  * the old translation is used, as hardware does, and counted.
  */
-static int cx_rx_write(struct cx_core *core, uint32_t lkey, uint64_t addr,
-		       void *buf, size_t len)
+static int cx_rx_write(struct cx_core *core, const struct cx_rq *rq,
+		       uint32_t lkey, uint64_t addr, void *buf, size_t len)
 {
 	enum cx_dma_wpurpose saved = core->dma_wpurpose;
 	int r;
@@ -64,7 +64,7 @@ static int cx_rx_write(struct cx_core *core, uint32_t lkey, uint64_t addr,
 		       lkey, (unsigned long long)addr);
 	}
 	core->dma_wpurpose = CX_DMAW_RX;
-	r = cx_mkey_dma(core, lkey, addr, buf, len, true);
+	r = cx_mkey_dma(core, rq->wq.pd, lkey, addr, buf, len, true);
 	core->dma_wpurpose = saved;
 	return r;
 }
@@ -265,7 +265,7 @@ static int cx_rx_scatter(struct cx_core *core, struct cx_rq *rq,
 		if (lkey == CX_TERMINATE_LKEY || !bc)
 			break;
 		n = len - done < bc ? len - done : bc;
-		if (cx_rx_write(core, lkey, addr, (void *)(frame + done), n))
+		if (cx_rx_write(core, rq, lkey, addr, (void *)(frame + done), n))
 			return -2;
 		done += n;
 	}
@@ -438,7 +438,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 			continue;
 		}
 		case CX_MPWRQ_PLACED:
-			if (cx_rx_write(core, lkey, addr + p.offset,
+			if (cx_rx_write(core, rq, lkey, addr + p.offset,
 					(void *)frame, len))
 				return cx_rx_err(core, rq, wqe,
 						 (uint16_t)rq->stride_cc, cur,

@@ -61,20 +61,29 @@
 #include "cx_datapath.h"
 #include "cx_dp.h"
 
+/* What the WQE decoder's callbacks see: the device, the SQ's domain. */
+struct cx_tx_ctx {
+	struct cx_core *core;
+	uint32_t pd;
+};
+
 static int cx_tx_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
-	return cx_dma_read_as(ctx, CX_DMA_WQE, addr, buf, len);
+	struct cx_tx_ctx *t = ctx;
+
+	return cx_dma_read_as(t->core, CX_DMA_WQE, addr, buf, len);
 }
 
 static int cx_tx_gather(void *ctx, uint32_t lkey, uint64_t addr, void *buf,
 			size_t len)
 {
-	struct cx_core *core = ctx;
+	struct cx_tx_ctx *t = ctx;
+	struct cx_core *core = t->core;
 	enum cx_dma_purpose saved = core->dma_purpose;
 	int r;
 
 	core->dma_purpose = CX_DMA_PAYLOAD;
-	r = cx_mkey_dma(ctx, lkey, addr, buf, len, false);
+	r = cx_mkey_dma(core, t->pd, lkey, addr, buf, len, false);
 	core->dma_purpose = saved;
 	return r;
 }
@@ -157,7 +166,8 @@ static void cx_tx_frame(void *ctx, const uint8_t *frame, size_t len)
  * xlt_offset_47_16), mkey segment at 64, inline translations at 128.
  * Returns 0 or a CQE syndrome.
  */
-static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_wqe *w)
+static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_sq *sq,
+			   const struct cx_wqe *w)
 {
 	const uint8_t *raw = w->raw;
 	uint32_t mkey = cx_get_be32(raw + 12);
@@ -174,7 +184,7 @@ static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_wqe *w)
 		core->dp->umr_fail_injected++;
 		mk = NULL;
 	}
-	if (!mk || !mk->umr_en)
+	if (!mk || !mk->umr_en || mk->pd != sq->wq.pd)
 		return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
 	if (!(flags & MLX5_UMR_INLINE))
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
@@ -397,11 +407,13 @@ static void cx_sq_error(struct cx_core *core, struct cx_sq *sq,
 }
 
 static void cx_sq_ring_init(struct cx_core *core, const struct cx_sq *sq,
-			    struct cx_sq_ring *ring)
+			    struct cx_sq_ring *ring, struct cx_tx_ctx *ctx)
 {
 	memset(ring, 0, sizeof(*ring));
+	ctx->core = core;
+	ctx->pd = sq->wq.pd;
 	ring->rd = cx_tx_read;
-	ring->ctx = core;
+	ring->ctx = ctx;
 	ring->gather = cx_tx_gather;
 	ring->pas = sq->wq.pas.addr;
 	ring->npas = sq->wq.pas.n;
@@ -485,6 +497,7 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 	struct cx_dp *dp = cx_dp_get(core);
 	struct cx_cq *cq = cx_cq_lookup(core, sq->cqn);
 	struct cx_sq_ring ring;
+	struct cx_tx_ctx ctx;
 	static struct cx_wqe w;	/* ~1 KiB of raw WQE: not on the stack */
 	uint32_t done = 0;
 	uint8_t rec[4];
@@ -499,7 +512,7 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 	sq->pc_seen = pc;
 	if (sq->umr_held)
 		return CX_SQ_STOP_DONE;	/* at a held UMR: runs on at its release */
-	cx_sq_ring_init(core, sq, &ring);
+	cx_sq_ring_init(core, sq, &ring, &ctx);
 
 	for (;; done++) {
 		uint8_t img[CX_CQE_SIZE];
@@ -535,7 +548,7 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 		    sq->reg_umr) {
 			if (cx_umr_hold(core, sq))
 				return CX_SQ_STOP_DONE;	/* fetched again when released */
-			synd = cx_umr_exec(core, &w);
+			synd = cx_umr_exec(core, sq, &w);
 			if (synd) {
 				cx_sq_error(core, sq, cq, &w, synd, NULL);
 				return CX_SQ_STOP_DONE;

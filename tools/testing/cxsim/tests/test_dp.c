@@ -1262,6 +1262,93 @@ static void test_dp_async(void)
 	   "sync: latency 0, jitter 0: the frame inside the write");
 }
 
+/* A PA (@mtt false) or 2-page MTT mkey of @pd with the rights given. */
+static uint32_t dp_mkey(uint32_t pd, bool lr, bool lw, bool len64,
+			uint64_t start, uint64_t len, bool mtt)
+{
+	size_t sz = MLX5_ST_SZ_BYTES(create_mkey_in) + (mtt ? 16 : 0);
+	void *in = eth_cmd(MLX5_CMD_OP_CREATE_MKEY, sz);
+	void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	uint8_t *tr = (uint8_t *)in + MLX5_ST_SZ_BYTES(create_mkey_in);
+
+	MLX5_SET(mkc, mkc, access_mode_1_0, mtt ? MLX5_MKC_ACCESS_MODE_MTT :
+						  MLX5_MKC_ACCESS_MODE_PA);
+	MLX5_SET(mkc, mkc, lr, lr);
+	MLX5_SET(mkc, mkc, lw, lw);
+	MLX5_SET(mkc, mkc, length64, len64);
+	MLX5_SET(mkc, mkc, pd, pd);
+	MLX5_SET(mkc, mkc, qpn, 0xffffff);
+	MLX5_SET64(mkc, mkc, start_addr, start);
+	MLX5_SET64(mkc, mkc, len, len);
+	if (mtt) {
+		MLX5_SET(mkc, mkc, log_page_size, 12);
+		MLX5_SET(mkc, mkc, translations_octword_size, 1);
+		MLX5_SET(create_mkey_in, in, translations_octword_actual_size, 1);
+		/* page 0 read-only (MLX5_EN_RD), page 1 writable (MLX5_EN_WR) */
+		cx_put_be64(tr, DP_BUF | 1);
+		cx_put_be64(tr + 8, (DP_BUF + 4096) | 2);
+	}
+	if (eth_exec(sz))
+		return 0;
+	return OUT(create_mkey_out, mkey_index) << 8;
+}
+
+/*
+ * Memory protection on every data access: the key's protection domain
+ * must be the queue's, it must grant local read or write, the access must
+ * lie within its start and length (unless length64), and an MTT entry
+ * must enable the access (MLX5_EN_RD/WR).
+ */
+static void test_dp_mkey_rights(void)
+{
+	struct eth_env e;
+	uint32_t cqn, sqn, pd2, ro, wo, bounded, mtt, other;
+	uint8_t buf[64];
+	struct mlx5_cqe64 *c;
+	uint8_t *w;
+
+	ok(dp_tx_setup(&e, &cqn, &sqn) &&
+	   eth_simple(MLX5_CMD_OP_ALLOC_PD, 16, NULL) == 0,
+	   "mkey rights: a TX path and a second PD");
+	pd2 = OUT(alloc_pd_out, pd);
+	ro = dp_mkey(e.pd, true, false, true, 0, 0, false);
+	wo = dp_mkey(e.pd, false, true, true, 0, 0, false);
+	bounded = dp_mkey(e.pd, true, true, false, DP_BUF, 4096, false);
+	mtt = dp_mkey(e.pd, true, true, true, 0x10000, 0, true);
+	other = dp_mkey(pd2, true, true, true, 0, 0, false);
+	ok(ro && wo && bounded && mtt && other, "five keys created");
+	ok(!cx_mkey_dma(&core, e.pd, ro, DP_BUF, buf, 64, false) &&
+	   cx_mkey_dma(&core, e.pd, ro, DP_BUF, buf, 64, true),
+	   "local read only: reads, refuses a write");
+	ok(!cx_mkey_dma(&core, e.pd, wo, DP_BUF, buf, 64, true) &&
+	   cx_mkey_dma(&core, e.pd, wo, DP_BUF, buf, 64, false),
+	   "local write only: writes, refuses a read");
+	ok(!cx_mkey_dma(&core, e.pd, bounded, DP_BUF + 4096 - 64, buf, 64, false) &&
+	   cx_mkey_dma(&core, e.pd, bounded, DP_BUF + 4096 - 63, buf, 64, false) &&
+	   cx_mkey_dma(&core, e.pd, bounded, DP_BUF - 1, buf, 64, false),
+	   "start and length: inside passes, past the end or before the start fails");
+	ok(!cx_mkey_dma(&core, e.pd, mtt, 0x10000, buf, 64, false) &&
+	   cx_mkey_dma(&core, e.pd, mtt, 0x10000, buf, 64, true) &&
+	   !cx_mkey_dma(&core, e.pd, mtt, 0x11000, buf, 64, true) &&
+	   cx_mkey_dma(&core, e.pd, mtt, 0x11000, buf, 64, false),
+	   "MTT entries: EN_RD reads only, EN_WR writes only");
+	ok(cx_mkey_dma(&core, e.pd, other, DP_BUF, buf, 64, false) &&
+	   !cx_mkey_dma(&core, pd2, other, DP_BUF, buf, 64, false),
+	   "a key of another protection domain: refused; its own: fine");
+
+	/* A SEND gathering through the other domain's key: error CQE. */
+	w = dp_wqebb(0);
+	memset(w, 0, 64);
+	dp_ctrl(w, MLX5_OPCODE_SEND, 0, sqn, 3, true);
+	dp_dseg(w + 32, 100, other, DP_BUF);
+	dp_sq_ring(e.uar, 1, w);
+	c = dp_cqe(DP_TXCQ, 0);
+	ok(dp_nframes == 0 && (c->op_own >> 4) == MLX5_CQE_REQ_ERR &&
+	   ((struct mlx5_err_cqe *)c)->syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR &&
+	   cx_sq_lookup(&core, sqn)->state == MLX5_SQC_STATE_ERR,
+	   "SEND through another domain's key: LOCAL_PROT_ERR, SQ in error");
+}
+
 static void test_dp_all(void)
 {
 	test_dp_tx();
@@ -1271,4 +1358,5 @@ static void test_dp_all(void)
 	test_dp_rx_striding();
 	test_dp_umr_faults();
 	test_dp_async();
+	test_dp_mkey_rights();
 }
