@@ -654,6 +654,19 @@ pktgen_setup() {
 		while read -r l; do echo "$l" >"/proc/net/pktgen/$dev"; done
 }
 
+# bql_floor DEV BYTES: BQL's minimum limit on every TX queue of DEV (0:
+# the default again).  A device whose completions come late (the model's,
+# more so on a loaded host) keeps BQL's learnt limit low, and every stop
+# BQL makes rings a doorbell ahead of xmit_more; a floor leaves the ring's
+# own stops only, for tests that count what xmit_more saves.
+bql_floor() {
+	local q
+
+	for q in /sys/class/net/"$1"/queues/tx-*/byte_queue_limits/limit_min; do
+		echo "$2" >"$q" || return 1
+	done
+}
+
 # pktgen_start: run the configured device; returns when COUNT are sent.
 pktgen_start() {
 	echo start >/proc/net/pktgen/pgctrl
