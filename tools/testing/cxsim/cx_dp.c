@@ -224,6 +224,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "rx.multicast", dp->rx_mcast);
 	KV(o, "rx.broadcast", dp->rx_bcast);
 	KV(o, "rx.drops.no_wqe", dp->rx_drops_no_wqe);
+	KV(o, "rq.overposted", dp->rq_overposted);
 	KV(o, "rx.drops.steering", dp->rx_drops_steering);
 	KV(o, "rx.drops.link_down", dp->rx_drops_link);
 	KV(o, "rx.drops.too_big", dp->rx_drops_too_big);

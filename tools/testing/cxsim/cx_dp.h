@@ -66,6 +66,7 @@ struct cx_dp {
 	uint64_t tx_lso_err;
 	uint64_t rx_packets, rx_bytes;
 	uint64_t rx_drops_no_wqe;
+	uint64_t rq_overposted;		/* counters past the ring: dropped */
 	uint64_t rx_drops_steering;
 	uint64_t rx_drops_link;
 	uint64_t rx_drops_too_big;

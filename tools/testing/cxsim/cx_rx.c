@@ -160,14 +160,27 @@ static int cx_rq_wqe_addr(const struct cx_rq *rq, uint32_t idx,
 	return cx_pas_addr(&rq->wq.pas, off, addr);
 }
 
-/* WQEs posted and not consumed, from the doorbell record. */
-static uint16_t cx_rq_avail(struct cx_core *core, const struct cx_rq *rq)
+/*
+ * WQEs posted and not consumed, from the doorbell record.  A counter more
+ * than a ring ahead names WQEs the ring cannot hold (the driver overwrote
+ * ones not yet consumed): as for an SQ doorbell past the ring, the device
+ * takes none of them; the frame is dropped and counted (rq.overposted).
+ */
+static uint16_t cx_rq_avail(struct cx_core *core, struct cx_rq *rq)
 {
 	uint8_t rec[4];
+	uint16_t n;
 
 	if (cx_dma_read_as(core, CX_DMA_DBR, rq->wq.dbr_addr, rec, 4))
 		return 0;
-	return (uint16_t)(cx_get_be32(rec) - rq->wqe_cc);
+	n = (uint16_t)(cx_get_be32(rec) - rq->wqe_cc);
+	if (n > (1u << rq->wq.log_sz)) {
+		core->dp->rq_overposted++;
+		cx_log(core, "cxsim: RQ 0x%x: counter 0x%x is %u WQEs past the consumer, the ring holds %u\n",
+		       rq->rqn, cx_get_be32(rec), n, 1u << rq->wq.log_sz);
+		return 0;
+	}
+	return n;
 }
 
 static bool cx_rq_is_ll(const struct cx_rq *rq)

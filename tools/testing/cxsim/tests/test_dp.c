@@ -512,6 +512,14 @@ static void test_dp_rx_cyclic(void)
 		report_val("pcie.cqe.wr_req") + report_val("pcie.eqe.wr_req") +
 		report_val("pcie.cmd.wr_req"),
 	   "DMA writes by purpose: 2 frames, 2 CQEs (one request each), EQEs, command outputs");
+	/* A counter more than a ring ahead: none of it is taken. */
+	put_be32(fh.mem + DBR_BASE + 0xc0,
+		 2 + (1u << cx_rq_lookup(&core, rqn)->wq.log_sz) + 1);
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(report_val("rq.overposted") == 1 && report_val("rx.drops.no_wqe") == 4 &&
+	   cx_rq_lookup(&core, rqn)->wqe_cc == 2,
+	   "RQ counter past the ring: nothing taken, the frame dropped, counted");
+	put_be32(fh.mem + DBR_BASE + 0xc0, 2);
 	ok(report_val("pcie.rx.wr_pages") == 2 && report_val("pcie.cqe.wr_pages") == 1,
 	   "pages entered: frames in two pages, both CQEs in one");
 	cx_core_set_link(&core, false);
