@@ -118,6 +118,7 @@ void cx_core_timer(struct cx_core *core)
 	cx_umr_timer(core);
 	cx_sq_timer(core);
 	cx_cq_arm_timer(core);
+	cx_eq_timer(core);
 	cx_cmd_timer(core);
 }
 

@@ -296,6 +296,8 @@ struct cx_eq {
 	uint32_t prod;		/* EQEs written, free running */
 	uint32_t cons;		/* consumer index from the doorbell, 24 bits */
 	bool armed;
+	bool arm_pending;	/* asynchronous: an arm not yet taken */
+	uint64_t arm_due_ns;
 	uint64_t posted;
 	uint64_t overruns;
 };
@@ -469,6 +471,7 @@ struct cx_core {
 	struct cx_leak last_leak;
 	struct cx_stats stats;
 	struct cx_dp *dp;		/* data path (cx_dp.h), lazily allocated */
+	uint64_t eq_arm_deadline;	/* earliest EQ arm due (ns), 0: none */
 	enum cx_dma_purpose dma_purpose;	/* of the reads in progress */
 	enum cx_dma_wpurpose dma_wpurpose;	/* of the writes in progress */
 	/* The last snapshot of the report (test port), NUL-terminated. */

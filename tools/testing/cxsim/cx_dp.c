@@ -71,6 +71,7 @@ void cx_timer_rearm(struct cx_core *core)
 		first = cx_earliest(first, dp->sq_deadline);
 		first = cx_earliest(first, dp->arm_deadline);
 	}
+	first = cx_earliest(first, core->eq_arm_deadline);
 	for (i = 0; i < CX_CMDQ_ENTRIES; i++)
 		if ((core->cmdq.delayed & (1u << i)) &&
 		    (!first || core->cmdq.deadline[i] < first))

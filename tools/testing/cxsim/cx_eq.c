@@ -17,6 +17,7 @@
 
 #include "cx_kshim.h"
 #include "cx_priv.h"
+#include "cx_dp.h"
 
 #define CX_EQE_SIZE		64
 #define CX_EQ_MAX_LOG_PAGE	18
@@ -115,6 +116,8 @@ int cx_eq_event(struct cx_core *core, unsigned int event_type, void *eqe)
 	return cx_eq_post(core, eqn, eqe);
 }
 
+static void cx_eq_arm(struct cx_core *core, struct cx_eq *eq);
+
 void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 		    bool arm)
 {
@@ -143,9 +146,55 @@ void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 	eq->cons = val & CX_CI_MASK;
 	if (!arm)
 		return;
+	if (cx_async(core)) {
+		/* Taken once due (cx_eq_timer()); the index is already. */
+		if (!eq->arm_pending) {
+			eq->arm_pending = true;
+			eq->arm_due_ns = cx_async_due(core);
+			if (!core->eq_arm_deadline ||
+			    eq->arm_due_ns < core->eq_arm_deadline) {
+				core->eq_arm_deadline = eq->arm_due_ns;
+				cx_timer_rearm(core);
+			}
+		}
+		return;
+	}
+	cx_eq_arm(core, eq);
+}
+
+/* The device takes an arm: an interrupt at once if EQEs are pending. */
+static void cx_eq_arm(struct cx_core *core, struct cx_eq *eq)
+{
 	eq->armed = true;
 	if (cx_eq_pending(eq) && cx_eq_pending(eq) <= (1u << eq->log_nent))
 		cx_eq_fire(core, eq);
+}
+
+void cx_eq_timer(struct cx_core *core)
+{
+	uint64_t now, next = 0;
+	unsigned int i;
+
+	if (!core->eq_arm_deadline)
+		return;
+	now = cx_now(core);
+	if (core->eq_arm_deadline > now)
+		return;
+	for (i = 0; i < CX_MAX_EQS; i++) {
+		struct cx_eq *eq = &core->func.eq[i];
+
+		if (!eq->valid || !eq->arm_pending)
+			continue;
+		if (eq->arm_due_ns > now) {
+			if (!next || eq->arm_due_ns < next)
+				next = eq->arm_due_ns;
+			continue;
+		}
+		eq->arm_pending = false;
+		cx_eq_arm(core, eq);
+	}
+	core->eq_arm_deadline = next;
+	/* cx_core_timer() rearms the host timer. */
 }
 
 static uint8_t cx_eq_bad(struct cx_cmd *cmd, const char *why)

@@ -164,6 +164,7 @@ int cx_eq_post(struct cx_core *core, int eqn, void *eqe);
 int cx_eq_event(struct cx_core *core, unsigned int event_type, void *eqe);
 void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 		    bool arm);
+void cx_eq_timer(struct cx_core *core);
 void cx_eq_release_all(struct cx_core *core);
 /* A PAGE_REQUEST event for @npages (cx_pages.c); 0, or -1 if no EQ. */
 int cx_page_request(struct cx_core *core, int32_t npages);

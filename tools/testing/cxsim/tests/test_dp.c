@@ -1240,6 +1240,20 @@ static void test_dp_async(void)
 	   report_val("async.arms") == 1,
 	   "async: applied once due: the CQEs beyond ci raise the EQE");
 
+	/* An EQ arm with an EQE pending: the interrupt once the arm is due. */
+	{
+		struct cx_eq *eq = &core.func.eq[e.comp_eq];
+		unsigned int irqs = fh.notifies;
+
+		wr32be((uint64_t)e.uar * 4096 + 0x40,
+		       e.comp_eq << 24 | ((eq->prod - 1) & 0xffffff));
+		ok(eq->arm_pending && !eq->armed && fh.notifies == irqs,
+		   "async: EQ arm recorded, no interrupt yet");
+		dp_fire();
+		ok(!eq->arm_pending && fh.notifies == irqs + 1,
+		   "async: EQ arm taken once due: the pending EQE interrupts");
+	}
+
 	/* The wire: 10 Mb/s, 124 bytes a frame with overheads: 99.2 us. */
 	ok(dp_async_setup(&e, &cqn, &sqn, 7, 0, 10), "wire: a 10 Mb/s port");
 	dp_post_sends(&e, sqn, 0, 3);
