@@ -417,8 +417,9 @@ static void cx_cmd_execute(struct cx_core *core, unsigned int idx)
 	}
 	ds = cx_cmd_deliver(core, &ent);
 	if (ds != CX_DS_OK)
-		cx_log(core, "cxsim: command entry %u: delivery status 0x%x\n",
-		       idx, ds);
+		cx_model_error(core, CX_MERR_CMD_DELIVERY,
+			       "cxsim: command entry %u: delivery status 0x%x\n",
+			       idx, ds);
 	cx_cmd_complete(core, idx, ds, &ent, cmd_eq);
 }
 
@@ -454,8 +455,9 @@ void cx_cmd_doorbell(struct cx_core *core, uint32_t vector)
 	core->stats.cmd_doorbells++;
 	cx_pcie_break(core);
 	if (!cx_cmdq_base(core)) {
-		cx_log(core, "cxsim: command doorbell 0x%x without a queue\n",
-		       vector);
+		cx_model_error(core, CX_MERR_CMD_NO_QUEUE,
+			       "cxsim: command doorbell 0x%x without a queue\n",
+			       vector);
 		return;
 	}
 	/* Dead firmware executes nothing and never answers. */
@@ -466,8 +468,9 @@ void cx_cmd_doorbell(struct cx_core *core, uint32_t vector)
 	/* Rung before the firmware said it was ready: lost. */
 	if (cx_iseg_busy(core)) {
 		core->stats.cmd_early++;
-		cx_log(core, "cxsim: command doorbell 0x%x while initializing\n",
-		       vector);
+		cx_model_error(core, CX_MERR_CMD_EARLY,
+			       "cxsim: command doorbell 0x%x while initializing\n",
+			       vector);
 		return;
 	}
 	for (idx = 0; idx < CX_CMDQ_ENTRIES; idx++) {

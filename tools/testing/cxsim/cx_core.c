@@ -156,8 +156,9 @@ static void cx_uar_write(struct cx_core *core, uint64_t offset,
 
 	if (!cx_uar_allocated(core, page)) {
 		core->stats.uar_bad_writes++;
-		cx_log(core, "cxsim: write to UAR page %u, not allocated\n",
-		       page);
+		cx_model_error(core, CX_MERR_UAR_UNALLOCATED,
+			       "cxsim: write to UAR page %u, not allocated\n",
+			       page);
 		return;
 	}
 	core->stats.uar_writes[page]++;
@@ -208,8 +209,9 @@ uint64_t cx_core_bar0_read(struct cx_core *core, uint64_t offset,
 	core->stats.pcie.mmio_read_bytes += size;
 	if (!cx_access_ok(offset, size)) {
 		core->stats.bad_accesses++;
-		cx_log(core, "cxsim: bad BAR0 read off 0x%llx size %u\n",
-		       (unsigned long long)offset, size);
+		cx_model_error(core, CX_MERR_BAR_BAD_ACCESS,
+			       "cxsim: bad BAR0 read off 0x%llx size %u\n",
+			       (unsigned long long)offset, size);
 		return 0;
 	}
 	for (i = 0; i < size; i++) {
@@ -237,8 +239,9 @@ void cx_core_bar0_write(struct cx_core *core, uint64_t offset,
 	/* Registers take whole dwords; a doorbell may be written as a qword. */
 	if (!cx_access_ok(offset, size) || size < 4 || (offset & 3)) {
 		core->stats.bad_accesses++;
-		cx_log(core, "cxsim: ignored BAR0 write off 0x%llx size %u\n",
-		       (unsigned long long)offset, size);
+		cx_model_error(core, CX_MERR_BAR_BAD_ACCESS,
+			       "cxsim: ignored BAR0 write off 0x%llx size %u\n",
+			       (unsigned long long)offset, size);
 		return;
 	}
 	if (cx_is_uar(offset)) {

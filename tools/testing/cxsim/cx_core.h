@@ -157,6 +157,19 @@
  * state.  Reads back what is left.
  */
 #define CX_TP_UMR_FAIL		0x068
+/*
+ * DMA_PROBE: writing bits 31:0 of an address (DMA_PROBE_HI holds bits
+ * 63:32) makes the device DMA-write 8 bytes there through its normal DMA
+ * path.  Only for the VM runner's self-test: behind an IOMMU with no
+ * mapping for the address, the write faults and counts as a model error
+ * (dma.fail.wr.other).  Reads back how the last probe went
+ * (CX_TP_DMA_PROBE_*; 0: none yet).
+ */
+#define CX_TP_DMA_PROBE		0x06c
+#define CX_TP_DMA_PROBE_HI	0x070
+#define CX_TP_DMA_PROBE_DONE	1
+#define CX_TP_DMA_PROBE_FAILED	2
+#define CX_TP_DMA_PROBE_BLOCKED	3	/* bus mastering off: not sent */
 #define CX_TP_ANY_RQ		0xffffff
 /* HEALTH_SYND: bit 8 also sets the reset-request (RFR) bit: fatal. */
 #define CX_TP_HEALTH_SYND_RFR	0x100
@@ -194,7 +207,22 @@ struct cx_host {
 	/* Guest errors and model limits; may be NULL. */
 	void (*log)(void *opaque, const char *fmt, ...)
 		__attribute__((format(printf, 2, 3)));
+	/*
+	 * A model error (enum cx_merr) was counted: @kind its report name,
+	 * @msg the log line (also given to log).  The glue shows the first
+	 * ones whatever the log level; may be NULL.
+	 */
+	void (*model_error)(void *opaque, const char *kind, const char *msg);
 };
+
+/*
+ * What cx_host.dma_read/dma_write return when the function may not master
+ * the bus (PCI_COMMAND_MASTER clear): nothing was transferred, as on
+ * hardware, and no error of the guest's (a driver that stops a device's
+ * DMA this way does right).  Any other negative value: the access failed
+ * (no memory there, or the IOMMU refused it), a model error.
+ */
+#define CX_DMA_BLOCKED		(-2)
 
 enum cx_model {
 	CX_MODEL_CX5,
@@ -377,6 +405,41 @@ enum cx_dma_wpurpose {
 	CX_DMAW_NPURPOSES,
 };
 
+/*
+ * Model errors: what the device notices the guest got wrong (a faulted
+ * DMA, an overrun queue, a doorbell for nothing, a malformed WQE the test
+ * port did not ask for, ...).  Counted by kind (cx_model_error(), cx_err.c),
+ * shown in the report as "model_errors N" and "model_error.<kind> N"; the
+ * VM runner fails a run that has any it was not told to expect.  Faults the
+ * test port injects are not model errors.
+ */
+enum cx_merr {
+	/* A DMA read (CX_MERR_DMA_RD + enum cx_dma_purpose) failed. */
+	CX_MERR_DMA_RD,
+	/* A DMA write (CX_MERR_DMA_WR + enum cx_dma_wpurpose) failed. */
+	CX_MERR_DMA_WR = CX_MERR_DMA_RD + CX_DMA_NPURPOSES,
+	CX_MERR_CQ_OVERRUN = CX_MERR_DMA_WR + CX_DMAW_NPURPOSES,
+	CX_MERR_EQ_OVERRUN,
+	CX_MERR_EQ_CI_AHEAD,		/* EQ consumer index past the producer */
+	CX_MERR_DB_UNKNOWN_SQ,		/* doorbell for no such queue */
+	CX_MERR_DB_UNKNOWN_CQ,
+	CX_MERR_DB_UNKNOWN_EQ,
+	CX_MERR_DB_WRONG_UAR_SQ,	/* the queue's, on another UAR page */
+	CX_MERR_DB_WRONG_UAR_CQ,
+	CX_MERR_DB_WRONG_UAR_EQ,
+	CX_MERR_UAR_UNALLOCATED,	/* a write to a UAR page not allocated */
+	CX_MERR_BAR_BAD_ACCESS,		/* BAR0 access of a size/offset refused */
+	CX_MERR_SQ_ERROR_CQE,		/* a WQE failed (error CQE), not injected */
+	CX_MERR_RQ_ERROR_CQE,		/* an RX data access refused, not injected */
+	CX_MERR_UMR_EARLY_USE,		/* RX WQE used before its UMR completed */
+	CX_MERR_CMD_NO_QUEUE,		/* command doorbell, no queue address */
+	CX_MERR_CMD_EARLY,		/* command doorbell while initializing */
+	CX_MERR_CMD_DELIVERY,		/* a malformed command entry */
+	CX_MERR_PAGES_BAD_GIVE,		/* a firmware page unaligned or given twice */
+	CX_MERR_RQ_OVERPOSTED,		/* an RQ counter more than a ring ahead */
+	CX_MERR_NKINDS,
+};
+
 /* PCIe transaction model (see README "PCIe accounting"). */
 #define CX_PCIE_MRRS		512	/* max read request size */
 #define CX_PCIE_MPS		256	/* max payload size (completions) */
@@ -454,6 +517,9 @@ struct cx_stats {
 	uint64_t irqs_dropped;		/* injected: DROP_IRQ */
 	uint64_t cmd_dead;		/* doorbells ignored: firmware dead */
 	uint64_t cmd_early;		/* doorbells while initializing */
+	uint64_t dma_blocked;		/* DMAs with bus mastering off */
+	uint64_t model_errors;		/* all kinds; never reset */
+	uint64_t model_error[CX_MERR_NKINDS];
 	uint32_t cmd_count[CX_NR_OPCODES];
 	uint64_t uar_writes[CX_UAR_PAGES];
 	struct cx_uar_db uar_db[CX_UAR_PAGES];
@@ -468,6 +534,8 @@ struct cx_core {
 	struct cx_cmdq cmdq;
 	struct cx_faults faults;
 	uint32_t fw_dead;		/* CX_TP_FW_DEAD_*; survives resets */
+	uint32_t dma_probe;		/* CX_TP_DMA_PROBE_*: the last one */
+	uint32_t dma_probe_hi;
 	struct cx_leak last_leak;
 	struct cx_stats stats;
 	struct cx_dp *dp;		/* data path (cx_dp.h), lazily allocated */

@@ -322,8 +322,9 @@ int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img)
 
 			cq->overrun = true;
 			dp->cq_overruns++;
-			cx_log(core, "cxsim: CQ 0x%x overrun (%u CQEs not consumed)\n",
-			       cq->cqn, pending);
+			cx_model_error(core, CX_MERR_CQ_OVERRUN,
+				       "cxsim: CQ 0x%x overrun (%u CQEs not consumed)\n",
+				       cq->cqn, pending);
 			memset(&eqe, 0, sizeof(eqe));
 			eqe.type = MLX5_EVENT_TYPE_CQ_ERROR;
 			eqe.data.cq_err.cqn = cpu_to_be32(cq->cqn);
@@ -392,15 +393,17 @@ void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 	dp->cq_doorbells++;
 	cq = cx_cq_lookup(core, cqn);
 	if (!cq) {
-		cx_log(core, "cxsim: CQ doorbell for CQ 0x%x: no such CQ\n", cqn);
+		cx_model_error(core, CX_MERR_DB_UNKNOWN_CQ,
+			       "cxsim: CQ doorbell for CQ 0x%x: no such CQ\n", cqn);
 		return;
 	}
 	if (cq->uar_page != uar_page) {
 		/* Not the page the CQ was created with: hardware ignores it. */
 		dp->cq_arms_wrong_uar++;
 		cq->arms_wrong_uar++;
-		cx_log(core, "cxsim: CQ doorbell for CQ 0x%x on UAR %u, its UAR is %u\n",
-		       cqn, uar_page, cq->uar_page);
+		cx_model_error(core, CX_MERR_DB_WRONG_UAR_CQ,
+			       "cxsim: CQ doorbell for CQ 0x%x on UAR %u, its UAR is %u\n",
+			       cqn, uar_page, cq->uar_page);
 		return;
 	}
 	dp->cq_arms++;

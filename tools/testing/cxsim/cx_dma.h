@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cxsim: guest memory access and MSI-X through struct cx_host, counted as
- * PCIe traffic (README "PCIe accounting").  Leaf: inline, calls only the
- * host.
+ * PCIe traffic (README "PCIe accounting").  A failed access is a model
+ * error of its purpose (dma.fail.rd.<purpose>, dma.fail.wr.<purpose>).
+ * Leaf: inline, calls only the host and cx_err.c.
  */
 #ifndef CX_DMA_H
 #define CX_DMA_H
 
 #include "cx_core.h"
+#include "cx_err.h"
 
 /* Read request TLPs of a read of @len bytes at @addr (MRRS, 4 KiB). */
 static inline uint64_t cx_pcie_tlps(uint64_t addr, uint64_t len,
@@ -67,6 +69,25 @@ static inline void cx_pcie_break(struct cx_core *core)
 		core->stats.pcie.last_end[i] = 0;
 }
 
+/*
+ * The host's answer @r to a DMA of @kind: a refusal is a model error;
+ * bus mastering off (CX_DMA_BLOCKED) only counted.  Returns @r.
+ */
+static inline int cx_dma_check(struct cx_core *core, int r,
+			       enum cx_merr kind, uint64_t addr, size_t len)
+{
+	if (!r)
+		return 0;
+	if (r == CX_DMA_BLOCKED) {
+		core->stats.dma_blocked++;
+		return r;
+	}
+	cx_model_error(core, kind, "cxsim: DMA %s of %zu bytes at 0x%llx refused\n",
+		       kind >= CX_MERR_DMA_WR ? "write" : "read", len,
+		       (unsigned long long)addr);
+	return r;
+}
+
 static inline int cx_dma_read(struct cx_core *core, uint64_t addr, void *buf,
 			      size_t len)
 {
@@ -75,7 +96,9 @@ static inline int cx_dma_read(struct cx_core *core, uint64_t addr, void *buf,
 	if ((unsigned int)p >= CX_DMA_NPURPOSES)
 		p = CX_DMA_OTHER;
 	cx_pcie_count_read(core, p, addr, len);
-	return core->host.dma_read(core->host.opaque, addr, buf, len);
+	return cx_dma_check(core, core->host.dma_read(core->host.opaque, addr,
+						      buf, len),
+			    (enum cx_merr)(CX_MERR_DMA_RD + p), addr, len);
 }
 
 /* A read of a known purpose. */
@@ -119,7 +142,9 @@ static inline int cx_dma_write(struct cx_core *core, uint64_t addr,
 	if ((unsigned int)p >= CX_DMAW_NPURPOSES)
 		p = CX_DMAW_OTHER;
 	cx_pcie_count_write(core, p, addr, len);
-	return core->host.dma_write(core->host.opaque, addr, buf, len);
+	return cx_dma_check(core, core->host.dma_write(core->host.opaque, addr,
+						       buf, len),
+			    (enum cx_merr)(CX_MERR_DMA_WR + p), addr, len);
 }
 
 /* A write of a known purpose. */
@@ -146,14 +171,17 @@ static inline int cx_dma_write_entry(struct cx_core *core,
 				     const void *img, size_t len)
 {
 	const uint8_t *b = img;
+	int r;
 
 	if ((unsigned int)p >= CX_DMAW_NPURPOSES)
 		p = CX_DMAW_OTHER;
 	cx_pcie_count_write(core, p, addr, len);
-	if (core->host.dma_write(core->host.opaque, addr, b, len - 1))
-		return -1;
-	return core->host.dma_write(core->host.opaque, addr + len - 1,
-				    b + len - 1, 1);
+	r = core->host.dma_write(core->host.opaque, addr, b, len - 1);
+	if (!r)
+		r = core->host.dma_write(core->host.opaque, addr + len - 1,
+					 b + len - 1, 1);
+	return cx_dma_check(core, r, (enum cx_merr)(CX_MERR_DMA_WR + p),
+			    addr, len);
 }
 
 /* Signal @vector, counted as delivered or as masked, per vector. */

@@ -44,6 +44,7 @@ struct cx_dp {
 	uint64_t rx_bad_cqe_injected;	/* CQEs the test port made lie */
 	uint64_t sq_errors;		/* SQs put in the error state */
 	uint64_t sq_err_injected;	/* of them by the test port */
+	bool err_injected;		/* the error cx_sq_error() reports is */
 	uint64_t rq_err_injected;	/* RX error CQEs by the test port */
 	uint64_t sq_recoveries;		/* MODIFY_SQ ERR -> RST */
 	uint64_t wqe_flushed;		/* WR_FLUSH_ERR CQEs (flush_in_error_en) */

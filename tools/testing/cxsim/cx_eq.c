@@ -83,8 +83,9 @@ int cx_eq_post(struct cx_core *core, int eqn, void *eqe_buf)
 	if (cx_eq_pending(eq) >= nent) {
 		eq->overruns++;
 		core->stats.eq_overruns++;
-		cx_log(core, "cxsim: EQ %d overrun, event 0x%x dropped\n",
-		       eqn, eqe->type);
+		cx_model_error(core, CX_MERR_EQ_OVERRUN,
+			       "cxsim: EQ %d overrun, event 0x%x dropped\n",
+			       eqn, eqe->type);
 		return -1;
 	}
 	idx = eq->prod & (nent - 1);
@@ -125,10 +126,16 @@ void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 	struct cx_eq *eq;
 
 	core->stats.eq_doorbells++;
-	if (eqn >= CX_MAX_EQS || !core->func.eq[eqn].valid ||
-	    core->func.eq[eqn].uar_page != uar_page) {
-		cx_log(core, "cxsim: doorbell of EQ %u on UAR %u: no such EQ there\n",
-		       eqn, uar_page);
+	if (eqn >= CX_MAX_EQS || !core->func.eq[eqn].valid) {
+		cx_model_error(core, CX_MERR_DB_UNKNOWN_EQ,
+			       "cxsim: doorbell of EQ %u on UAR %u: no such EQ\n",
+			       eqn, uar_page);
+		return;
+	}
+	if (core->func.eq[eqn].uar_page != uar_page) {
+		cx_model_error(core, CX_MERR_DB_WRONG_UAR_EQ,
+			       "cxsim: doorbell of EQ %u on UAR %u, its UAR is %u\n",
+			       eqn, uar_page, core->func.eq[eqn].uar_page);
 		return;
 	}
 	eq = &core->func.eq[eqn];
@@ -139,8 +146,9 @@ void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 		 * Refused, the doorbell is dropped.
 		 */
 		core->stats.eq_ci_bad++;
-		cx_log(core, "cxsim: EQ %u consumer index 0x%x beyond producer 0x%x: refused\n",
-		       eqn, val & CX_CI_MASK, eq->prod & CX_CI_MASK);
+		cx_model_error(core, CX_MERR_EQ_CI_AHEAD,
+			       "cxsim: EQ %u consumer index 0x%x beyond producer 0x%x: refused\n",
+			       eqn, val & CX_CI_MASK, eq->prod & CX_CI_MASK);
 		return;
 	}
 	eq->cons = val & CX_CI_MASK;

@@ -86,8 +86,9 @@ static uint8_t cx_pages_give(struct cx_cmd *cmd, uint32_t n)
 		f->pages[f->npages++] = cx_get_be64(pas + 8 * i);
 	return MLX5_CMD_STAT_OK;
 bad:
-	cx_log(cmd->core, "cxsim: MANAGE_PAGES give: page %u unaligned or given twice\n",
-	       i);
+	cx_model_error(cmd->core, CX_MERR_PAGES_BAD_GIVE,
+		       "cxsim: MANAGE_PAGES give: page %u unaligned or given twice\n",
+		       i);
 	cmd->syndrome = CX_SYND_BAD_PARAM;
 	return MLX5_CMD_STAT_BAD_PARAM_ERR;
 }

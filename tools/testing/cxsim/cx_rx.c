@@ -60,8 +60,9 @@ static int cx_rx_write(struct cx_core *core, const struct cx_rq *rq,
 
 	if (cx_umr_pending(core, lkey, addr, len)) {
 		core->dp->umr_early_use++;
-		cx_log(core, "cxsim: RX through mkey 0x%x at 0x%llx before its UMR completed\n",
-		       lkey, (unsigned long long)addr);
+		cx_model_error(core, CX_MERR_UMR_EARLY_USE,
+			       "cxsim: RX through mkey 0x%x at 0x%llx before its UMR completed\n",
+			       lkey, (unsigned long long)addr);
 	}
 	core->dma_wpurpose = CX_DMAW_RX;
 	r = cx_mkey_dma(core, rq->wq.pd, lkey, addr, buf, len, true);
@@ -176,8 +177,9 @@ static uint16_t cx_rq_avail(struct cx_core *core, struct cx_rq *rq)
 	n = (uint16_t)(cx_get_be32(rec) - rq->wqe_cc);
 	if (n > (1u << rq->wq.log_sz)) {
 		core->dp->rq_overposted++;
-		cx_log(core, "cxsim: RQ 0x%x: counter 0x%x is %u WQEs past the consumer, the ring holds %u\n",
-		       rq->rqn, cx_get_be32(rec), n, 1u << rq->wq.log_sz);
+		cx_model_error(core, CX_MERR_RQ_OVERPOSTED,
+			       "cxsim: RQ 0x%x: counter 0x%x is %u WQEs past the consumer, the ring holds %u\n",
+			       rq->rqn, cx_get_be32(rec), n, 1u << rq->wq.log_sz);
 		return 0;
 	}
 	return n;
@@ -309,10 +311,13 @@ static int cx_rx_err(struct cx_core *core, struct cx_rq *rq,
 	cx_rq_retire(rq, wqe);
 	rq->state = MLX5_RQC_STATE_ERR;
 	rq->drops++;
-	cx_log(core, "cxsim: RQ 0x%x: %s, RQ in error\n", rq->rqn,
-	       syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR ?
-	       "data access refused (memory protection)" :
-	       "injected error CQE");
+	if (syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR)
+		cx_model_error(core, CX_MERR_RQ_ERROR_CQE,
+			       "cxsim: RQ 0x%x: data access refused (memory protection), RQ in error\n",
+			       rq->rqn);
+	else
+		cx_log(core, "cxsim: RQ 0x%x: injected error CQE, RQ in error\n",
+		       rq->rqn);
 	if (cq) {
 		cx_cqe_rx_err(img, cq->prod, cq->log_size, syndrome,
 			      wqe_counter, rq->rqn);

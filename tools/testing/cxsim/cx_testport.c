@@ -103,6 +103,9 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	uint32_t leak_objs = 0;
 	unsigned int i;
 
+	/* First: what the guest got wrong, complete even in a cut report. */
+	cx_merr_report(core, o);
+	KV(o, "dma.blocked", st->dma_blocked);
 	cx_out(o, "hca_state %s\n", cx_hca_state_name(f->state));
 	KV(o, "issi", f->issi);
 	for (i = 0; i < CX_OBJ_NTYPES; i++)
@@ -269,8 +272,26 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_REPORT_PAGE:		return core->report_page;
 	case CX_TP_FW_DEAD:		return core->fw_dead;
 	case CX_TP_DROP_IRQ:		return f->drop_irqs;
+	case CX_TP_DMA_PROBE:		return core->dma_probe;
+	case CX_TP_DMA_PROBE_HI:	return core->dma_probe_hi;
 	default:			return 0;
 	}
+}
+
+/*
+ * DMA_PROBE: 8 bytes written at @addr through the device's own DMA path,
+ * as any write of the model (purpose other): behind an IOMMU that has no
+ * mapping for it, it faults and is a model error.  For the VM runner's
+ * self-test.
+ */
+static void cx_tp_dma_probe(struct cx_core *core, uint64_t addr)
+{
+	static const uint8_t mark[8] = { 'c', 'x', 's', 'i', 'm', 'd', 'm', 'a' };
+	int r = cx_dma_write_as(core, CX_DMAW_OTHER, addr, mark, sizeof(mark));
+
+	core->dma_probe = !r ? CX_TP_DMA_PROBE_DONE :
+			  r == CX_DMA_BLOCKED ? CX_TP_DMA_PROBE_BLOCKED :
+			  CX_TP_DMA_PROBE_FAILED;
 }
 
 static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
@@ -345,6 +366,12 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 		break;
 	case CX_TP_DROP_IRQ:
 		f->drop_irqs = val;
+		break;
+	case CX_TP_DMA_PROBE_HI:
+		core->dma_probe_hi = val;
+		break;
+	case CX_TP_DMA_PROBE:
+		cx_tp_dma_probe(core, (uint64_t)core->dma_probe_hi << 32 | val);
 		break;
 	case CX_TP_PAGE_REQUEST:
 		if (cx_page_request(core, (int32_t)val))

@@ -182,6 +182,7 @@ static uint8_t cx_umr_exec(struct cx_core *core, const struct cx_sq *sq,
 		/* Test port: as if the mkey were unknown. */
 		core->faults.umr_fail--;
 		core->dp->umr_fail_injected++;
+		core->dp->err_injected = true;
 		mk = NULL;
 	}
 	if (!mk || !mk->umr_en || mk->pd != sq->wq.pd)
@@ -391,8 +392,15 @@ static void cx_sq_error(struct cx_core *core, struct cx_sq *sq,
 	sq->errors++;
 	if (!why)
 		why = w->err ? cx_wqe_strerror(w->err) : "bad UMR";
-	cx_log(core, "cxsim: SQ 0x%x: WQE 0x%x opcode 0x%x: %s (syndrome 0x%x); SQ in error\n",
-	       sq->sqn, w->wqe_index, w->opcode, why, syndrome);
+	/* A malformed WQE is the guest's error; an injected one is not. */
+	if (dp->err_injected)
+		cx_log(core, "cxsim: SQ 0x%x: WQE 0x%x opcode 0x%x: %s (syndrome 0x%x, injected); SQ in error\n",
+		       sq->sqn, w->wqe_index, w->opcode, why, syndrome);
+	else
+		cx_model_error(core, CX_MERR_SQ_ERROR_CQE,
+			       "cxsim: SQ 0x%x: WQE 0x%x opcode 0x%x: %s (syndrome 0x%x); SQ in error\n",
+			       sq->sqn, w->wqe_index, w->opcode, why, syndrome);
+	dp->err_injected = false;
 	sq->state = MLX5_SQC_STATE_ERR;
 	if (cq) {
 		cx_cqe_tx_err(img, cq->prod, cq->log_size, syndrome, 0,
@@ -539,6 +547,7 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 			/* Test port: one-shot, like a bad lkey/address. */
 			core->faults.err_cqe_sqn = 0;
 			dp->sq_err_injected++;
+			dp->err_injected = true;
 			cx_sq_error(core, sq, cq, &w,
 				    MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 				    "injected error CQE");
@@ -560,6 +569,7 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 				if (core->faults.inline_mode) {
 					core->faults.inline_mode = 0;
 					dp->inline_err_injected++;
+					dp->err_injected = true;
 				}
 			}
 			cx_sq_error(core, sq, cq, &w, w.syndrome, NULL);
@@ -705,8 +715,9 @@ void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, unsigned int reg,
 		/* UAR pages keep their owners apart: hardware drops it. */
 		dp->sq_doorbells_wrong_uar++;
 		sq->doorbells_wrong_uar++;
-		cx_log(core, "cxsim: SQ doorbell for SQ 0x%x on UAR %u, its UAR is %u\n",
-		       sqn, uar_page, sq->wq.uar_page);
+		cx_model_error(core, CX_MERR_DB_WRONG_UAR_SQ,
+			       "cxsim: SQ doorbell for SQ 0x%x on UAR %u, its UAR is %u\n",
+			       sqn, uar_page, sq->wq.uar_page);
 		return;
 	}
 	if (sq)
@@ -724,8 +735,9 @@ void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, unsigned int reg,
 	if (!sq || sq->state != MLX5_SQC_STATE_RDY) {
 		dp->sq_doorbells_bad++;
 		if (!sq)
-			cx_log(core, "cxsim: SQ doorbell for SQ 0x%x on UAR %u: no such SQ\n",
-			       sqn, uar_page);
+			cx_model_error(core, CX_MERR_DB_UNKNOWN_SQ,
+				       "cxsim: SQ doorbell for SQ 0x%x on UAR %u: no such SQ\n",
+				       sqn, uar_page);
 		return;
 	}
 	sq->doorbells++;

@@ -79,14 +79,34 @@ struct CxsimState {
 	uint32_t speed_mbps;
 	uint16_t subsys_ven;
 	uint16_t subsys;
+	/* Model errors shown on stderr so far (the first CXSIM_ERRORS_SHOWN). */
+	unsigned int errors_shown;
 
 	struct cx_core core;
 };
+
+/* Model errors each function prints to stderr before it goes quiet. */
+#define CXSIM_ERRORS_SHOWN	20
+
+/*
+ * Guest memory through the function's bus master address space: behind an
+ * IOMMU, translated and checked by it.  With bus mastering off the device
+ * cannot issue the request at all: CX_DMA_BLOCKED, not an error.
+ */
+static bool cxsim_bus_master(CxsimState *s)
+{
+	return pci_get_word(PCI_DEVICE(s)->config + PCI_COMMAND) &
+	       PCI_COMMAND_MASTER;
+}
 
 static int cxsim_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
 {
 	CxsimState *s = opaque;
 
+	if (!cxsim_bus_master(s)) {
+		memset(buf, 0xff, len);
+		return CX_DMA_BLOCKED;
+	}
 	return pci_dma_read(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
 }
 
@@ -95,6 +115,8 @@ static int cxsim_dma_write(void *opaque, uint64_t addr, const void *buf,
 {
 	CxsimState *s = opaque;
 
+	if (!cxsim_bus_master(s))
+		return CX_DMA_BLOCKED;
 	return pci_dma_write(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ?
 	       0 : -1;
 }
@@ -159,6 +181,29 @@ static void G_GNUC_PRINTF(2, 3) cxsim_log(void *opaque, const char *fmt, ...)
 	va_end(ap);
 	qemu_log_mask(LOG_GUEST_ERROR, "%s", msg);
 	g_free(msg);
+}
+
+/*
+ * A model error: on stderr (the runner's qemu-stderr.log) whatever the log
+ * level, the first CXSIM_ERRORS_SHOWN of each function; the report counts
+ * them all.  Under -d guest_errors cxsim_log() has shown it already.
+ */
+static void cxsim_model_error(void *opaque, const char *kind, const char *msg)
+{
+	CxsimState *s = opaque;
+	const char *id = DEVICE(s)->id ? DEVICE(s)->id : "cxsim";
+
+	trace_cxsim_model_error(kind);
+	if (qemu_loglevel_mask(LOG_GUEST_ERROR) ||
+	    s->errors_shown > CXSIM_ERRORS_SHOWN)
+		return;
+	if (s->errors_shown++ == CXSIM_ERRORS_SHOWN) {
+		fprintf(stderr, "cxsim %s: model error: further ones not shown (the report counts them)\n",
+			id);
+		return;
+	}
+	fprintf(stderr, "cxsim %s: model error %s: %s%s", id, kind, msg,
+		*msg && msg[strlen(msg) - 1] == '\n' ? "" : "\n");
 }
 
 static uint64_t cxsim_mmio_read(void *opaque, hwaddr addr, unsigned int size)
@@ -234,6 +279,11 @@ static void cxsim_exit_notify(Notifier *n, void *data)
 	const char *buf = cx_core_report_text(&s->core, &len);
 	GError *err = NULL;
 
+	if (s->core.stats.model_errors)
+		fprintf(stderr, "cxsim %s: %llu model errors (report %s)\n",
+			DEVICE(s)->id ? DEVICE(s)->id : "cxsim",
+			(unsigned long long)s->core.stats.model_errors,
+			s->report);
 	if (!g_file_set_contents(s->report, buf, len, &err)) {
 		error_report("cxsim: cannot write report %s: %s", s->report,
 			     err->message);
@@ -322,6 +372,7 @@ static void cxsim_init_core(CxsimState *s, enum cx_model model)
 		.now_ns = cxsim_now_ns,
 		.timer_mod = cxsim_timer_mod,
 		.log = cxsim_log,
+		.model_error = cxsim_model_error,
 	};
 	struct cx_params params;
 

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Self-test of the VM runner (tools/testing/vm/run), host side, TAP output.
-# Boots one VM per case with --ports 0, so it does not need the cxsim model.
+# Boots one VM per case, most with --ports 0; the model error and IOMMU
+# cases boot one cxsim function (--ports 1), so QEMU must have the model
+# (--qemu, or the runner builds it).
 #
 # With --kernel debug it tests the runner with the debug kernel instead: a
 # clean run passes (nothing reported at boot, the kmemleak scan finds
@@ -57,9 +59,10 @@ guest_script() {
 
 # check DESC WANT_RC MAX_SECONDS GREP_RE RUNNER_ARGS...: run the runner and
 # expect its exit status WANT_RC, a wall time under MAX_SECONDS and, unless
-# GREP_RE is empty, its combined output to match GREP_RE.
+# GREP_RE is empty, its combined output to match GREP_RE (one or more
+# extended regexes, one a line: each must match).
 check() {
-	local desc=$1 want=$2 max=$3 re=$4 rc=0 t0 t1 out ok=1 why=
+	local desc=$1 want=$2 max=$3 re=$4 rc=0 t0 t1 out ok=1 why='' r=''
 	shift 4
 	N=$((N + 1))
 	out=$TMP/case$N.log
@@ -70,8 +73,12 @@ check() {
 		ok='' why="exit $rc, want $want"
 	elif [ $((t1 - t0)) -gt "$max" ]; then
 		ok='' why="took $((t1 - t0))s, limit ${max}s"
-	elif [ -n "$re" ] && ! grep -q -E -- "$re" "$out"; then
-		ok='' why="output does not match /$re/"
+	else
+		while IFS= read -r r; do
+			[ -z "$r" ] || grep -q -E -- "$r" "$out" && continue
+			ok='' why="output does not match /$r/"
+			break
+		done <<< "$re"
 	fi
 	if [ -n "$ok" ]; then
 		echo "ok $N - $desc ($((t1 - t0))s)"
@@ -114,6 +121,50 @@ guest_script args '[ $# -eq 4 ] && [ "$1" = "a b" ] && [ "$2" = "" ] &&
 [ "$VM_ENV_T" = "a b '\''c'\''" ] && echo ARGS-INTACT'
 guest_script sleep 'sleep 600'
 guest_script daemon 'sleep 600 & echo started; exit 3'
+# The cxsim function in $bdf (no driver is bound); pci_cmd BITS sets bits
+# of its PCI command register (0x2 memory decoding, 0x4 bus mastering).
+CXSIM_PY=$VM_DIR/../selftests/drivers/net/mlx5cx/cxsim.py
+# shellcheck disable=SC2016 # expanded in the guest
+pci_fn='bdf=$(for d in /sys/bus/pci/devices/*; do
+	[ "$(cat $d/vendor)" = 0x15b3 ] && { echo ${d##*/}; break; }; done)
+[ -n "$bdf" ] || { echo "no cxsim function"; exit 1; }
+pci_cmd() { python3 -c "import struct,sys
+f = open(\"/sys/bus/pci/devices/$bdf/config\", \"r+b\", buffering=0)
+f.seek(4); c = struct.unpack(\"<H\", f.read(2))[0] | int(sys.argv[1], 0)
+f.seek(4); f.write(struct.pack(\"<H\", c))" "$1"; }'
+# A write to a UAR page nobody allocated: a model error (uar.unallocated).
+# shellcheck disable=SC2016 # expanded in the guest
+guest_script merr "$pci_fn"'
+pci_cmd 0x2
+python3 -c "import mmap,os
+fd = os.open(\"/sys/bus/pci/devices/$bdf/resource0\", os.O_RDWR | os.O_SYNC)
+m = mmap.mmap(fd, 0x2000)
+memoryview(m).cast(\"I\")[(0x1000 + 0x40) // 4] = 0"
+'"$CXSIM_PY"' report $bdf | grep -x "model_error.uar.unallocated 1" && echo PLANTED'
+# The device DMA-writes to IOVA 0x1000, which no mapping covers: first with
+# bus mastering off (not issued, no error), then on (the IOMMU refuses).
+# shellcheck disable=SC2016 # expanded in the guest
+guest_script dmaprobe "$pci_fn"'
+[ -e /sys/bus/pci/devices/$bdf/iommu_group ] || { echo "not behind an IOMMU"; exit 1; }
+pci_cmd 0x2
+[ "$('"$CXSIM_PY"' dmaprobe $bdf 0x1000)" = blocked ] && echo PROBE-BLOCKED
+pci_cmd 0x6
+[ "$('"$CXSIM_PY"' dmaprobe $bdf 0x1000)" = refused ] && echo PROBE-REFUSED
+for i in $(seq 50); do dmesg | grep -q "DMAR: .*DMA Write.*fault addr 0x1000" && break; sleep 0.1; done
+dmesg | grep "DMAR: .*fault addr" | head -n 3'
+# IOMMU on ($1 on) or off: the function in an IOMMU group whose domain
+# translates DMA and unmaps strictly (type DMA, not DMA-FQ), DMA and
+# interrupt remapping on; or none of it.
+# shellcheck disable=SC2016 # expanded in the guest
+guest_script iommu "$pci_fn"'
+g=/sys/bus/pci/devices/$bdf/iommu_group
+if [ "$1" = on ]; then
+	[ -e $g ] && dmesg | grep -q "DMAR: IOMMU enabled" &&
+		dmesg | grep -q "DMAR-IR: Enabled IRQ remapping" &&
+		[ "$(cat $g/type)" = DMA ] && echo "IOMMU-ON group $(basename "$(readlink $g)") type DMA"
+else
+	[ ! -e $g ] && ! dmesg | grep -q "DMAR: IOMMU enabled" && echo IOMMU-OFF
+fi'
 guest_script qmp "$(dirname "$RUN")/qmp '{\"execute\": \"query-status\"}' &&
 ! $(dirname "$RUN")/qmp '{\"execute\": \"no-such-command\"}'"
 # Two snapshots of the insn-count plugin around a known loop in the kernel.
@@ -169,7 +220,7 @@ if [ "$GUEST_KERNEL" = debug ]; then
 fi
 
 echo "TAP version 13"
-echo "1..17"
+echo "1..23"
 check "exit 0 gives 0" 0 240 'exit=0' "$TMP/exit0.sh"
 check "exit 7 gives 7" 7 240 'exit=7' "$TMP/exit7.sh"
 check "WARN in dmesg fails a passing script" 123 240 'dmesg.txt:[0-9]+:.*WARNING: CPU: 0 PID: 1 at selftest' \
@@ -211,4 +262,20 @@ check "a script past --timeout 10 times out" 124 120 'TIMEOUT' --timeout 10 "$TM
 check "monitor commands from the guest reach QEMU" 0 240 '"status": "running"' "$TMP/qmp.sh"
 check "--insn-count: snapshots on request, kernel instructions counted" 0 240 \
 	'insn\.kernel=[0-9]{6,}' --insn-count "$TMP/insn.sh"
+# One cxsim function: its report is checked after the VM.
+check "default: the cxsim function sits behind the IOMMU (group, DMAR, IRQ remapping); a clean report passes" \
+	0 240 'IOMMU-ON group' --ports 1 "$TMP/iommu.sh" on
+check "--no-iommu boots without it" 0 240 'IOMMU-OFF' --ports 1 --no-iommu "$TMP/iommu.sh" off
+check "a planted model error (a write to an unallocated UAR page) fails a passing script" 122 240 \
+	'model_error\.uar\.unallocated 1' --ports 1 "$TMP/merr.sh"
+check "--allow-model-error accepts that kind" 0 240 \
+	'PLANTED
+model errors of port0, all expected' --ports 1 --allow-model-error 'uar\.unallocated' "$TMP/merr.sh"
+check "--allow-model-error matches the whole kind: uar.unallocated is no uar" 122 240 \
+	'model_error\.uar\.unallocated 1' --ports 1 --allow-model-error uar "$TMP/merr.sh"
+check "a DMA to an unmapped IOVA faults in the IOMMU and fails the run (dma.fail)" 122 240 \
+	'PROBE-BLOCKED
+PROBE-REFUSED
+DMAR: .*fault addr 0x1000
+model_error\.dma\.fail\.wr\.other 1' --ports 1 "$TMP/dmaprobe.sh"
 finish

@@ -323,6 +323,7 @@ static void test_models(void)
 #include "test_dp.c"
 #include "test_sqerr.c"
 #include "test_report.c"
+#include "test_merr.c"
 
 int main(void)
 {
@@ -340,6 +341,7 @@ int main(void)
 	test_dp_all();
 	test_sqerr_all();
 	test_report_all();
+	test_merr_all();
 	cx_core_fini(&core);
 	printf("1..%u\n", test_nr);
 	return failures ? 1 : 0;

@@ -41,6 +41,11 @@ as root.
     cxsim.py umrfail BDF [N]         the next N UMRs (default 1) fail with
                                      an error CQE on their SQ
     cxsim.py sqs BDF                 the function's SQ numbers in RDY state
+    cxsim.py dmaprobe BDF ADDR       the device DMA-writes 8 bytes at ADDR
+                                     (the VM runner's self-test: behind the
+                                     IOMMU, unmapped, a model error); prints
+                                     written, refused or blocked (bus
+                                     mastering off)
     cxsim.py clear BDF               clear faults, delays and the timeout
     cxsim.py present BDF...          exit 0 when every BDF has the test port
                                      (real hardware, or testport=off: none)
@@ -87,6 +92,9 @@ REG_UMR_HOLD = 0x05C
 REG_UMR_HOLD_COUNT = 0x060
 REG_UMR_RELEASE = 0x064
 REG_UMR_FAIL = 0x068
+REG_DMA_PROBE = 0x06C
+REG_DMA_PROBE_HI = 0x070
+DMA_PROBE_OUTCOMES = {0: "none", 1: "written", 2: "refused", 3: "blocked"}
 INLINE_MODES = {"none": 0, "l2": 1, "ip": 2, "tcp": 3}
 ANY_RQ = 0xFFFFFF
 REG_REPORT_LEN = 0x080
@@ -358,6 +366,14 @@ def sqs(bdf, state="RDY"):
     return sorted(out)
 
 
+def dma_probe(bdf, addr):
+    """The device DMA-writes 8 bytes at addr; 'written', 'refused' or 'blocked'."""
+    p = port(bdf)
+    p.wr(REG_DMA_PROBE_HI, addr >> 32)
+    p.wr(REG_DMA_PROBE, addr & 0xFFFFFFFF)
+    return DMA_PROBE_OUTCOMES.get(p.rd(REG_DMA_PROBE), "?")
+
+
 def page_request(bdf, n):
     port(bdf).wr(REG_PAGE_REQUEST, n & 0xFFFFFFFF)
 
@@ -431,6 +447,8 @@ def main(argv):
             print(n)
     elif cmd == "clear":
         clear_faults(bdf)
+    elif cmd == "dmaprobe":
+        print(dma_probe(bdf, int(args[1], 0)))
     else:
         print("unknown command %r" % cmd, file=sys.stderr)
         return 2
