@@ -68,7 +68,7 @@ iperf_tcp() {
 
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 0.5
-	mbit=$(iperf3 -c "$B_IP" -t "$TCP_SECS" $dir -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
+	mbit=$(traffic "$TCP_SECS" iperf3 -c "$B_IP" -t "$TCP_SECS" $dir -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
 	diag "iperf3 TCP $TCP_SECS s ${dir:-A->B}: ${mbit:-0} Mbit/s"
 	[ "${mbit:-0}" -gt 0 ]
 }
@@ -90,7 +90,7 @@ iperf_udp() {
 	oob0=$(ethtool_stat "$b" rx_out_of_buffer "$NS")
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 0.5
-	udp=$(iperf3 -c "$B_IP" -u -b 20M -t "$UDP_SECS" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
+	udp=$(traffic "$UDP_SECS" iperf3 -c "$B_IP" -u -b 20M -t "$UDP_SECS" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
 	read -r p l <<<"$udp"
 	rcvbuf=$(( $(udp_mib RcvbufErrors) - rcvbuf0 ))
 	oob=$(( $(ethtool_stat "$b" rx_out_of_buffer "$NS") - oob0 ))

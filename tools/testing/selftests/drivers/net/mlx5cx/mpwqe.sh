@@ -201,7 +201,7 @@ for k in sorted(res): print(k, *res[k])
 PY
 	local rpid=$!
 	sleep 2
-	out=$(python3 - "$B_IP" 198.19.7.2 <<'PY'
+	out=$(traffic 30 python3 - "$B_IP" 198.19.7.2 <<'PY'
 import hashlib, os, socket, sys, tempfile, threading, time
 ip, vip = sys.argv[1], sys.argv[2]
 SO_NO_CHECK = 11
@@ -238,7 +238,7 @@ PY
 	rc=$?
 	sleep 1
 	: >"$VM_RESULTS/mixed-stop"
-	wait "$rpid"
+	traffic 0 wait "$rpid"
 	sleep 1
 	snap s1
 	tx_pair s1
@@ -321,14 +321,14 @@ toggles() {
 	sleep 1
 	at_rest s0
 	pktgen_setup "$a" 0 32
-	pktgen_start &
+	pktgen_start until_stopped &
 	pg=$!
 	for i in $(seq "$TOGGLES"); do
 		ethtool --set-priv-flags "$a" skb_tx_mpwqe off || { diag "toggle $i off failed"; break; }
 		ethtool --set-priv-flags "$a" skb_tx_mpwqe on || { diag "toggle $i on failed"; break; }
 	done
-	echo stop >/proc/net/pktgen/pgctrl
-	wait "$pg"
+	pktgen_ctl stop
+	traffic 0 wait "$pg"
 	at_rest s1
 	diag "$TOGGLES toggles ($i done) under pktgen: A tx_packets +$(d pkts), model A tx +$(d mtx), link-down drops +$(d mlink), flushed WQEs +$(d mflush)"
 	diag "B: model rx +$(d mrx), port drops +$(d mdrop), driver rx_packets +$(d brx); sessions +$(d blks) ($(d mpkts) packets)"

@@ -77,7 +77,7 @@ pktgen_ns() {
 		"dst $B_IP" "dst_mac $mac"; do
 		$ns bash -c "echo '$l' > /proc/net/pktgen/$dev"
 	done
-	$ns bash -c "echo start > /proc/net/pktgen/pgctrl"
+	traffic 0 $ns bash -c "echo start > /proc/net/pktgen/pgctrl"
 }
 b_mac=$(ip -n "$NS" -br link show "$b" | awk '{print $3}')
 a_mac=$(ip -br link show "$a" | awk '{print $3}')
@@ -466,13 +466,13 @@ traffic_start() {
 		"dst $B_IP" "dst_mac $b_mac"; do
 		echo "$l" >"/proc/net/pktgen/$a"
 	done
-	echo start >/proc/net/pktgen/pgctrl &
+	pktgen_start until_stopped &
 	TRAFFIC=$!
 	sleep 1
 }
 traffic_stop() {
-	echo stop >/proc/net/pktgen/pgctrl
-	wait "$TRAFFIC" 2>/dev/null
+	pktgen_ctl stop
+	traffic 0 wait "$TRAFFIC" 2>/dev/null
 	diag "pktgen under the loop: $(sed -n 's/^ *\(Result: .*\)/\1/p' "/proc/net/pktgen/$a")"
 }
 attach_detach() {

@@ -383,7 +383,7 @@ xmit_mb() {
 		"dst $A_IP" "dst_mac $a_mac"; do
 		nsx bash -c "echo '$l' > /proc/net/pktgen/v1"
 	done
-	nsx bash -c "echo start > /proc/net/pktgen/pgctrl"
+	traffic 0 nsx bash -c "echo start > /proc/net/pktgen/pgctrl"
 	sleep 2
 	x=$(( $(bstat tx_xdp_xmit) - x0 )) f=$(( $(bstat tx_xdp_full) - f0 ))
 	e=$(( $(bstat tx_xdp_err) - e0 ))
