@@ -556,6 +556,37 @@ wait_for() {
 	done
 }
 
+# settled SECS CMD...: wait until CMD's output, a snapshot of counters, is
+# the same twice in a row half a second apart, at most SECS: what was sent
+# has been received, counted or dropped (the device completes later than
+# the doorbell, a stack later still).  Prints that snapshot; fails if the
+# counters never stood still.
+settled() {
+	local secs=$1 deadline=$((SECONDS + $1)) prev cur
+
+	shift
+	prev=$("$@") || return 1
+	while :; do
+		sleep 0.5
+		cur=$("$@") || return 1
+		if [ "$cur" = "$prev" ]; then
+			printf '%s\n' "$cur"
+			return 0
+		fi
+		if [ $SECONDS -ge $deadline ] || [ -s "$MLX5CX_STALL" ]; then
+			diag "counters still moving after $secs s: $*"
+			return 1
+		fi
+		prev=$cur
+	done
+}
+
+# traffic_counters BDF...: the model's traffic counters of the functions
+# (what moves only with traffic), for settled.
+traffic_counters() {
+	cxsim report "$@" | grep -E '^(# |(tx|rx|cqe|wqe|sq|eqe)\.)'
+}
+
 # The netdev of an emulated function (first one under its PCI device).
 netdev_of() {
 	local d
