@@ -513,7 +513,8 @@ qdisc_drops() {
 
 # model_clean BDF [REPORT]: the function holds no object and no page of
 # ours, and no teardown ever found one left behind; from REPORT (its
-# report, read earlier) or a report read now.
+# report, read earlier) or a report read now.  A report without the
+# counters (none read, another model) is not clean.
 model_clean() {
 	local rep objs pages leaks
 
@@ -525,7 +526,11 @@ model_clean() {
 	objs=$(report_sum obj. <<<"$rep")
 	pages=$(report_get pages <<<"$rep")
 	leaks=$(report_get leak.reports <<<"$rep")
-	if [ "$objs" = 0 ] && [ "${pages:-0}" = 0 ] && [ "${leaks:-0}" = 0 ]; then
+	if [ -z "$pages" ] || [ -z "$leaks" ]; then
+		diag "$1: the report has no pages or leak.reports counter"
+		return 1
+	fi
+	if [ "$objs" = 0 ] && [ "$pages" = 0 ] && [ "$leaks" = 0 ]; then
 		return 0
 	fi
 	diag "$1: objects $objs, pages $pages, leak reports $leaks"
