@@ -579,7 +579,10 @@ settled() {
 			return 0
 		fi
 		if [ $SECONDS -ge $deadline ] || [ -s "$MLX5CX_STALL" ]; then
-			diag "counters still moving after $secs s: $*"
+			# (on stderr: the caller may keep the snapshot)
+			diag "counters still moving after $secs s: $*" >&2
+			diff <(printf '%s\n' "$prev") <(printf '%s\n' "$cur") |
+				sed -n 's/^[<>]/#  &/p' | head -n 20 >&2
 			return 1
 		fi
 		prev=$cur
@@ -587,9 +590,11 @@ settled() {
 }
 
 # traffic_counters BDF...: the model's traffic counters of the functions
-# (what moves only with traffic), for settled.
+# (what moves only with traffic: not eqe.posted, which a command's
+# completion moves, ethtool -S asking for the port's counters), for
+# settled.
 traffic_counters() {
-	cxsim report "$@" | grep -E '^(# |(tx|rx|cqe|wqe|sq|eqe)\.)'
+	cxsim report "$@" | grep -E '^(# |(tx|rx|cqe|wqe|sq)\.|eqe\.comp)'
 }
 
 # The netdev of an emulated function (first one under its PCI device).
