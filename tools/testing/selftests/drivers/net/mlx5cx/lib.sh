@@ -179,13 +179,19 @@ traffic() {
 }
 
 within() {
-	local secs=$1 me=$BASHPID wd rc what
+	local secs=$1 me=$BASHPID wd rc what exit_trap
 
 	shift
 	[ ! -s "$MLX5CX_STALL" ] || return 124
 	what="${MLX5CX_STEP:+$MLX5CX_STEP: }$*"
+	# The clock must not inherit the test's EXIT trap (its clean-up): a
+	# subshell that sets a trap of its own revives the inherited ones,
+	# and the clock, stopped early, would run it.
+	exit_trap=$(trap -p EXIT)
+	trap - EXIT
 	within_clock "$secs" "$me" "$what" </dev/null >/dev/null 2>&1 &
 	wd=$!
+	eval "${exit_trap:-:}"
 	disown "$wd"
 	"$@"
 	rc=$?
@@ -200,9 +206,9 @@ within() {
 within_clock() {
 	local secs=$1 root=$2 what=$3 s=
 
+	trap 'rm -f "$MLX5CX_STALL.clock.$BASHPID"' EXIT
 	trap '[ -z "$s" ] || kill "$s" 2>/dev/null; exit 0' TERM
 	echo "$BASHPID" >"$MLX5CX_STALL.clock.$BASHPID"
-	trap 'rm -f "$MLX5CX_STALL.clock.$BASHPID"' EXIT
 	sleep "$secs" &
 	s=$!
 	wait "$s"
