@@ -103,7 +103,7 @@ RESULTS_TABLE=()
 measure() {
 	local what=$1 mtu=$2 headroom=$3 d0 p0 r0 mr0 md0 ma0 d p r mr md ma stride want
 
-	M_D= M_P= M_R= M_MR= M_MD= M_MA= M_WANT=
+	M_D='' M_P='' M_R='' M_MR='' M_MD='' M_MA='' M_WANT=''
 	xdp_rest || return 1
 	d0=$(bstat rx_xdp_drop) p0=$(bstat rx_pages) r0=$(bstat rx_packets)
 	mr0=$(model_get "$bdf_b" rx.packets) md0=$(model_get "$bdf_b" rx.drops)
@@ -206,7 +206,7 @@ xdp_tx_mpwqe_is() {
 tx_measure() {
 	local count=${1:-$FRAMES} x0 f0 e0 s0 tx0 db0 poll0 mr0 u0 w0 wb0 m0 w wb m
 
-	T_X= T_F= T_E= T_S= T_TX= T_DB= T_W= T_WB= T_M= T_POLL= T_MR= T_U=
+	T_X='' T_F='' T_E='' T_S='' T_TX='' T_DB='' T_W='' T_WB='' T_M='' T_POLL='' T_MR='' T_U=''
 	udp_tap_add "" "$a" ingress || return 1
 	xdp_rest || return 1
 	x0=$(bstat rx_xdp_tx_xmit) f0=$(bstat rx_xdp_tx_full) e0=$(bstat rx_xdp_tx_err)
