@@ -40,7 +40,7 @@ sqs_have_mode() {
 }
 ktap_check "the driver creates its SQs with the vport's inline mode ($INLINE)" sqs_have_mode
 
-traffic() {
+all_traffic() {
 	local e0 s0 tcp sent lost
 
 	e0=$(model_get "$bdf_a" wqe.errors)
@@ -58,7 +58,7 @@ import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lo
 		[ "$(model_get "$bdf_a" wqe.errors)" = "$e0" ] &&
 		[ "$(model_get "$bdf_a" wqe.inline_errors)" = 0 ]
 }
-ktap_check "ping, TCP and UDP under inline=$INLINE: no WQE error" traffic
+ktap_check "ping, TCP and UDP under inline=$INLINE: no WQE error" all_traffic
 
 # XDP_TX on B (xdp-bench tx, swapping the MACs) under inline=$INLINE:
 # pktgen from A, every frame B's port delivered goes back and reaches A's
