@@ -4,6 +4,10 @@
 # bench_load, which every workload starts a driver's turn with.
 
 # shellcheck shell=bash
+# A workload's pktgen runs (pktgen_start) are bounded as the selftests'
+# are, but the insn-count plugin slows the guest several times over: a
+# bound of 15 minutes, to catch a stall, not a slow run.
+TRAFFIC_SECS=${TRAFFIC_SECS:-900}
 # shellcheck source-path=SCRIPTDIR source=../selftests/drivers/net/mlx5cx/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../selftests/drivers/net/mlx5cx/lib.sh"
 

@@ -846,8 +846,22 @@ static void test_malformed(void)
 	ok(core.stats.cmd_delivery_errors >= 9 + 32, "queue outside memory: no crash");
 	wr32be(ISEG(cmdq_addr_h), 0);
 	wr32be(ISEG(cmdq_addr_l_sz), 0);
-	wr32be(ISEG(cmd_dbell), 1);
-	ok(1, "doorbell without a queue is ignored");
+	{
+		uint64_t dbs = core.stats.cmd_doorbells, cmds = core.stats.cmds;
+		uint64_t derr = core.stats.cmd_delivery_errors;
+		uint8_t page0[64], own = entry(0)->status_own;
+
+		/* Poison what a queue at 0 would have as its first entry. */
+		memset(gmem(0), 0xa5, sizeof(page0));
+		memcpy(page0, gmem(0), sizeof(page0));
+		wr32be(ISEG(cmd_dbell), 1);
+		ok(core.stats.cmd_doorbells == dbs + 1 &&
+		   core.stats.cmds == cmds &&
+		   core.stats.cmd_delivery_errors == derr &&
+		   !memcmp(gmem(0), page0, sizeof(page0)) &&
+		   entry(0)->status_own == own,
+		   "doorbell without a queue: counted, nothing read, run or written");
+	}
 
 	/* Doorbells on pages not allocated, and odd EQ doorbells. */
 	wr32be(5 * 4096 + 0x40, 0x3f000001);

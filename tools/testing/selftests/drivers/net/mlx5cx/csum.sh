@@ -36,8 +36,8 @@ tcp_copy() {
 	rm -f "$work/dst"
 	nsb socat -u "TCP-LISTEN:$port,bind=$B_IP,reuseaddr" "CREATE:$work/dst" &
 	sleep 1
-	socat -u "FILE:$work/src" "TCP:$B_IP:$port" || return 1
-	wait
+	traffic 5 socat -u "FILE:$work/src" "TCP:$B_IP:$port" || return 1
+	traffic 0 wait
 	cmp -s "$work/src" "$work/dst"
 }
 
@@ -50,7 +50,7 @@ udp_send() {
 	err0=$(snmp_get "$NS" Udp InCsumErrors)
 	nsb socat -u "UDP-RECV:$port,bind=$B_IP" /dev/null &
 	sleep 1
-	$PY - "$B_IP" "$port" "$n" <<'EOF'
+	traffic 5 $PY - "$B_IP" "$port" "$n" <<'EOF'
 import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range(int(sys.argv[3])):
@@ -170,7 +170,7 @@ sendfile_tso() {
 	rm -f "$work/dst"
 	nsb socat -u "TCP-LISTEN:5003,bind=$B_IP,reuseaddr" "CREATE:$work/dst" &
 	sleep 1
-	$PY - "$B_IP" 5003 "$work/src" <<'EOF' || return 1
+	traffic 10 $PY - "$B_IP" 5003 "$work/src" <<'EOF' || return 1
 import socket, sys
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
 with open(sys.argv[3], "rb") as f:
@@ -178,7 +178,7 @@ with open(sys.argv[3], "rb") as f:
 s.close()
 assert sent == 1 << 20, sent
 EOF
-	wait
+	traffic 0 wait
 	t1=$(ethtool_stat "$a" tx_tso_packets)
 	b1=$(ethtool_stat "$a" tx_tso_bytes)
 	diag "sendfile 1 MiB: tx_tso_packets +$((t1 - t0)), tx_tso_bytes +$((b1 - b0)); $(stat -c %s "$work/dst") bytes at B"

@@ -146,7 +146,7 @@ ktap_check "traffic flows again (ping from every CPU)" after
 # race; with it off, the burst is 32 SEND WQEs behind one doorbell, and
 # the model fails the first of a batch: at least one is flushed, always.
 pktgen_bg() {
-	pktgen_setup "$a" 0 32 && pktgen_start &
+	pktgen_setup "$a" 0 32 && pktgen_start until_stopped &
 }
 injected2() { [ "$(model_get "$bdf_a" sq.errors_injected)" = 2 ]; }
 recovered2() { [ "$(health)" = "2 2 healthy" ]; }
@@ -166,8 +166,8 @@ under_load() {
 	done
 	cxsim errcqe "$bdf_a" 0
 	# count 0 runs until stopped.
-	echo stop >/proc/net/pktgen/pgctrl
-	wait
+	pktgen_ctl stop
+	traffic 0 wait
 	wait_for 15 recovered2
 	diag "under load: injected $(model_get "$bdf_a" sq.errors_injected), flushed +$(( $(model_get "$bdf_a" wqe.flushed) - f0 )), reporter tx error recover state = $(health), model recoveries $(model_get "$bdf_a" sq.recoveries)"
 	injected2 && recovered2 &&

@@ -229,7 +229,7 @@ under_traffic() {
 
 	devlink dev param set "$dl" name num_doorbells value 1 cmode driverinit &&
 		pktgen_mq_setup "$a" "$NCH" 0 || return 1
-	echo start >/proc/net/pktgen/pgctrl &
+	pktgen_start until_stopped &
 	ping -i 0.05 -W 1 "$B_IP" >"$WORK/ping" 2>&1 &
 	pid=$!
 	t0=$(model_tx)
@@ -242,9 +242,9 @@ under_traffic() {
 	r1=$(replies)
 	# Answers again: 20 more replies.
 	wait_for 120 replies_above $((r1 + 20)) || { diag "ping not answered after the reload"; ok=0; }
-	echo stop >/proc/net/pktgen/pgctrl
+	pktgen_ctl stop
 	kill -INT "$pid"
-	wait
+	traffic 0 wait
 	t2=$(model_tx)
 	diag "reload under traffic: model tx.packets $t0 at the start, $t1 after the reload, $t2 at the end; ping replies $r0 before, $r1 just after, $(replies) at the end"
 	[ "$ok" = 1 ] && [ "$t2" -ge $((t1 + 20)) ] || return 1

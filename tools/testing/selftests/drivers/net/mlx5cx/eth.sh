@@ -68,7 +68,7 @@ iperf_tcp() {
 
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 0.5
-	mbit=$(iperf3 -c "$B_IP" -t "$TCP_SECS" $dir -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
+	mbit=$(traffic "$TCP_SECS" iperf3 -c "$B_IP" -t "$TCP_SECS" $dir -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
 	diag "iperf3 TCP $TCP_SECS s ${dir:-A->B}: ${mbit:-0} Mbit/s"
 	[ "${mbit:-0}" -gt 0 ]
 }
@@ -90,7 +90,7 @@ iperf_udp() {
 	oob0=$(ethtool_stat "$b" rx_out_of_buffer "$NS")
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 0.5
-	udp=$(iperf3 -c "$B_IP" -u -b 20M -t "$UDP_SECS" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
+	udp=$(traffic "$UDP_SECS" iperf3 -c "$B_IP" -u -b 20M -t "$UDP_SECS" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
 	read -r p l <<<"$udp"
 	rcvbuf=$(( $(udp_mib RcvbufErrors) - rcvbuf0 ))
 	oob=$(( $(ethtool_stat "$b" rx_out_of_buffer "$NS") - oob0 ))
@@ -110,7 +110,8 @@ ktap_check "TCP went out as TSO (tx_tso_packets > 0)" tso_used
 
 # A's TX is B's RX, and the model saw both, in packets and bytes. Read
 # while quiet: a snapshot counts only if the model did not move during it
-# (background IPv6 chatter may), else it is taken again.
+# (a frame still on its way, background IPv6 chatter), else it is taken
+# again; the counters that never stand still fail.
 model_snapshot() {
 	local rep ra rb
 
@@ -122,26 +123,28 @@ model_snapshot() {
 		"$(report_get rx.drops <<<"$rb") $(report_get rx.drops.no_wqe <<<"$rb")"
 }
 
-counters_agree() {
-	local atx atxb brx brxb matx matxb mbrx mbrxb mdrop mnowqe oob m0 try sa sb
+quiet_snapshot() {
+	m0=$(model_snapshot)
+	sa=$(ethtool_stats "$a")
+	sb=$(ethtool_stats "$b" "$NS")
+	[ "$m0" = "$(model_snapshot)" ]
+}
 
-	for try in 1 2 3 4 5; do
-		sleep 1
-		m0=$(model_snapshot)
-		sa=$(ethtool_stats "$a")
-		sb=$(ethtool_stats "$b" "$NS")
-		atx=$(report_get tx_packets <<<"$sa")
-		atxb=$(report_get tx_bytes <<<"$sa")
-		brx=$(report_get rx_packets <<<"$sb")
-		brxb=$(report_get rx_bytes <<<"$sb")
-		oob=$(report_get rx_out_of_buffer <<<"$sb")
-		[ "$m0" = "$(model_snapshot)" ] && break
-	done
+counters_agree() {
+	local atx atxb brx brxb matx matxb mbrx mbrxb mdrop mnowqe oob m0 sa sb
+
+	wait_for 60 quiet_snapshot || { diag "no quiet snapshot in 60 s"; return 1; }
+	atx=$(report_get tx_packets <<<"$sa")
+	atxb=$(report_get tx_bytes <<<"$sa")
+	brx=$(report_get rx_packets <<<"$sb")
+	brxb=$(report_get rx_bytes <<<"$sb")
+	oob=$(report_get rx_out_of_buffer <<<"$sb")
 	read -r matx matxb mbrx mbrxb mdrop mnowqe <<<"$m0"
 	diag "A tx_packets $atx tx_bytes $atxb; model A tx $matx / $matxb bytes"
 	diag "B rx_packets $brx rx_bytes $brxb; model B rx $mbrx / $mbrxb bytes, drops $mdrop"
 	diag "B rx_out_of_buffer $oob, model B drops for want of a WQE $mnowqe"
-	[ "$atx" = "$matx" ] && [ "$atxb" = "$matxb" ] &&
+	[ -n "$atx" ] && [ -n "$matx" ] && [ -n "$oob" ] && [ -n "$mnowqe" ] &&
+		[ "$atx" = "$matx" ] && [ "$atxb" = "$matxb" ] &&
 		[ "$brx" = "$mbrx" ] && [ "$brxb" = "$mbrxb" ] &&
 		[ "$atx" -eq $((brx + mdrop)) ] && [ "$oob" = "$mnowqe" ]
 }

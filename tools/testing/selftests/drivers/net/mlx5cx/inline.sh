@@ -40,7 +40,7 @@ sqs_have_mode() {
 }
 ktap_check "the driver creates its SQs with the vport's inline mode ($INLINE)" sqs_have_mode
 
-traffic() {
+all_traffic() {
 	local e0 s0 tcp sent lost
 
 	e0=$(model_get "$bdf_a" wqe.errors)
@@ -48,17 +48,17 @@ traffic() {
 	ping -c 20 -i 0.05 -W 2 "$B_IP" >/dev/null || return 1
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 1
-	tcp=$(iperf3 -c "$B_IP" -t "$(sized 5 2)" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bytes"]))')
+	tcp=$(traffic 5 iperf3 -c "$B_IP" -t "$(sized 5 2)" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bytes"]))')
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 1
-	read -r sent lost < <(iperf3 -c "$B_IP" -u -b 10M -t 2 -J | python3 -c '
+	read -r sent lost < <(traffic 2 iperf3 -c "$B_IP" -u -b 10M -t 2 -J | python3 -c '
 import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
 	diag "inline=$INLINE: TCP ${tcp:-0} bytes, UDP $sent sent ($lost lost); model SEND +$(( $(model_get "$bdf_a" wqe.SEND) - s0 )), ENHANCED_MPSW $(model_get "$bdf_a" wqe.ENHANCED_MPSW), WQE errors $(model_get "$bdf_a" wqe.errors)"
 	[ "${tcp:-0}" -gt 0 ] && [ "${sent:-0}" -gt 0 ] &&
 		[ "$(model_get "$bdf_a" wqe.errors)" = "$e0" ] &&
 		[ "$(model_get "$bdf_a" wqe.inline_errors)" = 0 ]
 }
-ktap_check "ping, TCP and UDP under inline=$INLINE: no WQE error" traffic
+ktap_check "ping, TCP and UDP under inline=$INLINE: no WQE error" all_traffic
 
 # XDP_TX on B (xdp-bench tx, swapping the MACs) under inline=$INLINE:
 # pktgen from A, every frame B's port delivered goes back and reaches A's

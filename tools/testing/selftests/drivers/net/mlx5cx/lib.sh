@@ -92,10 +92,14 @@ needs() {
 }
 
 # ktap_result pass|fail|skip DESC [REASON]: one test point. A point whose
-# work (since the previous point) reached for something missing skips.
+# work (since the previous point) reached for something missing skips; a
+# point whose work stalled (within) fails, saying where, and ends the test.
 ktap_result() {
 	local status=$1 desc=$2 reason=${3:-}
 
+	if [ -s "$MLX5CX_STALL" ]; then
+		stall_bail_out "$desc"
+	fi
 	if [ -s "$MLX5CX_NEEDS" ]; then
 		status=skip
 		reason=$(head -n 1 "$MLX5CX_NEEDS")
@@ -119,12 +123,14 @@ ktap_fail() { ktap_result fail "$1"; }
 ktap_skip() { ktap_result skip "$1" "$2"; }
 
 # ktap_check DESC CMD...: one test point from a command's exit status
-# (ktap_test_result, with CMD's words kept as they are).
+# (ktap_test_result, with CMD's words kept as they are), CMD bounded in
+# time (within): STEP_SECS seconds, a backstop for steps without a bound
+# of their own (traffic has its own, tighter: TRAFFIC_SECS).
 ktap_check() {
 	local desc=$1
 
 	shift
-	if "$@"; then
+	if MLX5CX_STEP=$desc within "$STEP_SECS" "$@"; then
 		ktap_pass "$desc"
 	else
 		ktap_fail "$desc"
@@ -134,8 +140,150 @@ ktap_check() {
 # The last line of a test: totals, and the exit status kselftest reads
 # (0 when every planned point passed or skipped).
 ktap_finish() {
+	[ ! -s "$MLX5CX_STALL" ] || stall_bail_out "the test's last steps"
 	rm -f "$MLX5CX_NEEDS"
+	stall_cleanup
 	ktap_finished
+}
+
+# Every step in bounded time: a driver that stops sending (a TX path that
+# never rings its doorbell) must fail the step that stalled within
+# minutes, not sit in iperf3 or pktgen until kselftest's timeout.
+#
+# within SECS CMD...: run CMD (a program, or a shell function in this
+# shell, so that what it sets stays set) for at most SECS seconds.  When
+# SECS pass first, every process CMD started is killed (the shell running
+# CMD is not: CMD returns, failing) and the stall is recorded: the test
+# point that CMD was part of fails with "stalled after SECS s" and the
+# test ends there (the rest would only stall again, each step its whole
+# bound).  After a stall, within and wait_for fail at once.  Sized for a
+# busy 2-core TCG machine: a stall means nothing happened for minutes.
+# A step of traffic (iperf3, pktgen, a sender) runs under `traffic`: its
+# own length and TRAFFIC_SECS more, less than TCP takes to give up a
+# connection (127 s): a dead TX path stalls there, not in a TCP timeout.
+#
+# The clock is a background shell (disowned: a bare `wait` of the test
+# does not wait for it) that the test's stall kill spares; if CMD itself
+# does not return a minute after the kill (stuck in the kernel), the
+# clock ends the whole test, saying so on the test's output.
+STEP_SECS=${STEP_SECS:-$(sized 1200 600)}
+TRAFFIC_SECS=${TRAFFIC_SECS:-90}
+
+# traffic LEN CMD...: CMD, traffic meant to last about LEN seconds (0 for
+# a count of packets), within LEN + TRAFFIC_SECS seconds.
+traffic() {
+	local len=$1
+
+	shift
+	within $((len + TRAFFIC_SECS)) "$@"
+}
+
+within() {
+	local secs=$1 me=$BASHPID wd rc what exit_trap
+
+	shift
+	[ ! -s "$MLX5CX_STALL" ] || return 124
+	what="${MLX5CX_STEP:+$MLX5CX_STEP: }$*"
+	# The clock must not inherit the test's EXIT trap (its clean-up): a
+	# subshell that sets a trap of its own revives the inherited ones,
+	# and the clock, stopped early, would run it.
+	exit_trap=$(trap -p EXIT)
+	trap - EXIT
+	within_clock "$secs" "$me" "$what" </dev/null >/dev/null 2>&1 &
+	wd=$!
+	eval "${exit_trap:-:}"
+	disown "$wd"
+	"$@"
+	rc=$?
+	kill "$wd" 2>/dev/null
+	[ ! -s "$MLX5CX_STALL" ] || return 124
+	return $rc
+}
+
+# within_clock SECS ROOT WHAT: the clock of one within (in the
+# background): after SECS, the stall recorded and ROOT's processes but
+# the clocks killed.
+within_clock() {
+	local secs=$1 root=$2 what=$3 s=
+
+	trap 'rm -f "$MLX5CX_STALL.clock.$BASHPID"' EXIT
+	trap '[ -z "$s" ] || kill "$s" 2>/dev/null; exit 0' TERM
+	echo "$BASHPID" >"$MLX5CX_STALL.clock.$BASHPID"
+	sleep "$secs" &
+	s=$!
+	wait "$s"
+	s=
+	[ -s "$MLX5CX_STALL" ] ||
+		printf 'stalled after %s s (%s)\n' "$secs" "${what:0:200}" >"$MLX5CX_STALL"
+	echo "selftest-stall: after $secs s: $what" >/dev/kmsg 2>/dev/null
+	stall_kill "$root"
+	# CMD returns once its processes are gone, and within stops this
+	# clock; a shell stuck in a system call does not.
+	sleep 60 &
+	s=$!
+	wait "$s"
+	s=
+	[ -e "/proc/$root" ] || exit 0
+	{
+		echo "# $(cat "$MLX5CX_STALL"), and did not stop when killed"
+		echo "Bail out! a step stalled and did not stop"
+	} >>"/proc/$MLX5CX_TOP/fd/1"
+	stall_kill "$MLX5CX_TOP"
+	kill -KILL "$MLX5CX_TOP"
+}
+
+# stall_kill ROOT: kill every process under ROOT (not ROOT), but the
+# clocks of within and what they run: TERM, then KILL 5 s later.
+stall_kill() {
+	local root=$1 sig l pid rest ppid f i
+	local -A kids=() clock=()
+	local -a todo list
+
+	for f in "$MLX5CX_STALL".clock.*; do
+		[ -e "$f" ] && clock[${f##*.}]=1
+	done
+	for sig in TERM KILL; do
+		kids=()
+		for f in /proc/[0-9]*/stat; do
+			{ read -r l <"$f"; } 2>/dev/null || continue
+			pid=${l%% *} rest=${l##*) }
+			read -r _ ppid _ <<<"$rest"
+			kids[$ppid]+=" $pid"
+		done
+		list=() todo=("$root")
+		for ((i = 0; i < ${#todo[@]}; i++)); do
+			for pid in ${kids[${todo[$i]}]:-}; do
+				[ -z "${clock[$pid]:-}" ] || continue
+				list+=("$pid") todo+=("$pid")
+			done
+		done
+		[ ${#list[@]} -gt 0 ] || return 0
+		kill -"$sig" "${list[@]}" 2>/dev/null
+		[ $sig = KILL ] || sleep 5
+	done
+}
+
+# stall_bail_out DESC: the point DESC failed for a stall; the test ends.
+stall_bail_out() {
+	local why
+
+	why=$(head -n 1 "$MLX5CX_STALL")
+	rm -f "$MLX5CX_NEEDS"
+	__ktap_test "not ok" "$1" "$why"
+	KTAP_CNT_FAIL=$((KTAP_CNT_FAIL + 1))
+	stall_cleanup
+	ktap_exit_fail_msg "a step stalled ($why): the rest of the test is not run"
+}
+
+# stall_cleanup: stop the clocks still running (those of shells a stall
+# killed); the test is ending.
+stall_cleanup() {
+	local f
+
+	for f in "$MLX5CX_STALL".clock.*; do
+		[ -e "$f" ] && kill "${f##*.}" 2>/dev/null
+	done
+	rm -f "$MLX5CX_STALL"
 }
 
 # The PCI functions under test, one a line: MLX5CX_FUNCTIONS (BDFs), else
@@ -172,6 +320,15 @@ require_testport() {
 	ktap_skip_all "$TESTPORT_NEEDED${1:+ ($1)}"
 	exit "$KSFT_SKIP"
 }
+
+# Once per test (sub-shells, bash -c included, inherit): the test's shell
+# and where a stall is recorded (within).
+if [ -z "${MLX5CX_TOP:-}" ]; then
+	MLX5CX_TOP=$$
+	MLX5CX_STALL=${TMPDIR:-/tmp}/mlx5cx-stall.$$
+	rm -f "$MLX5CX_STALL" "$MLX5CX_STALL".clock.*
+	export MLX5CX_TOP MLX5CX_STALL
+fi
 
 # Once per test (sub-shells inherit): a host without a function to test
 # skips the test; whether the functions have the model's test port.
@@ -362,7 +519,8 @@ qdisc_drops() {
 
 # model_clean BDF [REPORT]: the function holds no object and no page of
 # ours, and no teardown ever found one left behind; from REPORT (its
-# report, read earlier) or a report read now.
+# report, read earlier) or a report read now.  A report without the
+# counters (none read, another model) is not clean.
 model_clean() {
 	local rep objs pages leaks
 
@@ -374,7 +532,11 @@ model_clean() {
 	objs=$(report_sum obj. <<<"$rep")
 	pages=$(report_get pages <<<"$rep")
 	leaks=$(report_get leak.reports <<<"$rep")
-	if [ "$objs" = 0 ] && [ "${pages:-0}" = 0 ] && [ "${leaks:-0}" = 0 ]; then
+	if [ -z "$pages" ] || [ -z "$leaks" ]; then
+		diag "$1: the report has no pages or leak.reports counter"
+		return 1
+	fi
+	if [ "$objs" = 0 ] && [ "$pages" = 0 ] && [ "$leaks" = 0 ]; then
 		return 0
 	fi
 	diag "$1: objects $objs, pages $pages, leak reports $leaks"
@@ -400,8 +562,45 @@ wait_for() {
 	shift
 	until "$@"; do
 		[ $SECONDS -lt $deadline ] || return 1
+		[ ! -s "$MLX5CX_STALL" ] || return 1
 		sleep 0.2
 	done
+}
+
+# settled SECS CMD...: wait until CMD's output, a snapshot of counters, is
+# the same twice in a row half a second apart, at most SECS: what was sent
+# has been received, counted or dropped (the device completes later than
+# the doorbell, a stack later still).  Prints that snapshot; fails if the
+# counters never stood still.
+settled() {
+	local secs=$1 deadline=$((SECONDS + $1)) prev cur
+
+	shift
+	prev=$("$@") || return 1
+	while :; do
+		sleep 0.5
+		cur=$("$@") || return 1
+		if [ "$cur" = "$prev" ]; then
+			printf '%s\n' "$cur"
+			return 0
+		fi
+		if [ $SECONDS -ge $deadline ] || [ -s "$MLX5CX_STALL" ]; then
+			# (on stderr: the caller may keep the snapshot)
+			diag "counters still moving after $secs s: $*" >&2
+			diff <(printf '%s\n' "$prev") <(printf '%s\n' "$cur") |
+				sed -n 's/^[<>]/#  &/p' | head -n 20 >&2
+			return 1
+		fi
+		prev=$cur
+	done
+}
+
+# traffic_counters BDF...: the model's traffic counters of the functions
+# (what moves only with traffic: not eqe.posted, which a command's
+# completion moves, ethtool -S asking for the port's counters), for
+# settled.
+traffic_counters() {
+	cxsim report "$@" | grep -E '^(# |(tx|rx|cqe|wqe|sq)\.|eqe\.comp)'
 }
 
 # The netdev of an emulated function (first one under its PCI device).
@@ -667,9 +866,22 @@ bql_floor() {
 	done
 }
 
-# pktgen_start: run the configured device; returns when COUNT are sent.
+# pktgen_start [LEN]: run the configured devices; returns when COUNT are
+# sent, a step of traffic of length LEN (0: a count of packets).  A run
+# until stopped (COUNT 0, in the background: pktgen_start until_stopped)
+# is bounded by the step that stops it (pktgen_ctl stop).
 pktgen_start() {
-	echo start >/proc/net/pktgen/pgctrl
+	if [ "${1:-}" = until_stopped ]; then
+		pktgen_ctl start
+	else
+		traffic "${1:-0}" pktgen_ctl start
+	fi
+}
+
+# pktgen_ctl start|stop: write pgctrl from a process of its own, which a
+# stall can kill (not the test's shell; a signal stops pktgen's threads).
+pktgen_ctl() {
+	(echo "$1" >/proc/net/pktgen/pgctrl)
 }
 
 # xdp_bench_start DEV ARGS...: `xdp-bench ARGS` in $NS, in the
@@ -728,10 +940,14 @@ while True:
     h.update(d); n += len(d)
 print(h.hexdigest(), n)' "$B_IP" >"$1" &
 	TCP_SINK=$!
-	sleep 1
+	wait_for 30 tcp_listening "$NS" 5201
+}
+# tcp_listening NETNS PORT: a TCP socket listens on PORT in NETNS.
+tcp_listening() {
+	[ -n "$(ip netns exec "$1" ss -Hltn "sport = :$2")" ]
 }
 tcp_send() {
-	"${PY:-python3}" -c '
+	traffic 10 "${PY:-python3}" -c '
 import socket, sys
 s = socket.create_connection((sys.argv[1], 5201), timeout=120)
 s.sendall(open(sys.argv[2], "rb").read()); s.close()' "$B_IP" "$1" || {
@@ -739,7 +955,7 @@ s.sendall(open(sys.argv[2], "rb").read()); s.close()' "$B_IP" "$1" || {
 		wait "$TCP_SINK"
 		return 1
 	}
-	wait "$TCP_SINK"
+	traffic 0 wait "$TCP_SINK"
 }
 
 # pktgen_mq_setup DEV NQ COUNT: samples/pktgen's multiqueue setup (one

@@ -38,31 +38,29 @@ counters_named() {
 ktap_check "ethtool -S has tx_mpwqe_blks, tx_mpwqe_pkts, tx_xmit_more, tx_nop (total and per queue)" \
 	counters_named
 
-# snap PREFIX: the driver's and the model's counters into PREFIX_*.
+# snap PREFIX: the driver's and the model's counters into PREFIX_*;
+# fails, naming it, when either lacks one (a missing counter is not 0).
+SNAP_DRIVER="pkts:tx_packets blks:tx_mpwqe_blks mpkts:tx_mpwqe_pkts
+	db:tx_doorbells stop:tx_queue_stopped more:tx_xmit_more
+	tso:tx_tso_packets csn:tx_csum_none cqes:tx_cqes"
+SNAP_MODEL="mtx:tx.packets mmpw:wqe.ENHANCED_MPSW msend:wqe.SEND mlso:wqe.LSO
+	mdb:sq.doorbells mbbs:dp.wqebbs mdesc:dp.desc_bytes mcqe:cqe.tx
+	mlink:tx.drops.link_down mflush:wqe.flushed"
 snap() {
-	local p=$1 rep st
+	local p=$1 rep st kv v
 
 	rep=$(cxsim report "$bdf_a")
 	st=$(ethtool_stats "$a")
-	eval "${p}_pkts=$(echo "$st" | report_get tx_packets)"
-	eval "${p}_blks=$(echo "$st" | report_get tx_mpwqe_blks)"
-	eval "${p}_mpkts=$(echo "$st" | report_get tx_mpwqe_pkts)"
-	eval "${p}_db=$(echo "$st" | report_get tx_doorbells)"
-	eval "${p}_stop=$(echo "$st" | report_get tx_queue_stopped)"
-	eval "${p}_more=$(echo "$st" | report_get tx_xmit_more)"
-	eval "${p}_tso=$(echo "$st" | report_get tx_tso_packets)"
-	eval "${p}_csn=$(echo "$st" | report_get tx_csum_none)"
-	eval "${p}_cqes=$(echo "$st" | report_get tx_cqes)"
-	eval "${p}_mtx=$(echo "$rep" | report_get tx.packets)"
-	eval "${p}_mmpw=$(echo "$rep" | report_get wqe.ENHANCED_MPSW)"
-	eval "${p}_msend=$(echo "$rep" | report_get wqe.SEND)"
-	eval "${p}_mlso=$(echo "$rep" | report_get wqe.LSO)"
-	eval "${p}_mdb=$(echo "$rep" | report_get sq.doorbells)"
-	eval "${p}_mbbs=$(echo "$rep" | report_get dp.wqebbs)"
-	eval "${p}_mdesc=$(echo "$rep" | report_get dp.desc_bytes)"
-	eval "${p}_mcqe=$(echo "$rep" | report_get cqe.tx)"
-	eval "${p}_mlink=$(echo "$rep" | report_get tx.drops.link_down)"
-	eval "${p}_mflush=$(echo "$rep" | report_get wqe.flushed)"
+	for kv in $SNAP_DRIVER; do
+		v=$(report_get "${kv#*:}" <<<"$st")
+		[ -n "$v" ] || { diag "ethtool -S $a: no ${kv#*:}"; return 1; }
+		printf -v "${p}_${kv%%:*}" %s "$v"
+	done
+	for kv in $SNAP_MODEL; do
+		v=$(report_get "${kv#*:}" <<<"$rep")
+		[ -n "$v" ] || { diag "model report of $bdf_a: no ${kv#*:}"; return 1; }
+		printf -v "${p}_${kv%%:*}" %s "$v"
+	done
 }
 
 # tx_pair PREFIX: A's tx_packets and the model's tx.packets into
@@ -78,15 +76,30 @@ tx_pair() {
 		[ "$p1" = "$p2" ] && break
 		sleep 0.2
 	done
+	[ -n "$p2" ] && [ -n "$m" ] || { diag "no tx_packets or tx.packets"; return 1; }
 	eval "${1}_dtx=$p2 ${1}_mtx=$m"
 }
 
-# d NAME: counter NAME's change from s0_ to s1_.
-d() { local x=s1_$1 y=s0_$1; echo $(( ${!x:-0} - ${!y:-0} )); }
+# d NAME: counter NAME's change from s0_ to s1_; nothing (which no
+# comparison passes) and a complaint when either snapshot lacks it.
+d() {
+	local x=s1_$1 y=s0_$1
+
+	if [ -z "${!x:-}" ] || [ -z "${!y:-}" ]; then
+		echo "# counter $1 missing from a snapshot" >&2
+		return 1
+	fi
+	echo $(( ${!x} - ${!y} ))
+}
 
 pktgen() {
 	pktgen_setup "$@" && pktgen_start
 }
+
+# a_rest: A's driver and model counters stand still (the device sends
+# later than the doorbell): before a snapshot that a step compares.
+a_snapshot() { traffic_counters "$bdf_a" && ethtool_stats "$a"; }
+a_rest() { settled 30 a_snapshot >/dev/null; }
 
 burst32() {
 	local pk bl mp db stop mdb mpw bbs desc cqe
@@ -95,10 +108,11 @@ burst32() {
 	# returns late: each stop it makes rings a doorbell ahead of
 	# xmit_more.  Its floor raised, the ring's own stops remain (counted).
 	bql_floor "$a" 4194304 || return 1
-	snap s0
+	a_rest || { bql_floor "$a" 0; return 1; }
+	snap s0 || { bql_floor "$a" 0; return 1; }
 	pktgen "$a" "$N" 32 || { bql_floor "$a" 0; return 1; }
-	sleep 0.5
-	snap s1
+	a_rest || { bql_floor "$a" 0; return 1; }
+	snap s1 || { bql_floor "$a" 0; return 1; }
 	bql_floor "$a" 0 || return 1
 	pk=$(d pkts) bl=$(d blks) mp=$(d mpkts) db=$(d db) stop=$(d stop)
 	mdb=$(d mdb) mpw=$(d mmpw) bbs=$(d mbbs) desc=$(d mdesc) cqe=$(d mcqe)
@@ -121,10 +135,10 @@ ktap_check "pktgen burst 32: tx_mpwqe_pkts == packets, model ENHANCED_MPSW == tx
 burst1() {
 	local n=200 pk db mdb
 
-	snap s0
+	snap s0 || return 1
 	pktgen "$a" "$n" 1 || return 1
-	sleep 0.5
-	snap s1
+	a_rest || return 1
+	snap s1 || return 1
 	pk=$(d pkts) db=$(d db) mdb=$(d mdb)
 	diag "pktgen $n, burst 1: tx_packets +$pk, doorbells driver +$db, model +$mdb, sessions +$(d blks), tx_xmit_more +$(d more)"
 	[ "$pk" -ge "$n" ] && [ "$db" -ge "$pk" ] && [ "$mdb" -eq "$db" ] &&
@@ -155,9 +169,9 @@ mixed() {
 	ip link set "$a.7" up
 	ip -n "$NS" link set "$b.7" up
 	sleep 1
-	snap s0
+	snap s0 || return 1
 	bdrop0=$(b_counted_drops)
-	tx_pair s0
+	tx_pair s0 || return 1
 	# The UDP receivers stop once the sender is done (the file STOP) and
 	# nothing more comes for half a second: what the stacks dropped is
 	# not waited for.
@@ -201,7 +215,7 @@ for k in sorted(res): print(k, *res[k])
 PY
 	local rpid=$!
 	sleep 2
-	out=$(python3 - "$B_IP" 198.19.7.2 <<'PY'
+	out=$(traffic 30 python3 - "$B_IP" 198.19.7.2 <<'PY'
 import hashlib, os, socket, sys, tempfile, threading, time
 ip, vip = sys.argv[1], sys.argv[2]
 SO_NO_CHECK = 11
@@ -238,17 +252,17 @@ PY
 	rc=$?
 	sleep 1
 	: >"$VM_RESULTS/mixed-stop"
-	wait "$rpid"
+	traffic 0 wait "$rpid"
 	sleep 1
-	snap s1
-	tx_pair s1
+	snap s1 || return 1
+	tx_pair s1 || return 1
 	# The driver counts a session when it posts it, the model when it
 	# fetches it: a late packet (an ACK) may fall between the two reads.
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		[ "$(d mmpw)" -eq "$(d blks)" ] && break
 		sleep 0.5
-		snap s1
-		tx_pair s1
+		snap s1 || return 1
+		tx_pair s1 || return 1
 	done
 	bdrop1=$(b_counted_drops)
 	echo "$out" | sed 's/^/# sent: /'
@@ -279,11 +293,11 @@ mpwqe_off() {
 
 	ethtool --set-priv-flags "$a" skb_tx_mpwqe off || return 1
 	wait_for 10 carrier "$a" 1
-	sleep 1
-	snap s0
+	a_rest || return 1
+	snap s0 || return 1
 	pktgen "$a" "$n" 32 || return 1
-	sleep 0.5
-	snap s1
+	a_rest || return 1
+	snap s1 || return 1
 	diag "skb_tx_mpwqe off: pktgen $n, tx_packets +$(d pkts), model SEND +$(d msend), ENHANCED_MPSW +$(d mmpw), tx_mpwqe_blks +$(d blks), tx_mpwqe_pkts +$(d mpkts)"
 	[ "$(d pkts)" -ge "$n" ] && [ "$(d msend)" -eq "$(d pkts)" ] &&
 		[ "$(d mmpw)" -eq 0 ] && [ "$(d blks)" -eq 0 ] && [ "$(d mpkts)" -eq 0 ]
@@ -298,16 +312,19 @@ at_rest() {
 	local p=$1 rep cur prev=
 
 	for _ in $(seq 20); do
-		snap "$p"
+		snap "$p" || return 1
 		eval "${p}_brx=$(ethtool_stat "$b" rx_packets "$NS")"
 		rep=$(cxsim report "$bdf_b")
 		eval "${p}_mrx=$(echo "$rep" | report_get rx.packets)"
 		eval "${p}_mdrop=$(echo "$rep" | awk 'index($1, "rx.drops.") == 1 { s += $2 } END { print s + 0 }')"
 		cur=$(eval echo "\$${p}_mtx \$${p}_pkts \$${p}_mrx \$${p}_mdrop \$${p}_brx")
-		[ "$cur" = "$prev" ] && return 0
+		[ "$cur" = "$prev" ] && [ -n "$(eval echo "\$${p}_mrx\$${p}_brx")" ] &&
+			return 0
 		prev=$cur
 		sleep 0.3
 	done
+	diag "counters still moving after 20 reads: $cur"
+	return 1
 }
 
 # Toggled under pktgen: A's driver counted every packet it took; each
@@ -319,17 +336,17 @@ toggles() {
 	ethtool --set-priv-flags "$a" skb_tx_mpwqe on || return 1
 	wait_for 10 carrier "$a" 1
 	sleep 1
-	at_rest s0
+	at_rest s0 || return 1
 	pktgen_setup "$a" 0 32
-	pktgen_start &
+	pktgen_start until_stopped &
 	pg=$!
 	for i in $(seq "$TOGGLES"); do
 		ethtool --set-priv-flags "$a" skb_tx_mpwqe off || { diag "toggle $i off failed"; break; }
 		ethtool --set-priv-flags "$a" skb_tx_mpwqe on || { diag "toggle $i on failed"; break; }
 	done
-	echo stop >/proc/net/pktgen/pgctrl
-	wait "$pg"
-	at_rest s1
+	pktgen_ctl stop
+	traffic 0 wait "$pg"
+	at_rest s1 || return 1
 	diag "$TOGGLES toggles ($i done) under pktgen: A tx_packets +$(d pkts), model A tx +$(d mtx), link-down drops +$(d mlink), flushed WQEs +$(d mflush)"
 	diag "B: model rx +$(d mrx), port drops +$(d mdrop), driver rx_packets +$(d brx); sessions +$(d blks) ($(d mpkts) packets)"
 	[ "$i" -eq "$TOGGLES" ] && [ "$(d pkts)" -gt 0 ] &&

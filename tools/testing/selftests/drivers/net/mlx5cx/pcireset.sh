@@ -51,19 +51,26 @@ ktap_check "the function still reloads after the resets" \
 	bash -c "devlink dev reload $dl && source $LIB_DIR/lib.sh && [ \"\$(model_get $bdf hca_state)\" = initialised ]"
 
 # A reset of a function whose firmware died: it comes back when the
-# firmware runs again.
-devlink health set "$dl" reporter fw_fatal auto_recover false
-cxsim timeout "$bdf" 1000
-cxsim dead "$bdf" on
+# firmware runs again.  The death must have been seen (fw_fatal reported
+# it) before the reset, or the point proves nothing about a dead function.
 dead() {
 	devlink health show "$dl" reporter fw_fatal | grep -q "error 1"
 }
-wait_for 30 dead
-cxsim dead "$bdf" off
-echo 1 > "$sysdev/reset"
-ktap_check "dead firmware, then a function reset: the function is back, healthy" \
-	bash -c "source $LIB_DIR/lib.sh; [ \"\$(model_get $bdf hca_state)\" = initialised ] &&
-		 devlink health show $dl reporter fw_fatal | grep -q 'state healthy'"
+dead_then_reset() {
+	devlink health set "$dl" reporter fw_fatal auto_recover false
+	cxsim timeout "$bdf" 1000 && cxsim dead "$bdf" on || return 1
+	if ! wait_for 30 dead; then
+		diag "fw_fatal never reported the dead firmware: $(devlink health show "$dl" reporter fw_fatal)"
+		cxsim dead "$bdf" off
+		return 1
+	fi
+	cxsim dead "$bdf" off
+	echo 1 > "$sysdev/reset" || return 1
+	[ "$(model_get "$bdf" hca_state)" = initialised ] &&
+		devlink health show "$dl" reporter fw_fatal | grep -q 'state healthy'
+}
+ktap_check "dead firmware (fw_fatal reports it), then a function reset: the function is back, healthy" \
+	dead_then_reset
 cxsim clear "$bdf"
 
 unload_mlx5

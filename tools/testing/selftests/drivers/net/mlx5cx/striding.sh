@@ -53,7 +53,7 @@ pktgen_a() {
 		"dst $B_IP" "dst_mac $b_mac"; do
 		echo "$l" > "/proc/net/pktgen/$a"
 	done
-	echo start > /proc/net/pktgen/pgctrl
+	pktgen_start
 }
 b_mac=$(ip -n "$NS" -br link show "$b" | awk '{print $3}')
 

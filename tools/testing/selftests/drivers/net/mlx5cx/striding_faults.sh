@@ -114,7 +114,7 @@ timed_hold() {
 	cxsim umrhold "$bdf_b" 300 || return 1
 	nsx iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 1
-	iperf3 -c "$B_IP" -t 4 -J >"$TMP/iperf.json" 2>&1 || ok=1
+	traffic 4 iperf3 -c "$B_IP" -t 4 -J >"$TMP/iperf.json" 2>&1 || ok=1
 	cxsim umrrelease "$bdf_b"
 	TCP_BYTES=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bytes"])' <"$TMP/iperf.json" 2>/dev/null)
 	diag "TCP with every UMR completion 300 ms late: ${TCP_BYTES:-?} bytes received; holds +$(( $(b_model umr.holds) - h0 )), umr.early_use $(b_model umr.early_use)"
@@ -157,10 +157,10 @@ tcp_udp() {
 
 	nsx iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 1
-	iperf3 -c "$B_IP" -t "$(sized 3 2)" -J >"$TMP/tcp.json" 2>&1 || return 1
+	traffic 3 iperf3 -c "$B_IP" -t "$(sized 3 2)" -J >"$TMP/tcp.json" 2>&1 || return 1
 	nsx iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 1
-	iperf3 -c "$B_IP" -u -b 20M -t 2 -J >"$TMP/udp.json" 2>&1 || return 1
+	traffic 2 iperf3 -c "$B_IP" -u -b 20M -t 2 -J >"$TMP/udp.json" 2>&1 || return 1
 	tcp=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bytes"])' <"$TMP/tcp.json")
 	udp=$(python3 -c 'import json,sys; s=json.load(sys.stdin)["end"]["sum"]; print(s["packets"] - s["lost_packets"])' <"$TMP/udp.json")
 	diag "after the resets: TCP $tcp bytes received, UDP $udp datagrams received"

@@ -41,7 +41,7 @@ stall() {
 	echo "queue_map_max $((nq - 1))" > "/proc/net/pktgen/$a"
 	cxsim dropirq "$bdf_a" 1 || return 1
 	# Blocks on the stalled queue until the watchdog's recovery.
-	timeout 180 sh -c 'echo start > /proc/net/pktgen/pgctrl'
+	traffic 90 pktgen_ctl start
 	sofar=$(sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "/proc/net/pktgen/$a")
 	dropped=$(model_get "$bdf_a" irq.dropped)
 	sleep 2
@@ -77,7 +77,7 @@ after() {
 	pktgen_setup "$a" 4000 1
 	echo "queue_map_min 0" > "/proc/net/pktgen/$a"
 	echo "queue_map_max $((nq - 1))" > "/proc/net/pktgen/$a"
-	timeout 120 sh -c 'echo start > /proc/net/pktgen/pgctrl' || return 1
+	pktgen_start 30 || return 1
 	t1=$(timeouts)
 	[ "$t0" = "$t1" ]
 }

@@ -77,7 +77,7 @@ pktgen_ns() {
 		"dst $B_IP" "dst_mac $mac"; do
 		$ns bash -c "echo '$l' > /proc/net/pktgen/$dev"
 	done
-	$ns bash -c "echo start > /proc/net/pktgen/pgctrl"
+	traffic 0 $ns bash -c "echo start > /proc/net/pktgen/pgctrl"
 }
 b_mac=$(ip -n "$NS" -br link show "$b" | awk '{print $3}')
 a_mac=$(ip -br link show "$a" | awk '{print $3}')
@@ -93,17 +93,23 @@ stride_of() {
 	echo $s
 }
 
+# xdp_rest: B's counters and the model's of both functions stand still:
+# before a step's first reads, after its traffic (at most 60 s).
+xdp_snapshot() { traffic_counters "$bdf_a" "$bdf_b" && ethtool_stats "$b" "$NS"; }
+xdp_rest() { settled 60 xdp_snapshot >/dev/null; }
+
 # Quiet, then one pktgen run from A into B; the counters' deltas.
 RESULTS_TABLE=()
 measure() {
 	local what=$1 mtu=$2 headroom=$3 d0 p0 r0 mr0 md0 ma0 d p r mr md ma stride want
 
-	sleep 1
+	M_D='' M_P='' M_R='' M_MR='' M_MD='' M_MA='' M_WANT=''
+	xdp_rest || return 1
 	d0=$(bstat rx_xdp_drop) p0=$(bstat rx_pages) r0=$(bstat rx_packets)
 	mr0=$(model_get "$bdf_b" rx.packets) md0=$(model_get "$bdf_b" rx.drops)
 	ma0=$(model_get "$bdf_a" tx.packets)
 	pktgen_ns "" "$a" "$b_mac" "$FRAMES"
-	sleep 2
+	xdp_rest || return 1
 	d=$(( $(bstat rx_xdp_drop) - d0 )) p=$(( $(bstat rx_pages) - p0 ))
 	r=$(( $(bstat rx_packets) - r0 ))
 	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
@@ -200,8 +206,9 @@ xdp_tx_mpwqe_is() {
 tx_measure() {
 	local count=${1:-$FRAMES} x0 f0 e0 s0 tx0 db0 poll0 mr0 u0 w0 wb0 m0 w wb m
 
+	T_X='' T_F='' T_E='' T_S='' T_TX='' T_DB='' T_W='' T_WB='' T_M='' T_POLL='' T_MR='' T_U=''
 	udp_tap_add "" "$a" ingress || return 1
-	sleep 1
+	xdp_rest || return 1
 	x0=$(bstat rx_xdp_tx_xmit) f0=$(bstat rx_xdp_tx_full) e0=$(bstat rx_xdp_tx_err)
 	s0=$(bstat rx_xdp_tx_mpwqe)
 	mr0=$(model_get "$bdf_b" rx.packets) u0=$(udp_tap_get "" "$a" ingress)
@@ -210,7 +217,7 @@ tx_measure() {
 	read -r w0 wb0 m0 <<<"$(sq_totals "$bdf_b")"
 	poll0=$(bstat ch_poll)
 	pktgen_ns "" "$a" "$b_mac" "$count"
-	sleep 2
+	xdp_rest || return 1
 	T_X=$(( $(bstat rx_xdp_tx_xmit) - x0 )) T_F=$(( $(bstat rx_xdp_tx_full) - f0 ))
 	T_E=$(( $(bstat rx_xdp_tx_err) - e0 )) T_S=$(( $(bstat rx_xdp_tx_mpwqe) - s0 ))
 	T_TX=$(( $(model_get "$bdf_b" tx.packets) - tx0 ))
@@ -351,19 +358,12 @@ redirect_out() {
 
 	veth_setup || return 1
 	xdp_bench redirect-map -m native "$b" v1 || return 1
-	sleep 1
 	# Taken while nothing is on its way: a stray frame of A's, counted by
 	# the model before these reads and by the driver after, was seen.
-	r0=$(redirect_counts)
-	for _ in $(seq 20); do
-		sleep 0.3
-		r=$(redirect_counts)
-		[ "$r" = "$r0" ] && break
-		r0=$r
-	done
+	r0=$(settled 30 redirect_counts) || return 1
 	read -r r0 x0 v0 <<<"$r0"
 	pktgen_ns "" "$a" "$b_mac" "$FRAMES"
-	sleep 2
+	settled 60 redirect_counts >/dev/null || return 1
 	r=$(( $(bstat rx_xdp_redirect) - r0 ))
 	x=$(( $(model_get "$bdf_b" rx.packets) - x0 ))
 	v=$(( $(vstat v0 rx_packets) - v0 ))
@@ -387,11 +387,11 @@ xmit_in() {
 	fi
 	ip -n "$NS" addr add 198.19.0.2/24 dev v1
 	ip -n "$NS" neigh add 198.19.0.1 lladdr "$a_mac" dev v1
-	sleep 1
+	xdp_rest || return 1
 	x0=$(bstat tx_xdp_xmit) t0=$(model_get "$bdf_b" tx.packets)
 	a0=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) ))
 	nsx ping -q -c "$n" -i 0.01 -W 1 198.19.0.1 >/dev/null
-	sleep 2
+	xdp_rest || return 1
 	x=$(( $(bstat tx_xdp_xmit) - x0 ))
 	t=$(( $(model_get "$bdf_b" tx.packets) - t0 ))
 	ar=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) - a0 ))
@@ -436,7 +436,7 @@ xmit_burst() {
 	a0=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) ))
 	read -r w0 wb0 m0 <<<"$(sq_totals "$bdf_b")"
 	pktgen_ns "$NS" v1 "$a_mac" "$FRAMES" 1
-	sleep 2
+	xdp_rest || return 1
 	x=$(( $(bstat tx_xdp_xmit) - x0 )) s=$(( $(bstat tx_xdp_mpwqe) - s0 ))
 	f=$(( $(bstat tx_xdp_full) - f0 ))
 	t=$(( $(model_get "$bdf_b" tx.packets) - t0 ))
@@ -466,13 +466,13 @@ traffic_start() {
 		"dst $B_IP" "dst_mac $b_mac"; do
 		echo "$l" >"/proc/net/pktgen/$a"
 	done
-	echo start >/proc/net/pktgen/pgctrl &
+	pktgen_start until_stopped &
 	TRAFFIC=$!
 	sleep 1
 }
 traffic_stop() {
-	echo stop >/proc/net/pktgen/pgctrl
-	wait "$TRAFFIC" 2>/dev/null
+	pktgen_ctl stop
+	traffic 0 wait "$TRAFFIC" 2>/dev/null
 	diag "pktgen under the loop: $(sed -n 's/^ *\(Result: .*\)/\1/p' "/proc/net/pktgen/$a")"
 }
 attach_detach() {
@@ -505,12 +505,12 @@ swap() {
 	done
 	ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/drop.o" sec xdp
 	d0=$(bstat rx_xdp_drop)
-	sleep 2
-	d1=$(bstat rx_xdp_drop)
+	drops_above() { d1=$(bstat rx_xdp_drop); [ "$d1" -gt "$d0" ]; }
+	wait_for 30 drops_above
 	traffic_stop
 	c=$(model_cmd "$bdf_b" CREATE_RQ)
 	ip -n "$NS" link set dev "$b" xdpdrv off
-	diag "$ROUNDS swaps pass<->drop under pktgen: CREATE_RQ $c0 -> $c; with drop in place rx_xdp_drop +$((d1 - d0)) in 2 s"
+	diag "$ROUNDS swaps pass<->drop under pktgen: CREATE_RQ $c0 -> $c; with drop in place rx_xdp_drop +$((d1 - d0))"
 	[ "$c" = "$c0" ] && [ "$d1" -gt "$d0" ] && ping -c 2 -W 5 "$B_IP" >/dev/null
 }
 ktap_check "swap programs $ROUNDS times under traffic: no RQ rebuilt, the new program acts" swap

@@ -43,7 +43,7 @@ KN=${KSFT_NET_SRC:-${CXSIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mlx5cx}/kselft
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 
-ktap_header 25
+ktap_header 31
 
 ours_bound
 a_mac=$(cat "/sys/class/net/$a/address")
@@ -108,10 +108,24 @@ pools_settled() {
 }
 
 
+YNL_NEEDED="the kernel's YNL library ($KN/tools/net/ynl, tools/testing/install-deps) and python3-yaml"
+
+# pages_back: every page of the pools the last program's RQs used came
+# back once it was gone (netlink page-pool-get: no pool of B's detached
+# and waiting); skipped, saying why, without YNL.
+pages_back() {
+	have_ynl || { needs "$YNL_NEEDED"; return 1; }
+	wait_for 30 pools_settled
+	local rc=$?
+
+	diag "page pools of $b after the program went (pools, detached, pages in flight there): $POOLS"
+	return $rc
+}
+
 xdp_features() {
 	local none with rc=0
 
-	have_ynl || { diag "no YNL library in $KN: skipped"; return 0; }
+	have_ynl || { needs "$YNL_NEEDED"; return 1; }
 	none=$(ynl_py features) || return 1
 	attach drop_frags xdp.frags || return 1
 	with=$(ynl_py features)
@@ -184,12 +198,6 @@ drop_mb() {
 	[ "$mr" -gt 0 ] && [ "$d" -eq "$mr" ] && [ "$r" -eq 0 ] &&
 		[ "$ma" -eq $((mr + md)) ] || rc=1
 	pages_as_sized "$1" "$mr" "$p" || rc=1
-	if have_ynl; then
-		wait_for 30 pools_settled || rc=1
-		diag "page pools of $b after the program went (pools, detached, pages in flight there): $POOLS"
-	else
-		diag "no YNL library in $KN: page pools not checked"
-	fi
 	return $rc
 }
 
@@ -306,10 +314,6 @@ shrink_mb() {
 	detach
 	diag "XDP_PASS after bpf_xdp_adjust_tail(-5000), rx_striding_rq $1: B delivered $mr; rx_packets +$r, rx_xdp_drop +$d; IP truncated +$ab"
 	[ "$mr" -gt 0 ] && [ "$r" -eq "$mr" ] && [ "$d" -eq 0 ] && [ "$ab" -eq "$mr" ] || rc=1
-	if have_ynl; then
-		wait_for 30 pools_settled || rc=1
-		diag "page pools of $b after the program went: $POOLS"
-	fi
 	return $rc
 }
 
@@ -343,10 +347,6 @@ redirect_mb() {
 	ip -n "$NS" link del v0
 	diag "XDP_REDIRECT $SIZE-byte frames $b -> v0, rx_striding_rq $1: B delivered $mr, rx_xdp_redirect +$r, v1 received $v"
 	[ "$mr" -gt 0 ] && [ "$r" -eq "$mr" ] && [ "$v" -eq "$r" ] || rc=1
-	if have_ynl; then
-		wait_for 30 pools_settled || rc=1
-		diag "page pools of $b after the program went: $POOLS"
-	fi
 	return $rc
 }
 
@@ -383,7 +383,7 @@ xmit_mb() {
 		"dst $A_IP" "dst_mac $a_mac"; do
 		nsx bash -c "echo '$l' > /proc/net/pktgen/v1"
 	done
-	nsx bash -c "echo start > /proc/net/pktgen/pgctrl"
+	traffic 0 nsx bash -c "echo start > /proc/net/pktgen/pgctrl"
 	sleep 2
 	x=$(( $(bstat tx_xdp_xmit) - x0 )) f=$(( $(bstat tx_xdp_full) - f0 ))
 	e=$(( $(bstat tx_xdp_err) - e0 ))
@@ -453,12 +453,15 @@ for mode in on off; do
 	nsx ethtool --set-priv-flags "$b" rx_striding_rq "$mode"
 	wait_for 15 ns_carrier "$b" 1
 	ktap_check "rx_striding_rq $mode: non-frags program refused at MTU $MTU with the extack, state unchanged" refused_nonfrags
-	ktap_check "rx_striding_rq $mode: frags-aware XDP_DROP counts every $SIZE-byte frame delivered, pages as sized, all return" drop_mb "$mode"
+	ktap_check "rx_striding_rq $mode: frags-aware XDP_DROP counts every $SIZE-byte frame delivered, pages as sized" drop_mb "$mode"
+	ktap_check "rx_striding_rq $mode: XDP_DROP: every page back once the program is gone" pages_back
 	ktap_check "rx_striding_rq $mode: frags-aware XDP_PASS, TCP 8 MiB byte-exact at MTU $MTU" pass_mb
 	ktap_check "rx_striding_rq $mode: XDP_TX of $SIZE-byte frames, one multi-segment SEND WQE each, every one back at A" tx_mb "$mode"
 	ktap_check "rx_striding_rq $mode: XDP_TX of 7000-byte UDP datagrams back to their socket on A, byte-exact" tx_exact "$mode"
-	ktap_check "rx_striding_rq $mode: XDP_REDIRECT of $SIZE-byte frames out of a veth, every one, pages back" redirect_mb "$mode"
-	ktap_check "rx_striding_rq $mode: bpf_xdp_adjust_tail() frees fragments, XDP_PASS of the rest, every page back" shrink_mb "$mode"
+	ktap_check "rx_striding_rq $mode: XDP_REDIRECT of $SIZE-byte frames out of a veth, every one" redirect_mb "$mode"
+	ktap_check "rx_striding_rq $mode: XDP_REDIRECT: every page back once the program is gone" pages_back
+	ktap_check "rx_striding_rq $mode: bpf_xdp_adjust_tail() frees fragments, XDP_PASS of the rest" shrink_mb "$mode"
+	ktap_check "rx_striding_rq $mode: adjust_tail: every page back once the program is gone" pages_back
 	ktap_check "rx_striding_rq $mode: MTU 1500 -> $MTU kept under a frags-aware program, refused under one that is not" mtu_change "$mode"
 	ktap_check "rx_striding_rq $mode: frags-aware program not replaced by a non-frags one, the old one acts" swap_refused
 done
