@@ -837,6 +837,22 @@ probe_cycles() {
 	done
 }
 
+# pktgen_attach DEV: DEV alone on pktgen's thread 0 (of the current netns).
+# rem_device_all only asks the thread, which drops its devices when it
+# next runs (pktgen waits 125 ms for it); until then add_device fails with
+# EBUSY, as it does on a loaded TCG guest: ask again, for 20 s at most.
+pktgen_attach() {
+	local i
+
+	echo rem_device_all >/proc/net/pktgen/kpktgend_0 || return 1
+	for ((i = 0; i < 100; i++)); do
+		echo "add_device $1" 2>/dev/null >/proc/net/pktgen/kpktgend_0 &&
+			return 0
+		sleep 0.2
+	done
+	echo "add_device $1" >/proc/net/pktgen/kpktgend_0
+}
+
 # pktgen_setup DEV COUNT BURST [SIZE]: pktgen on DEV towards the peer host
 # ($B_IP in $NS, netdev PEER_DEV), SIZE-byte packets (64) in bursts of
 # BURST xmit_more packets, COUNT packets (0: until stopped). Start with
@@ -846,8 +862,7 @@ pktgen_setup() {
 
 	mac=$(ip -n "$NS" -br link show "$PEER_DEV" | awk '{print $3}')
 	modprobe pktgen
-	echo "rem_device_all" >/proc/net/pktgen/kpktgend_0
-	echo "add_device $dev" >/proc/net/pktgen/kpktgend_0
+	pktgen_attach "$dev" || return 1
 	printf '%s\n' "count $count" "pkt_size $size" "burst $burst" "delay 0" \
 		"dst $B_IP" "dst_mac $mac" |
 		while read -r l; do echo "$l" >"/proc/net/pktgen/$dev"; done

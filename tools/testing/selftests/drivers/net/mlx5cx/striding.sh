@@ -47,8 +47,7 @@ pktgen_a() {
 	local l
 
 	modprobe pktgen
-	echo rem_device_all > /proc/net/pktgen/kpktgend_0
-	echo "add_device $a" > /proc/net/pktgen/kpktgend_0
+	pktgen_attach "$a" || return 1
 	for l in "count $1" "pkt_size 64" "burst 32" "delay 0" \
 		"dst $B_IP" "dst_mac $b_mac"; do
 		echo "$l" > "/proc/net/pktgen/$a"

@@ -71,8 +71,7 @@ pktgen_ns() {
 	local ns=${1:+ip netns exec $1} dev=$2 mac=$3 count=$4 burst=${5:-32} l
 
 	modprobe pktgen
-	$ns bash -c "echo rem_device_all > /proc/net/pktgen/kpktgend_0
-		echo 'add_device $dev' > /proc/net/pktgen/kpktgend_0"
+	$ns bash -c "source '$LIB_DIR/lib.sh'; pktgen_attach '$dev'" || return 1
 	for l in "count $count" "pkt_size 64" "burst $burst" "delay 0" \
 		"dst $B_IP" "dst_mac $mac"; do
 		$ns bash -c "echo '$l' > /proc/net/pktgen/$dev"
@@ -460,8 +459,7 @@ ip -n "$NS" link del v0 2>/dev/null
 model_cmd() { model_get "$1" "cmd.$2"; }
 traffic_start() {
 	modprobe pktgen
-	echo rem_device_all >/proc/net/pktgen/kpktgend_0
-	echo "add_device $a" >/proc/net/pktgen/kpktgend_0
+	pktgen_attach "$a" || return 1
 	for l in "count 0" "pkt_size 64" "burst 1" "delay 200000" \
 		"dst $B_IP" "dst_mac $b_mac"; do
 		echo "$l" >"/proc/net/pktgen/$a"

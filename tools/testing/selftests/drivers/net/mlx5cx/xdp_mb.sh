@@ -377,8 +377,7 @@ xmit_mb() {
 	a0=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) ))
 	read -r w0 wb0 m0 <<<"$(sq_totals "$bdf_b")"
 	modprobe pktgen
-	nsx bash -c "echo rem_device_all > /proc/net/pktgen/kpktgend_0
-		echo 'add_device v1' > /proc/net/pktgen/kpktgend_0"
+	nsx bash -c "source '$LIB_DIR/lib.sh'; pktgen_attach v1" || return 1
 	for l in "count $n" "pkt_size $SIZE" "burst 1" "delay 0" \
 		"dst $A_IP" "dst_mac $a_mac"; do
 		nsx bash -c "echo '$l' > /proc/net/pktgen/v1"
