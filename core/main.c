@@ -281,12 +281,6 @@ err_pagealloc:
 static void mlx5_hw_down(struct mlx5_core_dev *dev)
 {
 	dev->loaded = false;
-	/*
-	 * A dead device may still write EQs and firmware pages: stop its DMA
-	 * before any of them is freed. Teardown commands then return at once.
-	 */
-	if (mlx5_dev_is_dead(dev))
-		pci_clear_master(dev->pdev);
 	mlx5_unload(dev);
 	mlx5_function_teardown(dev);
 	mlx5_pagealloc_cleanup(dev);
@@ -333,6 +327,15 @@ void mlx5_unload_one_devl_locked(struct mlx5_core_dev *dev)
 	devl_assert_locked(priv_to_devlink(dev));
 	if (!dev->loaded)
 		return;
+	/*
+	 * A dead device's data path may still run: it writes received frames
+	 * into the RX buffers, EQEs into the EQs, and reads firmware pages,
+	 * and teardown commands cannot stop it. Stop its DMA before the
+	 * Ethernet side gives its buffers back, and before anything else is
+	 * freed.
+	 */
+	if (mlx5_dev_is_dead(dev))
+		pci_clear_master(dev->pdev);
 	mlx5_adev_suspend(dev);
 	mlx5_hw_down(dev);
 }

@@ -9,15 +9,17 @@
 # reload hang: 40 doorbells, 300 ms timeout, DEALLOC_UAR 1 s late); a
 # command answered 3 s late in a reload's teardown leaves nothing behind;
 # a lost command interrupt is recovered by polling the EQ; 20 recoveries
-# leave nothing behind. The VM powers off at the end with the firmware of
-# one function dead and the driver loaded.
+# leave nothing behind; a reload with dead firmware while the peer floods
+# the port stops the device's DMA before its RX buffers go back (behind
+# the IOMMU, a write into them would fault). The VM powers off at the end
+# with the firmware of one function dead and the driver loaded.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 RECOVERIES=${RECOVERIES:-$(sized 20 5)}
 
-ktap_header 20
+ktap_header 21
 
 bdf=$(cx_functions | head -n 1)
 dl=pci/$bdf
@@ -239,6 +241,51 @@ ktap_check "after $RECOVERIES recoveries: as many objects and pages as before, n
 		 [ \"\$(model_get $bdf hca_state)\" = initialised ] &&
 		 rmmod mlx5_core && [ \"\$(model_sum $bdf obj.)\" = 0 ] &&
 		 [ \"\$(model_get $bdf pages)\" = 0 ]"
+
+# 21: dead firmware while the peer floods the port.  The device's data
+# path still runs: it reads the RQs' doorbell records and WQEs and writes
+# received frames into the RX buffers; the reload's teardown gives them
+# back (DESTROY_RQ cannot reach dead firmware), so bus mastering must be
+# off before (the device then issues nothing: dma.blocked).  Behind the
+# IOMMU an access to an unmapped buffer faults (DMAR) and is a model error
+# (dma.fail.rd.dbr, dma.fail.wr.rx, ...), which also fails the run.
+flood_reload() {
+	local bdf2 pg i fault
+
+	bdf2=$(cx_functions | sed -n 2p)
+	load_ours
+	a=$(netdev_of "$bdf") b=$(netdev_of "$bdf2") PEER_DEV=$b
+	pair_up "$a" "$b" || { diag "no carrier"; return 1; }
+	devlink health set "pci/$bdf2" reporter fw_fatal auto_recover false
+	dmesg_mark flood
+	pktgen_setup "$a" 0 1 64
+	pktgen_start &
+	pg=$!
+	wait_for 10 bash -c "source $LIB_DIR/lib.sh; [ \"\$(model_get $bdf2 rx.packets)\" -gt 1000 ]"
+	cxsim dead "$bdf2" on
+	wait_for 30 bash -c "dmesg | grep -q 'mlx5_core $bdf2: device in internal error'"
+	devlink dev reload "pci/$bdf2" 2>/dev/null
+	# Frames keep arriving after the teardown freed the buffers.
+	i=$(model_get "$bdf2" rx.packets)
+	wait_for 10 bash -c "source $LIB_DIR/lib.sh; [ \"\$(model_get $bdf2 rx.packets)\" -gt $((i + 1000)) ]"
+	echo stop >/proc/net/pktgen/pgctrl
+	wait "$pg"
+	fault=$(dmesg_since flood | grep -c -E "DMAR: \[DMA (Read|Write).*Request device \[${bdf2#0000:}\]")
+	diag "reload with dead firmware under a flood: $bdf2 dma.blocked $(model_get "$bdf2" dma.blocked), model errors $(model_get "$bdf2" model_errors), DMAR faults $fault"
+	cxsim report "$bdf2" | grep '^model_error\.' | grep -v ' 0$' | sed 's/^/# /'
+	cxsim dead "$bdf2" off
+	pair_down
+	rmmod mlx5_core
+	[ "$(model_get "$bdf2" model_errors)" = 0 ] && [ "$fault" = 0 ] &&
+		[ "$(model_get "$bdf2" dma.blocked)" -gt 0 ]
+}
+if [ -e "/sys/bus/pci/devices/$(cx_functions | sed -n 2p)/iommu_group" ]; then
+	ktap_check "dead firmware, the peer flooding, reload: DMA stopped before the RX buffers go back (no DMA fault)" \
+		flood_reload
+else
+	ktap_skip "dead firmware, the peer flooding, reload: DMA stopped before the RX buffers go back" \
+		"needs the IOMMU (vm/run without --no-iommu)"
+fi
 
 # The VM powers off with the driver loaded and the firmware dead: the
 # runner fails the run if that hangs.
