@@ -50,7 +50,7 @@ CHECKPATCH ?= $(CXSIM_CACHE)/checkpatch/checkpatch.pl
 DRIVER_SRCS = $(sort $(filter-out %.mod.c,$(wildcard $(SRCDIR)/*.[ch] $(SRCDIR)/core/*.[ch] \
 	$(SRCDIR)/en/*.[ch] $(SRCDIR)/lib/*.[ch] $(SRCDIR)/include/*.h)))
 
-.PHONY: all modules clean install checkpatch check check-full run deps
+.PHONY: all modules clean install checkpatch check check-full check-mutants run deps
 
 all: modules
 
@@ -82,6 +82,11 @@ check:
 # make check, the debug kernel's tier with every selftest of our driver.
 check-full:
 	KERNEL=both CHECK_FULL=1 $(SRCDIR)/tools/testing/check
+
+# The mutation tier: each planted bug of tools/testing/mutants must fail a
+# selftest (MUTANTS="a b" picks some; MUTANTS_ARGS="--quick" the quick ones).
+check-mutants:
+	MUTANTS="$(MUTANTS)" $(SRCDIR)/tools/testing/mutants/run $(MUTANTS_ARGS)
 
 run:
 	$(SRCDIR)/tools/testing/run-demo
