@@ -5,7 +5,8 @@
 # doorbell rule: pktgen bursts of 64-byte packets packed into sessions
 # that the model counts one for one, doorbells once per burst, WQEBBs per
 # packet no more than the distribution driver's; MPWQE off sends one SEND
-# WQE per packet; burst 1 rings for every packet; a mixed stream (TSO,
+# WQE per packet; burst 1 rings for every packet; a burst longer than a
+# small ring rings when the queue stops mid-burst; a mixed stream (TSO,
 # sendfile, VLAN, checksum on and off, small UDP) arrives byte for byte
 # with sessions closing on each fallback; the flag toggled under pktgen
 # loses nothing it counted as sent.
@@ -20,7 +21,7 @@ source "$(dirname "$0")/lib.sh"
 N=${N:-$(sized 20000 4000)}
 TOGGLES=${TOGGLES:-$(sized 100 10)}
 
-ktap_header 14
+ktap_header 15
 
 ours_pair_up
 ethtool --show-priv-flags "$a" | sed 's/^/# /'
@@ -145,6 +146,36 @@ burst1() {
 		[ "$(d mtx)" -eq "$pk" ] && [ "$(d more)" -eq 0 ]
 }
 ktap_check "pktgen burst 1: a doorbell for every packet, the model sent each" burst1
+
+# tx_timeouts: the TX watchdog's count over A's queues.
+tx_timeouts() {
+	ethtool -S "$a" | awk '/^ *tx[0-9]+_timeout:/ { n += $2 } END { print n + 0 }'
+}
+
+# Bursts longer than the whole ring: the queue stops while xmit_more still
+# promises more, so the stop must ring; WQEs left unrung would never
+# complete, and the stopped queue would wait for the TX watchdog.
+long_burst() {
+	local n=4096 burst=512 tx pk stop to0 to1 rc=0
+
+	tx=$(ethtool -g "$a" | awk '/Current/ { c = 1 } c && /^TX:/ { print $2; exit }')
+	[ -n "$tx" ] || { diag "ethtool -g $a: no TX ring size"; return 1; }
+	ethtool -G "$a" tx 64 || return 1
+	bql_floor "$a" 4194304 || rc=1
+	to0=$(tx_timeouts)
+	[ $rc = 0 ] && a_rest && snap s0 || rc=1
+	[ $rc = 0 ] && pktgen "$a" "$n" "$burst" && a_rest && snap s1 || rc=1
+	to1=$(tx_timeouts)
+	bql_floor "$a" 0 || rc=1
+	ethtool -G "$a" tx "$tx" || rc=1
+	[ $rc = 0 ] || return 1
+	pk=$(d pkts) stop=$(d stop)
+	diag "pktgen $n x 64 B, burst $burst on a 64-WQEBB ring: tx_packets +$pk, model +$(d mtx), queue stops +$stop, doorbells +$(d db), TX timeouts +$((to1 - to0))"
+	[ "$pk" -ge "$n" ] && [ "$(d mtx)" -eq "$pk" ] && [ "$stop" -gt 0 ] &&
+		[ "$to1" -eq "$to0" ]
+}
+ktap_check "pktgen bursts longer than a 64-WQEBB ring: each stop rings, every packet sent, no TX timeout" \
+	long_burst
 ktap_check "a single ping is answered (its doorbell is rung at once)" \
 	ping -c 1 -W 5 "$B_IP"
 
