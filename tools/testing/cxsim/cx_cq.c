@@ -367,14 +367,9 @@ void cx_cq_arm_timer(struct cx_core *core)
 	for (i = 0; i < t->cap; i++) {
 		struct cx_cq *cq = t->slot[i];
 
-		if (!cq || !cq->arm_pending)
+		if (!cq || !cx_async_take(now, &cq->arm_pending,
+					  cq->arm_due_ns, &next))
 			continue;
-		if (cq->arm_due_ns > now) {
-			if (!next || cq->arm_due_ns < next)
-				next = cq->arm_due_ns;
-			continue;
-		}
-		cq->arm_pending = false;
 		dp->async_arms++;
 		cx_cq_arm(core, cq, cq->arm_db);
 	}
@@ -411,15 +406,8 @@ void cx_cq_doorbell(struct cx_core *core, uint32_t uar_page, uint64_t value)
 	if (cx_async(core)) {
 		/* Recorded; a later arm replaces it (cx_cq_arm_timer()). */
 		cq->arm_db = value;
-		if (!cq->arm_pending) {
-			cq->arm_pending = true;
-			cq->arm_due_ns = cx_async_due(core);
-			if (!dp->arm_deadline ||
-			    cq->arm_due_ns < dp->arm_deadline) {
-				dp->arm_deadline = cq->arm_due_ns;
-				cx_timer_rearm(core);
-			}
-		}
+		cx_async_defer(core, &cq->arm_pending, &cq->arm_due_ns,
+			       &dp->arm_deadline);
 		return;
 	}
 	cx_cq_arm(core, cq, value);

@@ -113,6 +113,48 @@ uint64_t cx_async_due(struct cx_core *core)
 	return cx_now(core) + (delay ? delay : 1);
 }
 
+/* Lower @deadline to @due; the host timer follows when it moves earlier. */
+void cx_async_deadline(struct cx_core *core, uint64_t due, uint64_t *deadline)
+{
+	if (!*deadline || due < *deadline) {
+		*deadline = due;
+		cx_timer_rearm(core);
+	}
+}
+
+/*
+ * Record work of one queue (@pending, due at @due) for later: due after
+ * the device's latency, and @deadline, the earliest of its kind, lowered.
+ * Work already recorded stays as it was: it takes the newest state.
+ */
+void cx_async_defer(struct cx_core *core, bool *pending, uint64_t *due,
+		    uint64_t *deadline)
+{
+	if (*pending)
+		return;
+	*pending = true;
+	*due = cx_async_due(core);
+	cx_async_deadline(core, *due, deadline);
+}
+
+/*
+ * In a timer's walk: is a queue's recorded work (@pending, @due) due at
+ * @now?  Then it is taken (no longer pending); else @next keeps the
+ * earliest due time still ahead.
+ */
+bool cx_async_take(uint64_t now, bool *pending, uint64_t due, uint64_t *next)
+{
+	if (!*pending)
+		return false;
+	if (due > now) {
+		if (!*next || due < *next)
+			*next = due;
+		return false;
+	}
+	*pending = false;
+	return true;
+}
+
 bool cx_dp_link_up(struct cx_core *core)
 {
 	return core->func.state == CX_HCA_INITIALISED && core->func.nic &&

@@ -145,6 +145,10 @@ size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len);
 void cx_timer_rearm(struct cx_core *core);
 bool cx_async(struct cx_core *core);
 uint64_t cx_async_due(struct cx_core *core);
+void cx_async_deadline(struct cx_core *core, uint64_t due, uint64_t *deadline);
+void cx_async_defer(struct cx_core *core, bool *pending, uint64_t *due,
+		    uint64_t *deadline);
+bool cx_async_take(uint64_t now, bool *pending, uint64_t due, uint64_t *next);
 void cx_sq_timer(struct cx_core *core);
 /* The host timer ran out: CQs whose moderation period ended post their EQE. */
 void cx_cq_timer(struct cx_core *core);

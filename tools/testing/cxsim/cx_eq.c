@@ -156,15 +156,8 @@ void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 		return;
 	if (cx_async(core)) {
 		/* Taken once due (cx_eq_timer()); the index is already. */
-		if (!eq->arm_pending) {
-			eq->arm_pending = true;
-			eq->arm_due_ns = cx_async_due(core);
-			if (!core->eq_arm_deadline ||
-			    eq->arm_due_ns < core->eq_arm_deadline) {
-				core->eq_arm_deadline = eq->arm_due_ns;
-				cx_timer_rearm(core);
-			}
-		}
+		cx_async_defer(core, &eq->arm_pending, &eq->arm_due_ns,
+			       &core->eq_arm_deadline);
 		return;
 	}
 	cx_eq_arm(core, eq);
@@ -191,15 +184,9 @@ void cx_eq_timer(struct cx_core *core)
 	for (i = 0; i < CX_MAX_EQS; i++) {
 		struct cx_eq *eq = &core->func.eq[i];
 
-		if (!eq->valid || !eq->arm_pending)
-			continue;
-		if (eq->arm_due_ns > now) {
-			if (!next || eq->arm_due_ns < next)
-				next = eq->arm_due_ns;
-			continue;
-		}
-		eq->arm_pending = false;
-		cx_eq_arm(core, eq);
+		if (eq->valid && cx_async_take(now, &eq->arm_pending,
+					       eq->arm_due_ns, &next))
+			cx_eq_arm(core, eq);
 	}
 	core->eq_arm_deadline = next;
 	/* cx_core_timer() rearms the host timer. */

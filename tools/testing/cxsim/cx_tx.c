@@ -622,10 +622,7 @@ static void cx_sq_due(struct cx_core *core, struct cx_sq *sq, uint64_t due)
 	struct cx_dp *dp = core->dp;
 
 	sq->due_ns = due;
-	if (!dp->sq_deadline || due < dp->sq_deadline) {
-		dp->sq_deadline = due;
-		cx_timer_rearm(core);
-	}
+	cx_async_deadline(core, due, &dp->sq_deadline);
 }
 
 /* Record a doorbell's work: done by cx_sq_timer() once due. */
