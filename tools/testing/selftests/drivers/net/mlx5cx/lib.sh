@@ -880,7 +880,8 @@ pktgen_setup() {
 # the default again).  A device whose completions come late (the model's,
 # more so on a loaded host) keeps BQL's learnt limit low, and every stop
 # BQL makes rings a doorbell ahead of xmit_more; a floor leaves the ring's
-# own stops only, for tests that count what xmit_more saves.
+# own stops only, for tests that count what xmit_more saves.  BQL applies
+# it at the queue's next completion: send something before counting.
 bql_floor() {
 	local q
 

@@ -108,7 +108,11 @@ burst32() {
 	# BQL learns its byte limit from completions, which the device
 	# returns late: each stop it makes rings a doorbell ahead of
 	# xmit_more.  Its floor raised, the ring's own stops remain (counted).
+	# The floor applies at the queue's next completion: a burst first,
+	# or the stale limit stops the queue at the measured run's first
+	# burst, and each packet of the next burst rings.
 	bql_floor "$a" 4194304 || return 1
+	pktgen "$a" 64 32 || { bql_floor "$a" 0; return 1; }
 	a_rest || { bql_floor "$a" 0; return 1; }
 	snap s0 || { bql_floor "$a" 0; return 1; }
 	pktgen "$a" "$N" 32 || { bql_floor "$a" 0; return 1; }
@@ -161,7 +165,7 @@ long_burst() {
 	tx=$(ethtool -g "$a" | awk '/Current/ { c = 1 } c && /^TX:/ { print $2; exit }')
 	[ -n "$tx" ] || { diag "ethtool -g $a: no TX ring size"; return 1; }
 	ethtool -G "$a" tx 64 || return 1
-	bql_floor "$a" 4194304 || rc=1
+	bql_floor "$a" 4194304 && pktgen "$a" 64 32 || rc=1
 	to0=$(tx_timeouts)
 	[ $rc = 0 ] && a_rest && snap s0 || rc=1
 	[ $rc = 0 ] && pktgen "$a" "$n" "$burst" && a_rest && snap s1 || rc=1
