@@ -745,6 +745,7 @@ enum {
  * @fs: flow steering
  * @channel_stats: counters per channel index ever opened
  * @stats_nch: channel indices with counters (the most ever opened)
+ * @xps_nch: channel count the default XPS maps were set for (0: none yet)
  * @q_out_of_buffer: rx_out_of_buffer from the Q counter, last read
  * @wq: control-path work
  * @rx_mode_work: applies ndo_set_rx_mode
@@ -769,6 +770,7 @@ struct mlx5e_priv {
 	struct mlx5e_flow_steering fs;
 	struct mlx5e_channel_stats *channel_stats;
 	u16 stats_nch;
+	u16 xps_nch;
 	u64 q_out_of_buffer;
 	struct workqueue_struct *wq;
 	struct work_struct rx_mode_work;

@@ -1101,6 +1101,45 @@ static void mlx5e_stats_grow(struct mlx5e_priv *priv, u16 nch)
 	priv->stats_nch = max(priv->stats_nch, nch);
 }
 
+/*
+ * XPS: TX queue i for the CPUs whose completion vectors channel i takes
+ * (vectors i, i + nch, ...; its own vector's CPU when there are more
+ * channels than vectors), so that xmit runs where the queue's NAPI does.
+ * Set when the channel count changes, as upstream does: a map the user
+ * wrote stays across down and up.
+ */
+static void mlx5e_set_default_xps(struct mlx5e_priv *priv, u16 nch)
+{
+	struct mlx5_core_dev *mdev = priv->mdev;
+	int nvec = mlx5_comp_vectors(mdev);
+	cpumask_var_t mask;
+	int ix, v, cpu, err;
+
+	if (nch == priv->xps_nch || !nvec)
+		return;
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return;
+	for (ix = 0; ix < nch; ix++) {
+		cpumask_clear(mask);
+		/* Its own vector, then those left over by the channels. */
+		for (v = ix % nvec; v < nvec; v = v < ix + nch ? ix + nch : v + nch) {
+			cpu = mlx5_comp_vector_cpu(mdev, v);
+			if (cpu >= 0)
+				cpumask_set_cpu(cpu, mask);
+		}
+		err = netif_set_xps_queue(priv->netdev, mask, ix);
+		if (err) {
+			netdev_warn(priv->netdev,
+				    "default XPS map of TX queue %d: %d\n",
+				    ix, err);
+			break;
+		}
+	}
+	free_cpumask_var(mask);
+	if (ix == nch)
+		priv->xps_nch = nch;
+}
+
 static int mlx5e_set_real_queues(struct mlx5e_priv *priv, u16 nch)
 {
 	int err;
@@ -1108,7 +1147,11 @@ static int mlx5e_set_real_queues(struct mlx5e_priv *priv, u16 nch)
 	err = netif_set_real_num_tx_queues(priv->netdev, nch);
 	if (err)
 		return err;
-	return netif_set_real_num_rx_queues(priv->netdev, nch);
+	err = netif_set_real_num_rx_queues(priv->netdev, nch);
+	if (err)
+		return err;
+	mlx5e_set_default_xps(priv, nch);
+	return 0;
 }
 
 /* Traffic flows into the channels and out of them. */
