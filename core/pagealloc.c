@@ -6,6 +6,7 @@
  * its bus address until the device returns it.
  */
 
+#include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -42,6 +43,13 @@ static int mlx5_page_alloc_one(struct mlx5_core_dev *dev, u64 *addr)
 		__free_page(page);
 		return -ENOMEM;
 	}
+	/* The tree's index is the mapping: it must be page aligned. */
+	if (WARN_ON_ONCE(dma & (MLX5_ADAPTER_PAGE_SIZE - 1))) {
+		dma_unmap_page(dev->device, dma, MLX5_ADAPTER_PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+		__free_page(page);
+		return -EINVAL;
+	}
 	err = xa_insert(&dev->pages.tree, dma >> MLX5_ADAPTER_PAGE_SHIFT, page,
 			GFP_KERNEL);
 	if (err) {
@@ -54,17 +62,38 @@ static int mlx5_page_alloc_one(struct mlx5_core_dev *dev, u64 *addr)
 	return 0;
 }
 
+/*
+ * Unmap and free the page the driver gave at adapter page @addr >> 12.
+ * What is unmapped is what was mapped (the tree's index), never the
+ * device's @addr, whose low bits it may have set: an IOVA off by an
+ * in-page offset unmaps the wrong range.  False for a page never given.
+ */
 static bool mlx5_page_free_one(struct mlx5_core_dev *dev, u64 addr)
 {
+	unsigned long idx = addr >> MLX5_ADAPTER_PAGE_SHIFT;
 	struct page *page;
 
-	page = xa_erase(&dev->pages.tree, addr >> MLX5_ADAPTER_PAGE_SHIFT);
+	page = xa_erase(&dev->pages.tree, idx);
 	if (!page)
 		return false;
-	dma_unmap_page(dev->device, addr, MLX5_ADAPTER_PAGE_SIZE,
-		       DMA_BIDIRECTIONAL);
+	dma_unmap_page(dev->device, (dma_addr_t)idx << MLX5_ADAPTER_PAGE_SHIFT,
+		       MLX5_ADAPTER_PAGE_SIZE, DMA_BIDIRECTIONAL);
 	__free_page(page);
 	return true;
+}
+
+/* The device handed back @addr, which the driver never gave: refused. */
+static void mlx5_page_bad_return(struct mlx5_core_dev *dev, u64 addr)
+{
+	struct mlx5_pages *pages = &dev->pages;
+
+	pages->bad_returns++;
+	if (pages->bad_return_warned)
+		return;
+	pages->bad_return_warned = true;
+	dev_warn(dev->device,
+		 "device returned page 0x%llx, which the driver never gave: refused (the next ones are counted in debugfs)\n",
+		 addr);
 }
 
 static void mlx5_page_alloc_fail(struct mlx5_core_dev *dev, u16 func_id)
@@ -174,8 +203,7 @@ static int mlx5_take_batch(struct mlx5_core_dev *dev, u16 func_id, int n)
 		if (mlx5_page_free_one(dev, addr))
 			dev->pages.count--;
 		else
-			dev_warn(dev->device,
-				 "device returned unknown page 0x%llx\n", addr);
+			mlx5_page_bad_return(dev, addr);
 	}
 	err = got;
 out:
@@ -299,11 +327,39 @@ int mlx5_reclaim_startup_pages(struct mlx5_core_dev *dev)
 	return err;
 }
 
+static int mlx5_fw_pages_get(void *data, u64 *val)
+{
+	struct mlx5_pages *pages = data;
+
+	*val = READ_ONCE(pages->count);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(mlx5_fw_pages_fops, mlx5_fw_pages_get, NULL,
+			 "%llu\n");
+
+/*
+ * debugfs mlx5/<BDF>/pages/: fw_pages (held by the device), bad_returns
+ * (addresses handed back that the driver never gave).
+ */
+static void mlx5_pages_debugfs_init(struct mlx5_core_dev *dev)
+{
+	struct mlx5_pages *pages = &dev->pages;
+	struct dentry *dir;
+
+	pages->dbg = debugfs_create_dir(pci_name(dev->pdev), mlx5_debugfs_root);
+	dir = debugfs_create_dir("pages", pages->dbg);
+	debugfs_create_file_unsafe("fw_pages", 0400, dir, pages,
+				   &mlx5_fw_pages_fops);
+	debugfs_create_u32("bad_returns", 0400, dir, &pages->bad_returns);
+}
+
 int mlx5_pagealloc_init(struct mlx5_core_dev *dev)
 {
 	xa_init(&dev->pages.tree);
 	mutex_init(&dev->pages.lock);
 	dev->pages.count = 0;
+	dev->pages.bad_returns = 0;
+	dev->pages.bad_return_warned = false;
 	atomic_set(&dev->pages.give_pending, 0);
 	atomic_set(&dev->pages.take_pending, 0);
 	INIT_WORK(&dev->pages.req_work, mlx5_page_req_work);
@@ -311,6 +367,7 @@ int mlx5_pagealloc_init(struct mlx5_core_dev *dev)
 					WQ_UNBOUND, 1);
 	if (!dev->pages.wq)
 		return -ENOMEM;
+	mlx5_pages_debugfs_init(dev);
 	return 0;
 }
 
@@ -323,6 +380,8 @@ void mlx5_pagealloc_cleanup(struct mlx5_core_dev *dev)
 	unsigned long idx;
 	struct page *page;
 
+	debugfs_remove_recursive(dev->pages.dbg);
+	dev->pages.dbg = NULL;
 	destroy_workqueue(dev->pages.wq);
 	xa_for_each(&dev->pages.tree, idx, page) {
 		dma_unmap_page(dev->device, idx << MLX5_ADAPTER_PAGE_SHIFT,

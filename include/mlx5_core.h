@@ -254,6 +254,9 @@ struct mlx5_cq {
  * @give_pending: pages the device asked for, not yet given
  * @take_pending: pages the device offered back, not yet taken
  * @req_func: function of the latest request
+ * @bad_returns: addresses the device handed back that were never given
+ * @bad_return_warned: the first of them was warned about
+ * @dbg: debugfs directory of the device
  */
 struct mlx5_pages {
 	struct xarray tree;
@@ -264,6 +267,9 @@ struct mlx5_pages {
 	atomic_t give_pending;
 	atomic_t take_pending;
 	u16 req_func;
+	u32 bad_returns;
+	bool bad_return_warned;
+	struct dentry *dbg;
 };
 
 /**
