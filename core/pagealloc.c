@@ -8,6 +8,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -26,6 +27,15 @@
 
 /* Pages per MANAGE_PAGES command: bounds the mailbox chain. */
 #define MLX5_PAGES_PER_CMD		512
+
+/*
+ * The most firmware pages a function may hold: 256 MiB.  A device asking
+ * for more (10^8 pages would be 400 GB) is refused, the figure named,
+ * rather than allowed to drive the host out of memory.  This driver runs
+ * Ethernet alone (no RDMA, no SR-IOV, a few queues per channel), whose
+ * firmware memory is counted in MiB, not hundreds of them.
+ */
+#define MLX5_FW_PAGES_MAX		(SZ_256M / MLX5_ADAPTER_PAGE_SIZE)
 
 static int mlx5_page_alloc_one(struct mlx5_core_dev *dev, u64 *addr)
 {
@@ -152,9 +162,26 @@ out:
 	return err;
 }
 
+/* Would @npages more go past MLX5_FW_PAGES_MAX?  Then refuse them. */
+static bool mlx5_pages_refused(struct mlx5_core_dev *dev, int npages)
+{
+	if (npages <= MLX5_FW_PAGES_MAX - dev->pages.count)
+		return false;
+	dev->pages.refused++;
+	dev_err(dev->device,
+		"device asked for %d firmware pages, holding %d, more than the %d a function may hold: refused\n",
+		npages, dev->pages.count, MLX5_FW_PAGES_MAX);
+	return true;
+}
+
 static int mlx5_give_pages(struct mlx5_core_dev *dev, u16 func_id, int npages)
 {
 	int err;
+
+	if (mlx5_pages_refused(dev, npages)) {
+		mlx5_page_alloc_fail(dev, func_id);
+		return -ENOMEM;
+	}
 
 	while (npages > 0) {
 		int n = min(npages, MLX5_PAGES_PER_CMD);
@@ -234,10 +261,16 @@ static void mlx5_page_req_work(struct work_struct *work)
 						req_work);
 	struct mlx5_core_dev *dev = container_of(pages, struct mlx5_core_dev,
 						 pages);
+	int refuse = atomic_xchg(&pages->refuse_pending, 0);
 	int give = atomic_xchg(&pages->give_pending, 0);
 	int take = atomic_xchg(&pages->take_pending, 0);
 
 	mutex_lock(&pages->lock);
+	if (refuse) {
+		pages->refused += refuse;
+		/* The device is told, as for pages the host cannot spare. */
+		mlx5_page_alloc_fail(dev, pages->req_func);
+	}
 	if (give)
 		mlx5_give_pages(dev, pages->req_func, give);
 	if (take)
@@ -260,10 +293,21 @@ void mlx5_pages_request(struct mlx5_core_dev *dev, u16 func_id, s32 npages)
 	struct mlx5_pages *pages = &dev->pages;
 
 	WRITE_ONCE(pages->req_func, func_id);
-	if (npages > 0)
-		atomic_add(npages, &pages->give_pending);
-	else if (npages < 0)
+	if (npages > 0) {
+		/* Added up here, bounded in the work: never past INT_MAX. */
+		if (npages > MLX5_FW_PAGES_MAX ||
+		    atomic_add_return(npages, &pages->give_pending) >
+		    MLX5_FW_PAGES_MAX) {
+			if (npages <= MLX5_FW_PAGES_MAX)
+				atomic_sub(npages, &pages->give_pending);
+			atomic_inc(&pages->refuse_pending);
+			dev_err_ratelimited(dev->device,
+					    "device asked for %d firmware pages, more than the %d a function may hold: refused\n",
+					    npages, MLX5_FW_PAGES_MAX);
+		}
+	} else if (npages < 0) {
 		atomic_add(-npages, &pages->take_pending);
+	}
 	queue_work(pages->wq, &pages->req_work);
 }
 
@@ -339,7 +383,8 @@ DEFINE_DEBUGFS_ATTRIBUTE(mlx5_fw_pages_fops, mlx5_fw_pages_get, NULL,
 
 /*
  * debugfs mlx5/<BDF>/pages/: fw_pages (held by the device), bad_returns
- * (addresses handed back that the driver never gave).
+ * (addresses handed back that the driver never gave), refused (page
+ * requests past MLX5_FW_PAGES_MAX).
  */
 static void mlx5_pages_debugfs_init(struct mlx5_core_dev *dev)
 {
@@ -351,6 +396,7 @@ static void mlx5_pages_debugfs_init(struct mlx5_core_dev *dev)
 	debugfs_create_file_unsafe("fw_pages", 0400, dir, pages,
 				   &mlx5_fw_pages_fops);
 	debugfs_create_u32("bad_returns", 0400, dir, &pages->bad_returns);
+	debugfs_create_u32("refused", 0400, dir, &pages->refused);
 }
 
 int mlx5_pagealloc_init(struct mlx5_core_dev *dev)
@@ -360,8 +406,10 @@ int mlx5_pagealloc_init(struct mlx5_core_dev *dev)
 	dev->pages.count = 0;
 	dev->pages.bad_returns = 0;
 	dev->pages.bad_return_warned = false;
+	dev->pages.refused = 0;
 	atomic_set(&dev->pages.give_pending, 0);
 	atomic_set(&dev->pages.take_pending, 0);
+	atomic_set(&dev->pages.refuse_pending, 0);
 	INIT_WORK(&dev->pages.req_work, mlx5_page_req_work);
 	dev->pages.wq = alloc_workqueue("mlx5_pages", WQ_MEM_RECLAIM |
 					WQ_UNBOUND, 1);
