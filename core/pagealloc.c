@@ -359,8 +359,17 @@ int mlx5_reclaim_startup_pages(struct mlx5_core_dev *dev)
 
 	flush_workqueue(dev->pages.wq);
 	mutex_lock(&dev->pages.lock);
-	if (dev->pages.count)
-		err = mlx5_reclaim_pages(dev, 0, dev->pages.count);
+	/*
+	 * Again while pages come back: an address refused (never given)
+	 * counts as one handed back but leaves its page with the device.
+	 */
+	while (!err && dev->pages.count) {
+		int held = dev->pages.count;
+
+		err = mlx5_reclaim_pages(dev, 0, held);
+		if (dev->pages.count == held)
+			break;
+	}
 	/* A dead device returns nothing: the pages are freed at cleanup. */
 	if (!err && dev->pages.count && !mlx5_dev_is_dead(dev)) {
 		dev_warn(dev->device, "device kept %d firmware pages\n",
