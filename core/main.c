@@ -13,6 +13,7 @@
  * auxiliary device, and the netdev bound to it, survive them.
  */
 
+#include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/module.h>
@@ -634,17 +635,27 @@ static struct pci_driver mlx5_pci_driver = {
 	.err_handler	= &mlx5_pci_err_handler,
 };
 
+/* debugfs mlx5/: one directory per function (pagealloc.c). */
+struct dentry *mlx5_debugfs_root;
+
 static int __init mlx5_init(void)
 {
 	int err;
 
+	mlx5_debugfs_root = debugfs_create_dir("mlx5", NULL);
 	err = mlx5e_init();
 	if (err)
-		return err;
+		goto err_debugfs;
 
 	err = pci_register_driver(&mlx5_pci_driver);
 	if (err)
-		mlx5e_cleanup();
+		goto err_en;
+	return 0;
+
+err_en:
+	mlx5e_cleanup();
+err_debugfs:
+	debugfs_remove_recursive(mlx5_debugfs_root);
 	return err;
 }
 
@@ -653,6 +664,7 @@ static void __exit mlx5_cleanup(void)
 	pci_unregister_driver(&mlx5_pci_driver);
 	mlx5e_cleanup();
 	mlx5_adev_ida_cleanup();
+	debugfs_remove_recursive(mlx5_debugfs_root);
 }
 
 module_init(mlx5_init);

@@ -6,7 +6,9 @@
  * its bus address until the device returns it.
  */
 
+#include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -26,6 +28,15 @@
 /* Pages per MANAGE_PAGES command: bounds the mailbox chain. */
 #define MLX5_PAGES_PER_CMD		512
 
+/*
+ * The most firmware pages a function may hold: 256 MiB.  A device asking
+ * for more (10^8 pages would be 400 GB) is refused, the figure named,
+ * rather than allowed to drive the host out of memory.  This driver runs
+ * Ethernet alone (no RDMA, no SR-IOV, a few queues per channel), whose
+ * firmware memory is counted in MiB, not hundreds of them.
+ */
+#define MLX5_FW_PAGES_MAX		(SZ_256M / MLX5_ADAPTER_PAGE_SIZE)
+
 static int mlx5_page_alloc_one(struct mlx5_core_dev *dev, u64 *addr)
 {
 	struct page *page;
@@ -42,6 +53,13 @@ static int mlx5_page_alloc_one(struct mlx5_core_dev *dev, u64 *addr)
 		__free_page(page);
 		return -ENOMEM;
 	}
+	/* The tree's index is the mapping: it must be page aligned. */
+	if (WARN_ON_ONCE(dma & (MLX5_ADAPTER_PAGE_SIZE - 1))) {
+		dma_unmap_page(dev->device, dma, MLX5_ADAPTER_PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+		__free_page(page);
+		return -EINVAL;
+	}
 	err = xa_insert(&dev->pages.tree, dma >> MLX5_ADAPTER_PAGE_SHIFT, page,
 			GFP_KERNEL);
 	if (err) {
@@ -54,17 +72,38 @@ static int mlx5_page_alloc_one(struct mlx5_core_dev *dev, u64 *addr)
 	return 0;
 }
 
+/*
+ * Unmap and free the page the driver gave at adapter page @addr >> 12.
+ * What is unmapped is what was mapped (the tree's index), never the
+ * device's @addr, whose low bits it may have set: an IOVA off by an
+ * in-page offset unmaps the wrong range.  False for a page never given.
+ */
 static bool mlx5_page_free_one(struct mlx5_core_dev *dev, u64 addr)
 {
+	unsigned long idx = addr >> MLX5_ADAPTER_PAGE_SHIFT;
 	struct page *page;
 
-	page = xa_erase(&dev->pages.tree, addr >> MLX5_ADAPTER_PAGE_SHIFT);
+	page = xa_erase(&dev->pages.tree, idx);
 	if (!page)
 		return false;
-	dma_unmap_page(dev->device, addr, MLX5_ADAPTER_PAGE_SIZE,
-		       DMA_BIDIRECTIONAL);
+	dma_unmap_page(dev->device, (dma_addr_t)idx << MLX5_ADAPTER_PAGE_SHIFT,
+		       MLX5_ADAPTER_PAGE_SIZE, DMA_BIDIRECTIONAL);
 	__free_page(page);
 	return true;
+}
+
+/* The device handed back @addr, which the driver never gave: refused. */
+static void mlx5_page_bad_return(struct mlx5_core_dev *dev, u64 addr)
+{
+	struct mlx5_pages *pages = &dev->pages;
+
+	pages->bad_returns++;
+	if (pages->bad_return_warned)
+		return;
+	pages->bad_return_warned = true;
+	dev_warn(dev->device,
+		 "device returned page 0x%llx, which the driver never gave: refused (the next ones are counted in debugfs)\n",
+		 addr);
 }
 
 static void mlx5_page_alloc_fail(struct mlx5_core_dev *dev, u16 func_id)
@@ -123,9 +162,26 @@ out:
 	return err;
 }
 
+/* Would @npages more go past MLX5_FW_PAGES_MAX?  Then refuse them. */
+static bool mlx5_pages_refused(struct mlx5_core_dev *dev, int npages)
+{
+	if (npages <= MLX5_FW_PAGES_MAX - dev->pages.count)
+		return false;
+	dev->pages.refused++;
+	dev_err(dev->device,
+		"device asked for %d firmware pages, holding %d, more than the %d a function may hold: refused\n",
+		npages, dev->pages.count, MLX5_FW_PAGES_MAX);
+	return true;
+}
+
 static int mlx5_give_pages(struct mlx5_core_dev *dev, u16 func_id, int npages)
 {
 	int err;
+
+	if (mlx5_pages_refused(dev, npages)) {
+		mlx5_page_alloc_fail(dev, func_id);
+		return -ENOMEM;
+	}
 
 	while (npages > 0) {
 		int n = min(npages, MLX5_PAGES_PER_CMD);
@@ -174,8 +230,7 @@ static int mlx5_take_batch(struct mlx5_core_dev *dev, u16 func_id, int n)
 		if (mlx5_page_free_one(dev, addr))
 			dev->pages.count--;
 		else
-			dev_warn(dev->device,
-				 "device returned unknown page 0x%llx\n", addr);
+			mlx5_page_bad_return(dev, addr);
 	}
 	err = got;
 out:
@@ -206,10 +261,16 @@ static void mlx5_page_req_work(struct work_struct *work)
 						req_work);
 	struct mlx5_core_dev *dev = container_of(pages, struct mlx5_core_dev,
 						 pages);
+	int refuse = atomic_xchg(&pages->refuse_pending, 0);
 	int give = atomic_xchg(&pages->give_pending, 0);
 	int take = atomic_xchg(&pages->take_pending, 0);
 
 	mutex_lock(&pages->lock);
+	if (refuse) {
+		pages->refused += refuse;
+		/* The device is told, as for pages the host cannot spare. */
+		mlx5_page_alloc_fail(dev, pages->req_func);
+	}
 	if (give)
 		mlx5_give_pages(dev, pages->req_func, give);
 	if (take)
@@ -232,10 +293,21 @@ void mlx5_pages_request(struct mlx5_core_dev *dev, u16 func_id, s32 npages)
 	struct mlx5_pages *pages = &dev->pages;
 
 	WRITE_ONCE(pages->req_func, func_id);
-	if (npages > 0)
-		atomic_add(npages, &pages->give_pending);
-	else if (npages < 0)
+	if (npages > 0) {
+		/* Added up here, bounded in the work: never past INT_MAX. */
+		if (npages > MLX5_FW_PAGES_MAX ||
+		    atomic_add_return(npages, &pages->give_pending) >
+		    MLX5_FW_PAGES_MAX) {
+			if (npages <= MLX5_FW_PAGES_MAX)
+				atomic_sub(npages, &pages->give_pending);
+			atomic_inc(&pages->refuse_pending);
+			dev_err_ratelimited(dev->device,
+					    "device asked for %d firmware pages, more than the %d a function may hold: refused\n",
+					    npages, MLX5_FW_PAGES_MAX);
+		}
+	} else if (npages < 0) {
 		atomic_add(-npages, &pages->take_pending);
+	}
 	queue_work(pages->wq, &pages->req_work);
 }
 
@@ -287,8 +359,17 @@ int mlx5_reclaim_startup_pages(struct mlx5_core_dev *dev)
 
 	flush_workqueue(dev->pages.wq);
 	mutex_lock(&dev->pages.lock);
-	if (dev->pages.count)
-		err = mlx5_reclaim_pages(dev, 0, dev->pages.count);
+	/*
+	 * Again while pages come back: an address refused (never given)
+	 * counts as one handed back but leaves its page with the device.
+	 */
+	while (!err && dev->pages.count) {
+		int held = dev->pages.count;
+
+		err = mlx5_reclaim_pages(dev, 0, held);
+		if (dev->pages.count == held)
+			break;
+	}
 	/* A dead device returns nothing: the pages are freed at cleanup. */
 	if (!err && dev->pages.count && !mlx5_dev_is_dead(dev)) {
 		dev_warn(dev->device, "device kept %d firmware pages\n",
@@ -299,18 +380,51 @@ int mlx5_reclaim_startup_pages(struct mlx5_core_dev *dev)
 	return err;
 }
 
+static int mlx5_fw_pages_get(void *data, u64 *val)
+{
+	struct mlx5_pages *pages = data;
+
+	*val = READ_ONCE(pages->count);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(mlx5_fw_pages_fops, mlx5_fw_pages_get, NULL,
+			 "%llu\n");
+
+/*
+ * debugfs mlx5/<BDF>/pages/: fw_pages (held by the device), bad_returns
+ * (addresses handed back that the driver never gave), refused (page
+ * requests past MLX5_FW_PAGES_MAX).
+ */
+static void mlx5_pages_debugfs_init(struct mlx5_core_dev *dev)
+{
+	struct mlx5_pages *pages = &dev->pages;
+	struct dentry *dir;
+
+	pages->dbg = debugfs_create_dir(pci_name(dev->pdev), mlx5_debugfs_root);
+	dir = debugfs_create_dir("pages", pages->dbg);
+	debugfs_create_file_unsafe("fw_pages", 0400, dir, pages,
+				   &mlx5_fw_pages_fops);
+	debugfs_create_u32("bad_returns", 0400, dir, &pages->bad_returns);
+	debugfs_create_u32("refused", 0400, dir, &pages->refused);
+}
+
 int mlx5_pagealloc_init(struct mlx5_core_dev *dev)
 {
 	xa_init(&dev->pages.tree);
 	mutex_init(&dev->pages.lock);
 	dev->pages.count = 0;
+	dev->pages.bad_returns = 0;
+	dev->pages.bad_return_warned = false;
+	dev->pages.refused = 0;
 	atomic_set(&dev->pages.give_pending, 0);
 	atomic_set(&dev->pages.take_pending, 0);
+	atomic_set(&dev->pages.refuse_pending, 0);
 	INIT_WORK(&dev->pages.req_work, mlx5_page_req_work);
 	dev->pages.wq = alloc_workqueue("mlx5_pages", WQ_MEM_RECLAIM |
 					WQ_UNBOUND, 1);
 	if (!dev->pages.wq)
 		return -ENOMEM;
+	mlx5_pages_debugfs_init(dev);
 	return 0;
 }
 
@@ -323,6 +437,8 @@ void mlx5_pagealloc_cleanup(struct mlx5_core_dev *dev)
 	unsigned long idx;
 	struct page *page;
 
+	debugfs_remove_recursive(dev->pages.dbg);
+	dev->pages.dbg = NULL;
 	destroy_workqueue(dev->pages.wq);
 	xa_for_each(&dev->pages.tree, idx, page) {
 		dma_unmap_page(dev->device, idx << MLX5_ADAPTER_PAGE_SHIFT,

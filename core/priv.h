@@ -36,6 +36,9 @@ int mlx5_handle_hca_caps(struct mlx5_core_dev *dev);
 int mlx5_query_all_caps(struct mlx5_core_dev *dev);
 int mlx5_query_board_id(struct mlx5_core_dev *dev);
 
+/* core/main.c */
+extern struct dentry *mlx5_debugfs_root;
+
 /* core/pagealloc.c */
 int mlx5_pagealloc_init(struct mlx5_core_dev *dev);
 void mlx5_pagealloc_cleanup(struct mlx5_core_dev *dev);

@@ -253,7 +253,12 @@ struct mlx5_cq {
  * @req_work: gives or takes the pages of @pending
  * @give_pending: pages the device asked for, not yet given
  * @take_pending: pages the device offered back, not yet taken
+ * @refuse_pending: requests refused, the device not yet told
  * @req_func: function of the latest request
+ * @bad_returns: addresses the device handed back that were never given
+ * @bad_return_warned: the first of them was warned about
+ * @refused: requests refused for asking too many pages
+ * @dbg: debugfs directory of the device
  */
 struct mlx5_pages {
 	struct xarray tree;
@@ -263,7 +268,12 @@ struct mlx5_pages {
 	struct work_struct req_work;
 	atomic_t give_pending;
 	atomic_t take_pending;
+	atomic_t refuse_pending;
 	u16 req_func;
+	u32 bad_returns;
+	bool bad_return_warned;
+	u32 refused;
+	struct dentry *dbg;
 };
 
 /**

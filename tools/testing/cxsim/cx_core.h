@@ -171,6 +171,30 @@
 #define CX_TP_DMA_PROBE_FAILED	2
 #define CX_TP_DMA_PROBE_BLOCKED	3	/* bus mastering off: not sent */
 #define CX_TP_ANY_RQ		0xffffff
+/*
+ * PAGE_OFFSET: while not 0, every page address MANAGE_PAGES(take) hands
+ * back carries this in-page offset (bits 11:0), as a device returning
+ * what it was given plus an offset would; the page itself is returned.
+ */
+#define CX_TP_PAGE_OFFSET	0x08c
+/*
+ * PAGE_BOGUS: the next N addresses MANAGE_PAGES(take) hands back are ones
+ * the driver never gave (a held page's address with CX_PAGE_BOGUS_BIT
+ * flipped); that page stays with the device for a later take.  Reads
+ * back what is left.
+ */
+#define CX_TP_PAGE_BOGUS	0x090
+#define CX_PAGE_BOGUS_BIT	(1ull << 47)
+/*
+ * EQ_FLOOD: N PORT_CHANGE events (the port's state as it is: nothing
+ * changes) posted to the EQ that takes them as fast as the driver
+ * consumes them: at the write and at each consumer-index doorbell of that
+ * EQ the model tops it up to half its entries (the other half stays free
+ * for the device's own events).  Reads back what is left; 0 stops.  The
+ * report's eq.flood_ns: how long the last flood has run (to its last
+ * event posted), on the device's clock.
+ */
+#define CX_TP_EQ_FLOOD		0x094
 /* HEALTH_SYND: bit 8 also sets the reset-request (RFR) bit: fatal. */
 #define CX_TP_HEALTH_SYND_RFR	0x100
 #define CX_TP_REPORT		0x8000
@@ -354,6 +378,12 @@ struct cx_faults {
 	uint32_t umr_hold_ms;		/* 0: none; CX_TP_ALWAYS: until released */
 	uint32_t umr_hold_count;	/* holds left (CX_TP_ALWAYS: no limit) */
 	uint32_t umr_fail;		/* UMRs still to fail */
+	uint32_t page_offset;		/* CX_TP_PAGE_OFFSET; 0: none */
+	uint32_t page_bogus;		/* bogus page returns still to make */
+	uint32_t eq_flood;		/* flood events still to post */
+	uint8_t eq_flood_subtype;	/* of the flood's PORT_CHANGE EQEs */
+	uint64_t eq_flood_start_ns;	/* when the last flood was asked */
+	uint64_t eq_flood_end_ns;	/* its last event posted; 0: not yet */
 };
 
 /* The function's firmware-side state. */
@@ -505,6 +535,9 @@ struct cx_stats {
 	uint64_t eq_overruns;
 	uint64_t eq_doorbells;
 	uint64_t eq_ci_bad;	/* EQ doorbells with a ci past the producer */
+	uint64_t eq_flood_posted;	/* EQ_FLOOD events posted */
+	uint64_t pages_offset_returns;	/* returned with PAGE_OFFSET */
+	uint64_t pages_bogus_returns;	/* PAGE_BOGUS addresses returned */
 	uint64_t msix_sent;		/* delivered at once */
 	uint64_t msix_masked;		/* found masked (left pending) */
 	uint64_t msix_vec_sent[CX_MSIX_VECTORS];

@@ -119,6 +119,34 @@ int cx_eq_event(struct cx_core *core, unsigned int event_type, void *eqe)
 
 static void cx_eq_arm(struct cx_core *core, struct cx_eq *eq);
 
+void cx_eq_flood(struct cx_core *core)
+{
+	struct cx_faults *f = &core->faults;
+	struct mlx5_eqe eqe;
+	struct cx_eq *eq;
+	int eqn;
+
+	if (!f->eq_flood)
+		return;
+	eqn = cx_eq_find(core, MLX5_EVENT_TYPE_PORT_CHANGE);
+	if (eqn < 0)
+		return;
+	eq = &core->func.eq[eqn];
+	while (f->eq_flood &&
+	       cx_eq_pending(eq) < (1u << eq->log_nent) / 2) {
+		memset(&eqe, 0, sizeof(eqe));
+		eqe.type = MLX5_EVENT_TYPE_PORT_CHANGE;
+		eqe.sub_type = f->eq_flood_subtype;
+		eqe.data.port.port = 1 << 4;
+		if (cx_eq_post(core, eqn, &eqe))
+			return;
+		f->eq_flood--;
+		core->stats.eq_flood_posted++;
+		if (!f->eq_flood)
+			f->eq_flood_end_ns = cx_now(core);
+	}
+}
+
 void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 		    bool arm)
 {
@@ -152,6 +180,7 @@ void cx_eq_doorbell(struct cx_core *core, uint32_t uar_page, uint32_t val,
 		return;
 	}
 	eq->cons = val & CX_CI_MASK;
+	cx_eq_flood(core);
 	if (!arm)
 		return;
 	if (cx_async(core)) {

@@ -95,6 +95,7 @@ bad:
 
 static uint8_t cx_pages_take(struct cx_cmd *cmd, uint32_t n)
 {
+	struct cx_faults *faults = &cmd->core->faults;
 	struct cx_func *f = &cmd->core->func;
 	size_t room = (cmd->outlen - MLX5_ST_SZ_BYTES(manage_pages_out)) / 8;
 	uint8_t *pas = MLX5_ADDR_OF(manage_pages_out, cmd->out, pas);
@@ -104,8 +105,23 @@ static uint8_t cx_pages_take(struct cx_cmd *cmd, uint32_t n)
 		n = room;
 	if (n > f->npages)
 		n = f->npages;
-	for (i = 0; i < n; i++)
-		cx_put_be64(pas + 8 * i, f->pages[--f->npages]);
+	for (i = 0; i < n; i++) {
+		uint64_t addr;
+
+		if (faults->page_bogus && f->npages) {
+			/* Never given; the page stays for a later take. */
+			addr = f->pages[f->npages - 1] ^ CX_PAGE_BOGUS_BIT;
+			faults->page_bogus--;
+			cmd->core->stats.pages_bogus_returns++;
+		} else {
+			addr = f->pages[--f->npages];
+			if (faults->page_offset) {
+				addr += faults->page_offset;
+				cmd->core->stats.pages_offset_returns++;
+			}
+		}
+		cx_put_be64(pas + 8 * i, addr);
+	}
 	MLX5_SET(manage_pages_out, cmd->out, output_num_entries, n);
 	return MLX5_CMD_STAT_OK;
 }

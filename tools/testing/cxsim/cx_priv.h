@@ -168,6 +168,8 @@ void cx_eq_timer(struct cx_core *core);
 void cx_eq_release_all(struct cx_core *core);
 /* A PAGE_REQUEST event for @npages (cx_pages.c); 0, or -1 if no EQ. */
 int cx_page_request(struct cx_core *core, int32_t npages);
+/* Post what EQ_FLOOD still owes, up to half the EQ's entries. */
+void cx_eq_flood(struct cx_core *core);
 
 /* Report and free what the function still holds (cx_hca.c). */
 void cx_func_release(struct cx_core *core, const char *why);

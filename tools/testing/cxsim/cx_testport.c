@@ -111,6 +111,8 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	for (i = 0; i < CX_OBJ_NTYPES; i++)
 		cx_out(o, "obj.%s %u\n", cx_obj_name(i), f->alive[i]);
 	KV(o, "pages", f->npages);
+	KV(o, "pages.offset_returns", st->pages_offset_returns);
+	KV(o, "pages.bogus_returns", st->pages_bogus_returns);
 	for (i = 0; i < CX_OBJ_NTYPES; i++)
 		leak_objs += core->last_leak.objects[i];
 	KV(o, "leak.objects", leak_objs);
@@ -146,6 +148,11 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "eq.overruns", st->eq_overruns);
 	KV(o, "eq.doorbells", st->eq_doorbells);
 	KV(o, "eq.ci_refused", st->eq_ci_bad);
+	KV(o, "eq.flood_posted", st->eq_flood_posted);
+	KV(o, "eq.flood_left", core->faults.eq_flood);
+	KV(o, "eq.flood_ns", !core->faults.eq_flood_start_ns ? 0 :
+	   (core->faults.eq_flood_end_ns ? core->faults.eq_flood_end_ns :
+	    cx_now(core)) - core->faults.eq_flood_start_ns);
 	KV(o, "msix.sent", st->msix_sent);
 	KV(o, "msix.masked", st->msix_masked);
 	for (i = 0; i < CX_MSIX_VECTORS; i++)
@@ -274,6 +281,9 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_DROP_IRQ:		return f->drop_irqs;
 	case CX_TP_DMA_PROBE:		return core->dma_probe;
 	case CX_TP_DMA_PROBE_HI:	return core->dma_probe_hi;
+	case CX_TP_PAGE_OFFSET:		return f->page_offset;
+	case CX_TP_PAGE_BOGUS:		return f->page_bogus;
+	case CX_TP_EQ_FLOOD:		return f->eq_flood;
 	default:			return 0;
 	}
 }
@@ -377,6 +387,22 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 		if (cx_page_request(core, (int32_t)val))
 			cx_log(core, "cxsim: page request of %d pages: no EQ for it\n",
 			       (int32_t)val);
+		break;
+	case CX_TP_PAGE_OFFSET:
+		f->page_offset = val & (CX_PAGE_SIZE - 1);
+		break;
+	case CX_TP_PAGE_BOGUS:
+		f->page_bogus = val;
+		break;
+	case CX_TP_EQ_FLOOD:
+		/* The port's state as it is: the flood changes nothing. */
+		f->eq_flood_subtype = core->func.nic->port.oper_up ?
+				      MLX5_PORT_CHANGE_SUBTYPE_ACTIVE :
+				      MLX5_PORT_CHANGE_SUBTYPE_DOWN;
+		f->eq_flood = val;
+		f->eq_flood_start_ns = cx_now(core);
+		f->eq_flood_end_ns = 0;
+		cx_eq_flood(core);
 		break;
 	case CX_TP_LINK_DOWN:
 		/* 1: cable out (link down, PORT_CHANGE event), 0: back in. */

@@ -635,6 +635,88 @@ static void test_eq_laps(void)
 	   "CREATE_EQ: too large, bad vector, bad UAR: BAD_PARAM");
 }
 
+/* PAGE_OFFSET and PAGE_BOGUS: what MANAGE_PAGES(take) hands back. */
+static void test_page_returns(void)
+{
+	uint64_t first = 0;
+	int got;
+
+	start_dev();
+	simple_cmd(MLX5_CMD_OP_ENABLE_HCA, 0);
+	next_page = PAGE_BASE;
+	give_pages(4);
+	tp_wr(CX_TP_PAGE_OFFSET, 0x100);
+	ok(tp_rd(CX_TP_PAGE_OFFSET) == 0x100 && take_pages(1, &first) == 1 &&
+	   first == PAGE_BASE + 3 * 4096 + 0x100 && core.func.npages == 3 &&
+	   report_val("pages.offset_returns") == 1,
+	   "PAGE_OFFSET: the page comes back with the in-page offset");
+	tp_wr(CX_TP_PAGE_OFFSET, 0x1000 | 0x80);
+	ok(tp_rd(CX_TP_PAGE_OFFSET) == 0x80, "PAGE_OFFSET keeps bits 11:0");
+	tp_wr(CX_TP_PAGE_OFFSET, 0);
+	tp_wr(CX_TP_PAGE_BOGUS, 1);
+	got = take_pages(2, &first);
+	ok(got == 2 && first == ((PAGE_BASE + 2 * 4096) ^ CX_PAGE_BOGUS_BIT) &&
+	   core.func.npages == 2 && tp_rd(CX_TP_PAGE_BOGUS) == 0 &&
+	   report_val("pages.bogus_returns") == 1,
+	   "PAGE_BOGUS: a never-given address, one page only taken");
+	ok(take_pages(4, &first) == 2 && first == PAGE_BASE + 4096 &&
+	   core.func.npages == 0, "the rest comes back as given");
+	give_pages(2);
+	tp_wr(CX_TP_PAGE_BOGUS, 5);
+	ok(take_pages(3, NULL) == 2 && core.func.npages == 2 &&
+	   tp_rd(CX_TP_PAGE_BOGUS) == 3,
+	   "PAGE_BOGUS never takes the page it names");
+	tp_wr(CX_TP_PAGE_BOGUS, 0);
+	simple_cmd(MLX5_CMD_OP_DISABLE_HCA, 0);
+}
+
+/* EQ_FLOOD: port events, the EQ kept half full until the count is done. */
+static void test_eq_flood(void)
+{
+	uint32_t uar, eqn, ci = 0;
+	struct mlx5_eqe *eqe = gmem(EQ_BASE);
+	int i, ok_all = 1;
+
+	start_dev();
+	bring_up();
+	alloc_uar(&uar);
+	tp_wr(CX_TP_EQ_FLOOD, 10);
+	ok(tp_rd(CX_TP_EQ_FLOOD) == 10, "no port-event EQ yet: nothing posted");
+	create_eq(EQ_BASE, 4, uar, 0, 1ull << MLX5_EVENT_TYPE_PORT_CHANGE,
+		  &eqn);
+	eq_doorbell(uar, eqn, 0, 1);
+	ok(tp_rd(CX_TP_EQ_FLOOD) == 2 && core.func.eq[eqn].prod == 8 &&
+	   eqe[0].type == MLX5_EVENT_TYPE_PORT_CHANGE &&
+	   eqe[0].sub_type == MLX5_PORT_CHANGE_SUBTYPE_DOWN &&
+	   fh.vec_notifies[0] == 1,
+	   "the EQ's first doorbell: half its 16 entries posted, one MSI-X");
+	ci = 5;
+	eq_doorbell(uar, eqn, ci, 0);
+	ok(tp_rd(CX_TP_EQ_FLOOD) == 0 && core.func.eq[eqn].prod == 10,
+	   "a consumer index tops it up to what is left");
+	tp_wr(CX_TP_EQ_FLOOD, 1000);
+	fh.now += 5 * MS;
+	ok(report_val("eq.flood_ns") == 5 * MS, "eq.flood_ns runs while flooding");
+	for (i = 0; i < 200 && tp_rd(CX_TP_EQ_FLOOD); i++) {
+		ci = core.func.eq[eqn].prod;
+		eq_doorbell(uar, eqn, ci, 0);
+		ok_all &= ((core.func.eq[eqn].prod - ci) & 0xffffff) <= 8;
+	}
+	ci = core.func.eq[eqn].prod;
+	eq_doorbell(uar, eqn, ci, 1);
+	ok(ok_all && !tp_rd(CX_TP_EQ_FLOOD) &&
+	   report_val("eq.flood_posted") == 1010 &&
+	   report_val("eq.overruns") == 0 && core.func.eq[eqn].cons == 1010,
+	   "1000 more, never more than half the EQ pending, none lost");
+	fh.now += 5 * MS;
+	ok(report_val("eq.flood_ns") == 5 * MS,
+	   "eq.flood_ns stops at the flood's last event");
+	tp_wr(CX_TP_EQ_FLOOD, 100);
+	tp_wr(CX_TP_EQ_FLOOD, 0);
+	ok(tp_rd(CX_TP_EQ_FLOOD) == 0 && core.func.eq[eqn].prod == 1018,
+	   "0 stops the flood");
+}
+
 static void test_faults(void)
 {
 	start_dev();
@@ -893,6 +975,8 @@ static void test_cmd_all(void)
 	test_errors();
 	test_pages();
 	test_eq_laps();
+	test_page_returns();
+	test_eq_flood();
 	test_faults();
 	test_fw_dead();
 	test_drop_irq();

@@ -19,6 +19,14 @@ as root.
                                      return all ones too
     cxsim.py dropirq BDF N           lose the next N MSI-X messages
     cxsim.py pages BDF N             page request event (N < 0: reclaim)
+    cxsim.py pageoffset BDF OFF      page addresses handed back carry the
+                                     in-page offset OFF (0: none)
+    cxsim.py pagebogus BDF N         the next N page addresses handed back
+                                     were never given (the pages stay)
+    cxsim.py eqflood BDF N           N port-change events to the async EQ,
+                                     as fast as the driver takes them
+                                     (0 stops); eqflood BDF prints what
+                                     is left
     cxsim.py timeout BDF MS          command timeout the init segment states
                                      (read by a driver at probe; 0: 60 s)
     cxsim.py errcqe BDF SQN          the next WQE run on SQ SQN completes
@@ -94,6 +102,9 @@ REG_UMR_RELEASE = 0x064
 REG_UMR_FAIL = 0x068
 REG_DMA_PROBE = 0x06C
 REG_DMA_PROBE_HI = 0x070
+REG_PAGE_OFFSET = 0x08C
+REG_PAGE_BOGUS = 0x090
+REG_EQ_FLOOD = 0x094
 DMA_PROBE_OUTCOMES = {0: "none", 1: "written", 2: "refused", 3: "blocked"}
 INLINE_MODES = {"none": 0, "l2": 1, "ip": 2, "tcp": 3}
 ANY_RQ = 0xFFFFFF
@@ -293,6 +304,9 @@ def clear_faults(bdf):
     p.wr(REG_UMR_RELEASE, 1)
     p.wr(REG_FW_DEAD, 0)
     p.wr(REG_DROP_IRQ, 0)
+    p.wr(REG_PAGE_OFFSET, 0)
+    p.wr(REG_PAGE_BOGUS, 0)
+    p.wr(REG_EQ_FLOOD, 0)
 
 
 def health_freeze(bdf, on):
@@ -378,6 +392,22 @@ def page_request(bdf, n):
     port(bdf).wr(REG_PAGE_REQUEST, n & 0xFFFFFFFF)
 
 
+def page_offset(bdf, off):
+    port(bdf).wr(REG_PAGE_OFFSET, off)
+
+
+def page_bogus(bdf, n):
+    port(bdf).wr(REG_PAGE_BOGUS, n)
+
+
+def eq_flood(bdf, n=None):
+    """Start a flood of n events (0 stops); without n, what is left."""
+    if n is None:
+        return port(bdf).rd(REG_EQ_FLOOD)
+    port(bdf).wr(REG_EQ_FLOOD, n)
+    return n
+
+
 def _count(s):
     return ALWAYS if s in ("always", "-1") else int(s, 0)
 
@@ -424,6 +454,15 @@ def main(argv):
         drop_irq(bdf, int(args[1], 0))
     elif cmd == "pages":
         page_request(bdf, int(args[1], 0))
+    elif cmd == "pageoffset":
+        page_offset(bdf, int(args[1], 0))
+    elif cmd == "pagebogus":
+        page_bogus(bdf, int(args[1], 0))
+    elif cmd == "eqflood":
+        if len(args) > 1:
+            eq_flood(bdf, int(args[1], 0))
+        else:
+            print(eq_flood(bdf))
     elif cmd == "timeout":
         cmd_timeout(bdf, int(args[1], 0))
     elif cmd == "errcqe":
