@@ -170,6 +170,20 @@
 #define CX_TP_DMA_PROBE_DONE	1
 #define CX_TP_DMA_PROBE_FAILED	2
 #define CX_TP_DMA_PROBE_BLOCKED	3	/* bus mastering off: not sent */
+/*
+ * MSIX_RAISE: an MSI-X message on a vector, as a device that signals
+ * whenever it likes would send.  Bits 5:0 the vector; with bit 30
+ * (CX_TP_MSIX_NOW) the message goes at once; with bit 31
+ * (CX_TP_MSIX_ON_CREATE_EQ) it goes when the next CREATE_EQ is rung,
+ * before the model executes it (or delays it: see DELAY_*), and the
+ * register clears; with neither, an armed message is disarmed.  Through
+ * the function's MSI-X table, as any message of the model: masked, it
+ * waits as pending.  Reads back the armed value (0: none).
+ */
+#define CX_TP_MSIX_RAISE	0x074
+#define CX_TP_MSIX_ON_CREATE_EQ	0x80000000u
+#define CX_TP_MSIX_NOW		0x40000000u
+#define CX_TP_MSIX_VECTOR_MASK	0x3fu
 #define CX_TP_ANY_RQ		0xffffff
 /* HEALTH_SYND: bit 8 also sets the reset-request (RFR) bit: fatal. */
 #define CX_TP_HEALTH_SYND_RFR	0x100
@@ -354,6 +368,7 @@ struct cx_faults {
 	uint32_t umr_hold_ms;		/* 0: none; CX_TP_ALWAYS: until released */
 	uint32_t umr_hold_count;	/* holds left (CX_TP_ALWAYS: no limit) */
 	uint32_t umr_fail;		/* UMRs still to fail */
+	uint32_t msix_on_create_eq;	/* CX_TP_MSIX_RAISE armed; 0: none */
 };
 
 /* The function's firmware-side state. */

@@ -18,7 +18,11 @@ as root.
                                      DEAD_IRISC; allones: init segment reads
                                      return all ones too
     cxsim.py dropirq BDF N           lose the next N MSI-X messages
-    cxsim.py pages BDF N             page request event (N < 0: reclaim)
+    cxsim.py pages BDF N [TIMES]     page request event (N < 0: reclaim),
+                                     TIMES of them (default 1)
+    cxsim.py msix BDF VECTOR [createeq]
+                                     an MSI-X message on VECTOR now, or
+                                     when the next CREATE_EQ is rung
     cxsim.py timeout BDF MS          command timeout the init segment states
                                      (read by a driver at probe; 0: 60 s)
     cxsim.py errcqe BDF SQN          the next WQE run on SQ SQN completes
@@ -94,6 +98,9 @@ REG_UMR_RELEASE = 0x064
 REG_UMR_FAIL = 0x068
 REG_DMA_PROBE = 0x06C
 REG_DMA_PROBE_HI = 0x070
+REG_MSIX_RAISE = 0x074
+MSIX_ON_CREATE_EQ = 0x80000000
+MSIX_NOW = 0x40000000
 DMA_PROBE_OUTCOMES = {0: "none", 1: "written", 2: "refused", 3: "blocked"}
 INLINE_MODES = {"none": 0, "l2": 1, "ip": 2, "tcp": 3}
 ANY_RQ = 0xFFFFFF
@@ -293,6 +300,7 @@ def clear_faults(bdf):
     p.wr(REG_UMR_RELEASE, 1)
     p.wr(REG_FW_DEAD, 0)
     p.wr(REG_DROP_IRQ, 0)
+    p.wr(REG_MSIX_RAISE, 0)
 
 
 def health_freeze(bdf, on):
@@ -374,8 +382,16 @@ def dma_probe(bdf, addr):
     return DMA_PROBE_OUTCOMES.get(p.rd(REG_DMA_PROBE), "?")
 
 
-def page_request(bdf, n):
-    port(bdf).wr(REG_PAGE_REQUEST, n & 0xFFFFFFFF)
+def page_request(bdf, n, times=1):
+    p = port(bdf)
+    for _ in range(times):
+        p.wr(REG_PAGE_REQUEST, n & 0xFFFFFFFF)
+
+
+def msix_raise(bdf, vector, on_create_eq=False):
+    """An MSI-X message on vector now, or when the next CREATE_EQ is rung."""
+    port(bdf).wr(REG_MSIX_RAISE, (vector & 0x3F) |
+                 (MSIX_ON_CREATE_EQ if on_create_eq else MSIX_NOW))
 
 
 def _count(s):
@@ -423,7 +439,10 @@ def main(argv):
     elif cmd == "dropirq":
         drop_irq(bdf, int(args[1], 0))
     elif cmd == "pages":
-        page_request(bdf, int(args[1], 0))
+        page_request(bdf, int(args[1], 0),
+                     int(args[2], 0) if len(args) > 2 else 1)
+    elif cmd == "msix":
+        msix_raise(bdf, int(args[1], 0), len(args) > 2 and args[2] == "createeq")
     elif cmd == "timeout":
         cmd_timeout(bdf, int(args[1], 0))
     elif cmd == "errcqe":
