@@ -196,6 +196,42 @@ static int mlx5_cmd_destroy_eq(struct mlx5_core_dev *dev, u8 eqn)
 	return mlx5_cmd_exec_in(dev, destroy_eq, in);
 }
 
+/*
+ * May the device still write @eq? Not once it acknowledged DESTROY_EQ
+ * (@err 0 from a live device), nor once its DMA is off: a dead device's
+ * "successful" DESTROY_EQ never reached it, but unloading a dead device
+ * clears bus mastering first (mlx5_unload_one_devl_locked()). Anything
+ * else (a firmware status, a timeout, a command never posted) leaves the
+ * EQ to the device.
+ */
+static bool mlx5_eq_device_done(struct mlx5_core_dev *dev, int err)
+{
+	if (mlx5_dev_is_dead(dev) || pci_channel_offline(dev->pdev))
+		return !dev->pdev->is_busmaster;
+	return !err;
+}
+
+/*
+ * Give @eq's buffer back, or keep it for good when the device may still
+ * write EQEs into it: memory freed (and unmapped) under a live EQ is
+ * device DMA into whatever the kernel puts there next.
+ */
+static void mlx5_eq_free_buf(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
+			     int err)
+{
+	if (mlx5_eq_device_done(dev, err)) {
+		dma_free_coherent(dev->device,
+				  eq->nent * sizeof(struct mlx5_eqe), eq->buf,
+				  eq->dma);
+	} else {
+		atomic_inc(&dev->eq_bufs_kept);
+		dev_warn(dev->device,
+			 "keeping the buffer of EQ %u: the device may still write it (%d)\n",
+			 eq->eqn, err);
+	}
+	eq->buf = NULL;
+}
+
 static int mlx5_eq_create(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
 			  u16 vecidx, u32 nent, const u64 *events,
 			  irq_handler_t handler, const char *kind)
@@ -232,6 +268,9 @@ static int mlx5_eq_create(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
 
 err_irq:
 	free_irq(eq->irq, eq);
+	/* A CREATE_EQ that timed out may still be carried out. */
+	mlx5_eq_free_buf(dev, eq, err == -ETIMEDOUT ? err : 0);
+	return err;
 err_free:
 	dma_free_coherent(dev->device, size, eq->buf, eq->dma);
 	eq->buf = NULL;
@@ -249,17 +288,7 @@ static void mlx5_eq_destroy(struct mlx5_core_dev *dev, struct mlx5_eq *eq)
 	free_irq(eq->irq, eq);
 	WARN_ON(!xa_empty(&eq->cqs));
 	xa_destroy(&eq->cqs);
-	/*
-	 * An EQ whose destruction timed out may still be written by the
-	 * device: its buffer is leaked rather than handed back.
-	 */
-	if (err == -ETIMEDOUT)
-		dev_warn(dev->device, "leaking the buffer of EQ %u\n", eq->eqn);
-	else
-		dma_free_coherent(dev->device,
-				  eq->nent * sizeof(struct mlx5_eqe), eq->buf,
-				  eq->dma);
-	eq->buf = NULL;
+	mlx5_eq_free_buf(dev, eq, err);
 }
 
 static void mlx5_async_events(u64 *events)

@@ -361,6 +361,8 @@ struct mlx5_adev;
  * @num_comp_eqs: completion EQs (and their vectors)
  * @async_eq: command completions, page requests, port and error events
  * @comp_eqs: completion EQs, one a vector
+ * @eq_bufs_kept: EQ buffers never given back, since probe, because the
+ *	device might still write them (their DESTROY_EQ was not acknowledged)
  * @events: atomic notifier chain of async events for the netdev
  * @health: firmware health monitoring
  * @board_id: PSID from QUERY_ADAPTER
@@ -386,6 +388,7 @@ struct mlx5_core_dev {
 	int num_comp_eqs;
 	struct mlx5_eq async_eq;
 	struct mlx5_eq *comp_eqs;
+	atomic_t eq_bufs_kept;
 	struct atomic_notifier_head events;
 	struct mlx5_health health;
 	char board_id[MLX5_BOARD_ID_LEN];
