@@ -244,6 +244,7 @@ static int mlx5_eq_create(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
 	eq->nent = nent;
 	eq->vecidx = vecidx;
 	eq->cons_index = 0;
+	eq->irq = pci_irq_vector(dev->pdev, vecidx);
 	xa_init(&eq->cqs);
 	eq->buf = dma_alloc_coherent(dev->device, size, &eq->dma, GFP_KERNEL);
 	if (!eq->buf)
@@ -251,41 +252,47 @@ static int mlx5_eq_create(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
 	for (i = 0; i < nent; i++)
 		eq->buf[i].owner = MLX5_EQE_OWNER_INIT;
 
+	err = mlx5_cmd_create_eq(dev, eq, events);
+	if (err) {
+		/* A CREATE_EQ that timed out may still be carried out. */
+		mlx5_eq_free_buf(dev, eq, err == -ETIMEDOUT ? err : 0);
+		return err;
+	}
+	eq->doorbell = dev->async_uar.map + MLX5_EQ_DOORBELL_OFFSET;
+
+	/*
+	 * The handler is attached to a complete EQ only: the device may raise
+	 * the vector at any time (a message left pending by a previous user
+	 * of the vector, or one sent early), and the handler reads the EQ and
+	 * rings its doorbell. The EQ is not armed yet: nothing is lost.
+	 */
 	snprintf(eq->name, sizeof(eq->name), "mlx5_%s@pci:%s", kind,
 		 pci_name(dev->pdev));
-	eq->irq = pci_irq_vector(dev->pdev, vecidx);
 	err = request_irq(eq->irq, handler, 0, eq->name, eq);
-	if (err)
-		goto err_free;
-
-	err = mlx5_cmd_create_eq(dev, eq, events);
-	if (err)
-		goto err_irq;
-
-	eq->doorbell = dev->async_uar.map + MLX5_EQ_DOORBELL_OFFSET;
+	if (err) {
+		mlx5_eq_free_buf(dev, eq, mlx5_cmd_destroy_eq(dev, eq->eqn));
+		eq->doorbell = NULL;
+		return err;
+	}
 	mlx5_eq_update_ci(eq, true);
 	return 0;
-
-err_irq:
-	free_irq(eq->irq, eq);
-	/* A CREATE_EQ that timed out may still be carried out. */
-	mlx5_eq_free_buf(dev, eq, err == -ETIMEDOUT ? err : 0);
-	return err;
-err_free:
-	dma_free_coherent(dev->device, size, eq->buf, eq->dma);
-	eq->buf = NULL;
-	return err;
 }
 
+/*
+ * The handler goes first: once DESTROY_EQ is sent it must not ring the
+ * doorbell of an EQ the device no longer has. A message the device sends
+ * meanwhile waits, masked, for the next user of the vector.
+ */
 static void mlx5_eq_destroy(struct mlx5_core_dev *dev, struct mlx5_eq *eq)
 {
 	int err;
 
+	free_irq(eq->irq, eq);
+	eq->doorbell = NULL;
 	err = mlx5_cmd_destroy_eq(dev, eq->eqn);
 	if (err)
 		dev_warn(dev->device, "destroying EQ %u failed: %d\n",
 			 eq->eqn, err);
-	free_irq(eq->irq, eq);
 	WARN_ON(!xa_empty(&eq->cqs));
 	xa_destroy(&eq->cqs);
 	mlx5_eq_free_buf(dev, eq, err);
