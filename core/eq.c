@@ -91,7 +91,11 @@ static int mlx5_eq_async_poll(struct mlx5_eq *eq)
 
 static irqreturn_t mlx5_eq_async_irq(int irq, void *data)
 {
-	mlx5_eq_async_poll(data);
+	struct mlx5_eq *eq = data;
+
+	spin_lock(&eq->lock);
+	mlx5_eq_async_poll(eq);
+	spin_unlock(&eq->lock);
 	return IRQ_HANDLED;
 }
 
@@ -101,21 +105,25 @@ static irqreturn_t mlx5_eq_async_irq(int irq, void *data)
  *
  * A command that timed out in event mode may have its answer in the EQ
  * with the interrupt lost (and the EQ left unarmed, so that no later
- * event interrupts either). Sleeps: the interrupt is held off while the
- * EQ is polled, so that the handler never runs twice at once.
+ * event interrupts either). Several commands timing out together each
+ * poll, as upstream's mlx5_cmd_eq_recover() does, under the EQ's lock
+ * with the interrupt handler: one consumer at a time, so that no EQE is
+ * handled twice (a page request served twice) and the consumer index
+ * never runs ahead of the producer.
  *
  * Return: the number of EQEs found.
  */
 int mlx5_eq_cmd_recover(struct mlx5_core_dev *dev)
 {
 	struct mlx5_eq *eq = &dev->async_eq;
+	unsigned long flags;
 	int n;
 
 	if (!eq->buf)
 		return 0;
-	disable_irq(eq->irq);
+	spin_lock_irqsave(&eq->lock, flags);
 	n = mlx5_eq_async_poll(eq);
-	enable_irq(eq->irq);
+	spin_unlock_irqrestore(&eq->lock, flags);
 	if (n)
 		dev_warn(dev->device, "recovered %d EQEs on the async EQ\n", n);
 	return n;
@@ -246,6 +254,7 @@ static int mlx5_eq_create(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
 	eq->cons_index = 0;
 	eq->irq = pci_irq_vector(dev->pdev, vecidx);
 	xa_init(&eq->cqs);
+	spin_lock_init(&eq->lock);
 	eq->buf = dma_alloc_coherent(dev->device, size, &eq->dma, GFP_KERNEL);
 	if (!eq->buf)
 		return -ENOMEM;
@@ -274,7 +283,10 @@ static int mlx5_eq_create(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
 		eq->doorbell = NULL;
 		return err;
 	}
+	/* The handler may be running already, for a pending message. */
+	spin_lock_irq(&eq->lock);
 	mlx5_eq_update_ci(eq, true);
+	spin_unlock_irq(&eq->lock);
 	return 0;
 }
 

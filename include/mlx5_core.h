@@ -212,6 +212,9 @@ struct mlx5_cq;
  * @cpu: the CPU its interrupt is steered to (completion EQs)
  * @doorbell: consumer index / arm doorbell in the async UAR page
  * @cqs: CQs reporting to this EQ, by CQ number (completion EQs)
+ * @lock: serialises the consumers of the async EQ: its interrupt handler
+ *	and the recovery of a command whose interrupt was lost (several at
+ *	once when commands time out together)
  * @name: IRQ name
  */
 struct mlx5_eq {
@@ -226,6 +229,7 @@ struct mlx5_eq {
 	int cpu;
 	__be32 __iomem *doorbell;
 	struct xarray cqs;
+	spinlock_t lock; /* async EQ: cons_index and the EQEs */
 	char name[48];
 };
 
