@@ -24,28 +24,7 @@ bdf=$(cx_functions | head -n 1)
 dl=pci/$bdf
 
 # diag_get REPORTER KEY: a field of "devlink health diagnose" for REPORTER.
-diag_get() {
-	devlink -j health diagnose "$dl" reporter "$1" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-def find(o):
-    if isinstance(o, dict):
-        if sys.argv[1] in o:
-            return o[sys.argv[1]]
-        for v in o.values():
-            r = find(v)
-            if r is not None:
-                return r
-    if isinstance(o, list):
-        for v in o:
-            r = find(v)
-            if r is not None:
-                return r
-    return None
-v = find(d)
-print("" if v is None else str(v).lower())
-' "$2"
-}
+diag_get() { devlink_diag_get "$dl" "$1" "$2"; }
 
 # model_errs: the model errors counted so far on $bdf ("kind n ...").
 model_errs() {
@@ -66,12 +45,10 @@ no_new_model_errors() {
 pages_are() { [ "$(model_get "$bdf" pages)" = "$1" ]; }
 pages_at_least() { [ "$(model_get "$bdf" pages)" -ge "$1" ]; }
 
-splats_since() { dmesg_since "$1" | grep -E 'WARNING|BUG|Oops|general protection' |
-	grep -v 'WARNING: .* exc_debug_kernel'; }
 no_splat_since() {
 	local s
 
-	s=$(splats_since "$1")
+	s=$(kernel_splats "$1")
 	[ -z "$s" ] && return 0
 	echo "$s" | head -n 5 | sed 's/^/# /'
 	return 1
