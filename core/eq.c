@@ -97,7 +97,11 @@ static int mlx5_eq_async_poll(struct mlx5_eq *eq)
 
 static irqreturn_t mlx5_eq_async_irq(int irq, void *data)
 {
-	mlx5_eq_async_poll(data);
+	struct mlx5_eq *eq = data;
+
+	spin_lock(&eq->lock);
+	mlx5_eq_async_poll(eq);
+	spin_unlock(&eq->lock);
 	return IRQ_HANDLED;
 }
 
@@ -107,8 +111,11 @@ static irqreturn_t mlx5_eq_async_irq(int irq, void *data)
  *
  * A command that timed out in event mode may have its answer in the EQ
  * with the interrupt lost (and the EQ left unarmed, so that no later
- * event interrupts either). Sleeps: the interrupt is held off while the
- * EQ is polled, so that the handler never runs twice at once.
+ * event interrupts either). Several commands timing out together each
+ * poll, as upstream's mlx5_cmd_eq_recover() does, under the EQ's lock
+ * with the interrupt handler: one consumer at a time, so that no EQE is
+ * handled twice (a page request served twice) and the consumer index
+ * never runs ahead of the producer.
  *
  * Return: the number of EQEs taken (the budget at most: the arm makes the
  * device interrupt for the rest).
@@ -116,13 +123,14 @@ static irqreturn_t mlx5_eq_async_irq(int irq, void *data)
 int mlx5_eq_cmd_recover(struct mlx5_core_dev *dev)
 {
 	struct mlx5_eq *eq = &dev->async_eq;
+	unsigned long flags;
 	int n;
 
 	if (!eq->buf)
 		return 0;
-	disable_irq(eq->irq);
+	spin_lock_irqsave(&eq->lock, flags);
 	n = mlx5_eq_async_poll(eq);
-	enable_irq(eq->irq);
+	spin_unlock_irqrestore(&eq->lock, flags);
 	if (n)
 		dev_warn(dev->device, "recovered %d EQEs on the async EQ\n", n);
 	return n;
@@ -206,6 +214,42 @@ static int mlx5_cmd_destroy_eq(struct mlx5_core_dev *dev, u8 eqn)
 	return mlx5_cmd_exec_in(dev, destroy_eq, in);
 }
 
+/*
+ * May the device still write @eq? Not once it acknowledged DESTROY_EQ
+ * (@err 0 from a live device), nor once its DMA is off: a dead device's
+ * "successful" DESTROY_EQ never reached it, but unloading a dead device
+ * clears bus mastering first (mlx5_unload_one_devl_locked()). Anything
+ * else (a firmware status, a timeout, a command never posted) leaves the
+ * EQ to the device.
+ */
+static bool mlx5_eq_device_done(struct mlx5_core_dev *dev, int err)
+{
+	if (mlx5_dev_is_dead(dev) || pci_channel_offline(dev->pdev))
+		return !dev->pdev->is_busmaster;
+	return !err;
+}
+
+/*
+ * Give @eq's buffer back, or keep it for good when the device may still
+ * write EQEs into it: memory freed (and unmapped) under a live EQ is
+ * device DMA into whatever the kernel puts there next.
+ */
+static void mlx5_eq_free_buf(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
+			     int err)
+{
+	if (mlx5_eq_device_done(dev, err)) {
+		dma_free_coherent(dev->device,
+				  eq->nent * sizeof(struct mlx5_eqe), eq->buf,
+				  eq->dma);
+	} else {
+		atomic_inc(&dev->eq_bufs_kept);
+		dev_warn(dev->device,
+			 "keeping the buffer of EQ %u: the device may still write it (%d)\n",
+			 eq->eqn, err);
+	}
+	eq->buf = NULL;
+}
+
 static int mlx5_eq_create(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
 			  u16 vecidx, u32 nent, const u64 *events,
 			  irq_handler_t handler, const char *kind)
@@ -218,58 +262,62 @@ static int mlx5_eq_create(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
 	eq->nent = nent;
 	eq->vecidx = vecidx;
 	eq->cons_index = 0;
+	eq->irq = pci_irq_vector(dev->pdev, vecidx);
 	xa_init(&eq->cqs);
+	spin_lock_init(&eq->lock);
 	eq->buf = dma_alloc_coherent(dev->device, size, &eq->dma, GFP_KERNEL);
 	if (!eq->buf)
 		return -ENOMEM;
 	for (i = 0; i < nent; i++)
 		eq->buf[i].owner = MLX5_EQE_OWNER_INIT;
 
+	err = mlx5_cmd_create_eq(dev, eq, events);
+	if (err) {
+		/* A CREATE_EQ that timed out may still be carried out. */
+		mlx5_eq_free_buf(dev, eq, err == -ETIMEDOUT ? err : 0);
+		return err;
+	}
+	eq->doorbell = dev->async_uar.map + MLX5_EQ_DOORBELL_OFFSET;
+
+	/*
+	 * The handler is attached to a complete EQ only: the device may raise
+	 * the vector at any time (a message left pending by a previous user
+	 * of the vector, or one sent early), and the handler reads the EQ and
+	 * rings its doorbell. The EQ is not armed yet: nothing is lost.
+	 */
 	snprintf(eq->name, sizeof(eq->name), "mlx5_%s@pci:%s", kind,
 		 pci_name(dev->pdev));
-	eq->irq = pci_irq_vector(dev->pdev, vecidx);
 	err = request_irq(eq->irq, handler, 0, eq->name, eq);
-	if (err)
-		goto err_free;
-
-	err = mlx5_cmd_create_eq(dev, eq, events);
-	if (err)
-		goto err_irq;
-
-	eq->doorbell = dev->async_uar.map + MLX5_EQ_DOORBELL_OFFSET;
+	if (err) {
+		mlx5_eq_free_buf(dev, eq, mlx5_cmd_destroy_eq(dev, eq->eqn));
+		eq->doorbell = NULL;
+		return err;
+	}
+	/* The handler may be running already, for a pending message. */
+	spin_lock_irq(&eq->lock);
 	mlx5_eq_update_ci(eq, true);
+	spin_unlock_irq(&eq->lock);
 	return 0;
-
-err_irq:
-	free_irq(eq->irq, eq);
-err_free:
-	dma_free_coherent(dev->device, size, eq->buf, eq->dma);
-	eq->buf = NULL;
-	return err;
 }
 
+/*
+ * The handler goes first: once DESTROY_EQ is sent it must not ring the
+ * doorbell of an EQ the device no longer has. A message the device sends
+ * meanwhile waits, masked, for the next user of the vector.
+ */
 static void mlx5_eq_destroy(struct mlx5_core_dev *dev, struct mlx5_eq *eq)
 {
 	int err;
 
+	free_irq(eq->irq, eq);
+	eq->doorbell = NULL;
 	err = mlx5_cmd_destroy_eq(dev, eq->eqn);
 	if (err)
 		dev_warn(dev->device, "destroying EQ %u failed: %d\n",
 			 eq->eqn, err);
-	free_irq(eq->irq, eq);
 	WARN_ON(!xa_empty(&eq->cqs));
 	xa_destroy(&eq->cqs);
-	/*
-	 * An EQ whose destruction timed out may still be written by the
-	 * device: its buffer is leaked rather than handed back.
-	 */
-	if (err == -ETIMEDOUT)
-		dev_warn(dev->device, "leaking the buffer of EQ %u\n", eq->eqn);
-	else
-		dma_free_coherent(dev->device,
-				  eq->nent * sizeof(struct mlx5_eqe), eq->buf,
-				  eq->dma);
-	eq->buf = NULL;
+	mlx5_eq_free_buf(dev, eq, err);
 }
 
 static void mlx5_async_events(u64 *events)

@@ -214,6 +214,8 @@ static int mlx5_fw_reporter_diagnose(struct devlink_health_reporter *reporter,
 				  atomic_read(&dev->cmd.late));
 	devlink_fmsg_u32_pair_put(fmsg, "cmd_eq_recoveries",
 				  atomic_read(&dev->cmd.eq_recoveries));
+	devlink_fmsg_u32_pair_put(fmsg, "eq_buffers_kept",
+				  atomic_read(&dev->eq_bufs_kept));
 	devlink_fmsg_bool_pair_put(fmsg, "internal_error",
 				   mlx5_dev_is_dead(dev));
 	return 0;

@@ -212,6 +212,9 @@ struct mlx5_cq;
  * @cpu: the CPU its interrupt is steered to (completion EQs)
  * @doorbell: consumer index / arm doorbell in the async UAR page
  * @cqs: CQs reporting to this EQ, by CQ number (completion EQs)
+ * @lock: serialises the consumers of the async EQ: its interrupt handler
+ *	and the recovery of a command whose interrupt was lost (several at
+ *	once when commands time out together)
  * @name: IRQ name
  */
 struct mlx5_eq {
@@ -226,6 +229,7 @@ struct mlx5_eq {
 	int cpu;
 	__be32 __iomem *doorbell;
 	struct xarray cqs;
+	spinlock_t lock; /* async EQ: cons_index and the EQEs */
 	char name[48];
 };
 
@@ -371,6 +375,8 @@ struct mlx5_adev;
  * @num_comp_eqs: completion EQs (and their vectors)
  * @async_eq: command completions, page requests, port and error events
  * @comp_eqs: completion EQs, one a vector
+ * @eq_bufs_kept: EQ buffers never given back, since probe, because the
+ *	device might still write them (their DESTROY_EQ was not acknowledged)
  * @events: atomic notifier chain of async events for the netdev
  * @health: firmware health monitoring
  * @board_id: PSID from QUERY_ADAPTER
@@ -396,6 +402,7 @@ struct mlx5_core_dev {
 	int num_comp_eqs;
 	struct mlx5_eq async_eq;
 	struct mlx5_eq *comp_eqs;
+	atomic_t eq_bufs_kept;
 	struct atomic_notifier_head events;
 	struct mlx5_health health;
 	char board_id[MLX5_BOARD_ID_LEN];

@@ -423,20 +423,44 @@ static void cx_cmd_execute(struct cx_core *core, unsigned int idx)
 	cx_cmd_complete(core, idx, ds, &ent, cmd_eq);
 }
 
+/* The opcode of the command in entry @idx, or -1 if it cannot be read. */
+static int cx_cmd_peek_opcode(struct cx_core *core, unsigned int idx)
+{
+	uint8_t in[CX_CMD_INLINE];
+
+	if (cx_dma_read_as(core, CX_DMA_CMD, cx_cmd_entry_addr(core, idx) +
+			offsetof(struct mlx5_cmd_layout, in), in, sizeof(in)))
+		return -1;
+	return MLX5_GET(nop_in, in, opcode);
+}
+
+/*
+ * A command was rung: the MSI-X message the test port armed for the next
+ * CREATE_EQ goes now, before the command runs (CX_TP_MSIX_RAISE).
+ */
+static void cx_cmd_arrived(struct cx_core *core, unsigned int idx)
+{
+	struct cx_faults *f = &core->faults;
+	uint32_t raise = f->msix_on_create_eq;
+
+	if (!raise || cx_cmd_peek_opcode(core, idx) != MLX5_CMD_OP_CREATE_EQ)
+		return;
+	f->msix_on_create_eq = 0;
+	cx_msix(core, raise & CX_TP_MSIX_VECTOR_MASK);
+}
+
 /* Should the command in entry @idx complete late?  Peeks at its opcode. */
 static int cx_cmd_should_delay(struct cx_core *core, unsigned int idx)
 {
 	struct cx_faults *f = &core->faults;
-	uint8_t in[CX_CMD_INLINE];
-	uint16_t opcode;
+	int opcode;
 
 	if (!f->delay_count || !f->delay_ms)
 		return 0;
-	if (cx_dma_read_as(core, CX_DMA_CMD, cx_cmd_entry_addr(core, idx) +
-			offsetof(struct mlx5_cmd_layout, in), in, sizeof(in)))
+	opcode = cx_cmd_peek_opcode(core, idx);
+	if (opcode < 0)
 		return 0;
-	opcode = MLX5_GET(nop_in, in, opcode);
-	if (f->delay_opcode && f->delay_opcode != opcode)
+	if (f->delay_opcode && f->delay_opcode != (uint32_t)opcode)
 		return 0;
 	if (f->delay_count != CX_TP_ALWAYS)
 		f->delay_count--;
@@ -478,6 +502,7 @@ void cx_cmd_doorbell(struct cx_core *core, uint32_t vector)
 			continue;
 		if (core->cmdq.delayed & (1u << idx))
 			continue;	/* still executing */
+		cx_cmd_arrived(core, idx);
 		if (core->host.timer_mod && cx_cmd_should_delay(core, idx)) {
 			core->stats.cmd_delays++;
 			core->cmdq.delayed |= 1u << idx;

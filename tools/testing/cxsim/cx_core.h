@@ -170,6 +170,20 @@
 #define CX_TP_DMA_PROBE_DONE	1
 #define CX_TP_DMA_PROBE_FAILED	2
 #define CX_TP_DMA_PROBE_BLOCKED	3	/* bus mastering off: not sent */
+/*
+ * MSIX_RAISE: an MSI-X message on a vector, as a device that signals
+ * whenever it likes would send.  Bits 5:0 the vector; with bit 30
+ * (CX_TP_MSIX_NOW) the message goes at once; with bit 31
+ * (CX_TP_MSIX_ON_CREATE_EQ) it goes when the next CREATE_EQ is rung,
+ * before the model executes it (or delays it: see DELAY_*), and the
+ * register clears; with neither, an armed message is disarmed.  Through
+ * the function's MSI-X table, as any message of the model: masked, it
+ * waits as pending.  Reads back the armed value (0: none).
+ */
+#define CX_TP_MSIX_RAISE	0x074
+#define CX_TP_MSIX_ON_CREATE_EQ	0x80000000u
+#define CX_TP_MSIX_NOW		0x40000000u
+#define CX_TP_MSIX_VECTOR_MASK	0x3fu
 #define CX_TP_ANY_RQ		0xffffff
 /*
  * PAGE_OFFSET: while not 0, every page address MANAGE_PAGES(take) hands
@@ -384,6 +398,7 @@ struct cx_faults {
 	uint8_t eq_flood_subtype;	/* of the flood's PORT_CHANGE EQEs */
 	uint64_t eq_flood_start_ns;	/* when the last flood was asked */
 	uint64_t eq_flood_end_ns;	/* its last event posted; 0: not yet */
+	uint32_t msix_on_create_eq;	/* CX_TP_MSIX_RAISE armed; 0: none */
 };
 
 /* The function's firmware-side state. */

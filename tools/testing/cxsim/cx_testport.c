@@ -284,6 +284,7 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_PAGE_OFFSET:		return f->page_offset;
 	case CX_TP_PAGE_BOGUS:		return f->page_bogus;
 	case CX_TP_EQ_FLOOD:		return f->eq_flood;
+	case CX_TP_MSIX_RAISE:		return f->msix_on_create_eq;
 	default:			return 0;
 	}
 }
@@ -382,6 +383,15 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 		break;
 	case CX_TP_DMA_PROBE:
 		cx_tp_dma_probe(core, (uint64_t)core->dma_probe_hi << 32 | val);
+		break;
+	case CX_TP_MSIX_RAISE:
+		if (val & CX_TP_MSIX_NOW)
+			cx_msix(core, val & CX_TP_MSIX_VECTOR_MASK);
+		else if (val & CX_TP_MSIX_ON_CREATE_EQ)
+			f->msix_on_create_eq = val & (CX_TP_MSIX_ON_CREATE_EQ |
+						      CX_TP_MSIX_VECTOR_MASK);
+		else
+			f->msix_on_create_eq = 0;
 		break;
 	case CX_TP_PAGE_REQUEST:
 		if (cx_page_request(core, (int32_t)val))

@@ -856,6 +856,49 @@ static void test_drop_irq(void)
 	   "re-arming with the EQE pending fires; later ones are delivered");
 }
 
+/* MSIX_RAISE: a message now, or when the next CREATE_EQ is rung. */
+static void test_msix_raise(void)
+{
+	uint32_t uar, eqn;
+
+	start_dev();
+	bring_up();
+	alloc_uar(&uar);
+	tp_wr(CX_TP_MSIX_RAISE, CX_TP_MSIX_NOW | 5);
+	ok(fh.vec_notifies[5] == 1 && tp_rd(CX_TP_MSIX_RAISE) == 0 &&
+	   report_val("msix.sent") == 1,
+	   "raise vector 5 now: one message, nothing armed");
+	fh.masked_vecs = 1ull << 5;
+	tp_wr(CX_TP_MSIX_RAISE, CX_TP_MSIX_NOW | 5 | 0x40);
+	ok(fh.vec_notifies[5] == 2 && report_val("msix.masked") == 1,
+	   "raise a masked vector (bits above 5:0 ignored): counted as masked");
+	fh.masked_vecs = 0;
+	tp_wr(CX_TP_MSIX_RAISE, CX_TP_MSIX_ON_CREATE_EQ | 2);
+	ok(tp_rd(CX_TP_MSIX_RAISE) == (int)(CX_TP_MSIX_ON_CREATE_EQ | 2) &&
+	   fh.vec_notifies[2] == 0 && simple_cmd(MLX5_CMD_OP_QUERY_ISSI, 0) == 0 &&
+	   fh.vec_notifies[2] == 0,
+	   "armed for CREATE_EQ: another command does not fire it");
+	tp_wr(CX_TP_MSIX_RAISE, 0);
+	ok(tp_rd(CX_TP_MSIX_RAISE) == 0 && fh.vec_notifies[0] == 0,
+	   "0 disarms, raises nothing");
+	tp_wr(CX_TP_MSIX_RAISE, CX_TP_MSIX_ON_CREATE_EQ | 2);
+	tp_wr(CX_TP_DELAY_MS, 100);
+	tp_wr(CX_TP_DELAY_COUNT, 1);
+	tp_wr(CX_TP_DELAY_OPCODE, MLX5_CMD_OP_CREATE_EQ);
+	/* Still owned by the device: exec_cmd() says -1, 0x100 - 1 here. */
+	ok(create_eq(EQ_BASE, 2, uar, 3, 0, &eqn) == 0xff &&
+	   fh.vec_notifies[2] == 1 && tp_rd(CX_TP_MSIX_RAISE) == 0 &&
+	   !core.func.eq[0].valid && (entry(0)->status_own & 1),
+	   "CREATE_EQ rung, delayed: vector 2 raised before it runs, disarmed");
+	fh.now += 100 * MS;
+	cx_core_timer(&core);
+	ok(!(entry(0)->status_own & 1) && core.func.eq[0].valid &&
+	   fh.vec_notifies[2] == 1 && fh.vec_notifies[3] == 0,
+	   "the delayed CREATE_EQ runs later; no second message");
+	ok(create_eq(EQ_BASE + 0x8000, 2, uar, 3, 0, &eqn) == 0 &&
+	   fh.vec_notifies[2] == 1, "one-shot: the next CREATE_EQ raises nothing");
+}
+
 static void test_malformed(void)
 {
 	uint32_t in[MLX5_ST_SZ_DW(query_hca_cap_in)] = { 0 };
@@ -980,6 +1023,7 @@ static void test_cmd_all(void)
 	test_faults();
 	test_fw_dead();
 	test_drop_irq();
+	test_msix_raise();
 	test_malformed();
 	test_multi_entry();
 }

@@ -18,7 +18,8 @@ as root.
                                      DEAD_IRISC; allones: init segment reads
                                      return all ones too
     cxsim.py dropirq BDF N           lose the next N MSI-X messages
-    cxsim.py pages BDF N             page request event (N < 0: reclaim)
+    cxsim.py pages BDF N [TIMES]     page request event (N < 0: reclaim),
+                                     TIMES of them (default 1)
     cxsim.py pageoffset BDF OFF      page addresses handed back carry the
                                      in-page offset OFF (0: none)
     cxsim.py pagebogus BDF N         the next N page addresses handed back
@@ -27,6 +28,9 @@ as root.
                                      as fast as the driver takes them
                                      (0 stops); eqflood BDF prints what
                                      is left
+    cxsim.py msix BDF VECTOR [createeq]
+                                     an MSI-X message on VECTOR now, or
+                                     when the next CREATE_EQ is rung
     cxsim.py timeout BDF MS          command timeout the init segment states
                                      (read by a driver at probe; 0: 60 s)
     cxsim.py errcqe BDF SQN          the next WQE run on SQ SQN completes
@@ -105,6 +109,9 @@ REG_DMA_PROBE_HI = 0x070
 REG_PAGE_OFFSET = 0x08C
 REG_PAGE_BOGUS = 0x090
 REG_EQ_FLOOD = 0x094
+REG_MSIX_RAISE = 0x074
+MSIX_ON_CREATE_EQ = 0x80000000
+MSIX_NOW = 0x40000000
 DMA_PROBE_OUTCOMES = {0: "none", 1: "written", 2: "refused", 3: "blocked"}
 INLINE_MODES = {"none": 0, "l2": 1, "ip": 2, "tcp": 3}
 ANY_RQ = 0xFFFFFF
@@ -307,6 +314,7 @@ def clear_faults(bdf):
     p.wr(REG_PAGE_OFFSET, 0)
     p.wr(REG_PAGE_BOGUS, 0)
     p.wr(REG_EQ_FLOOD, 0)
+    p.wr(REG_MSIX_RAISE, 0)
 
 
 def health_freeze(bdf, on):
@@ -388,8 +396,16 @@ def dma_probe(bdf, addr):
     return DMA_PROBE_OUTCOMES.get(p.rd(REG_DMA_PROBE), "?")
 
 
-def page_request(bdf, n):
-    port(bdf).wr(REG_PAGE_REQUEST, n & 0xFFFFFFFF)
+def page_request(bdf, n, times=1):
+    p = port(bdf)
+    for _ in range(times):
+        p.wr(REG_PAGE_REQUEST, n & 0xFFFFFFFF)
+
+
+def msix_raise(bdf, vector, on_create_eq=False):
+    """An MSI-X message on vector now, or when the next CREATE_EQ is rung."""
+    port(bdf).wr(REG_MSIX_RAISE, (vector & 0x3F) |
+                 (MSIX_ON_CREATE_EQ if on_create_eq else MSIX_NOW))
 
 
 def page_offset(bdf, off):
@@ -453,7 +469,10 @@ def main(argv):
     elif cmd == "dropirq":
         drop_irq(bdf, int(args[1], 0))
     elif cmd == "pages":
-        page_request(bdf, int(args[1], 0))
+        page_request(bdf, int(args[1], 0),
+                     int(args[2], 0) if len(args) > 2 else 1)
+    elif cmd == "msix":
+        msix_raise(bdf, int(args[1], 0), len(args) > 2 and args[2] == "createeq")
     elif cmd == "pageoffset":
         page_offset(bdf, int(args[1], 0))
     elif cmd == "pagebogus":

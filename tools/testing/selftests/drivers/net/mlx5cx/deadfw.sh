@@ -37,28 +37,7 @@ for reps in d.values():
 }
 
 # diag_get REPORTER KEY: a field of "devlink health diagnose" for REPORTER.
-diag_get() {
-	devlink -j health diagnose "$dl" reporter "$1" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-def find(o):
-    if isinstance(o, dict):
-        if sys.argv[1] in o:
-            return o[sys.argv[1]]
-        for v in o.values():
-            r = find(v)
-            if r is not None:
-                return r
-    if isinstance(o, list):
-        for v in o:
-            r = find(v)
-            if r is not None:
-                return r
-    return None
-v = find(d)
-print("" if v is None else str(v).lower())
-' "$2"
-}
+diag_get() { devlink_diag_get "$dl" "$1" "$2"; }
 
 rep_is() { [ "$(rep_get "$1" "$2")" = "$3" ]; }
 

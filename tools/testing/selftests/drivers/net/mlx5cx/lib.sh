@@ -640,12 +640,17 @@ mlx5_complaints() {
 # matching a PATTERN, the ones the test provoked; the rest are shown.
 # With NO_COMPLAINTS_STRICT set, no oops, BUG, WARN or stalled page_pool
 # either.
-# kernel_splats: the kernel log's oopses, BUGs, WARNs and stalled
+# kernel_splats [MARK]: the kernel log's oopses, BUGs, WARNs and stalled
 # page_pools, but the emulator's own: QEMU's TCG can deliver a kernel #DB
 # with the trap flag set (exc_debug_kernel WARNs), which hardware never
 # does; the VM runner leaves it out of its verdict alike.
+# With MARK (dmesg_mark), only the lines since it.
 kernel_splats() {
-	dmesg | grep -E 'WARNING|BUG|Oops|page_pool.*stalled' |
+	if [ $# -gt 0 ]; then
+		dmesg_since "$1"
+	else
+		dmesg
+	fi | grep -E 'WARNING|BUG|Oops|page_pool.*stalled' |
 		grep -v 'WARNING: .* exc_debug_kernel'
 }
 
@@ -804,6 +809,31 @@ rq_recovers() {
 	local ns=${2:+ip netns exec $2}
 
 	$ns ethtool -S "$1" | awk '$1 ~ /^rx[0-9]+_recover:$/ { s += $2 } END { print s + 0 }'
+}
+
+# devlink_diag_get DEV REPORTER KEY: a field of "devlink health diagnose"
+# of DEV's REPORTER (lower case, found at any depth), or nothing.
+devlink_diag_get() {
+	devlink -j health diagnose "$1" reporter "$2" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+def find(o):
+    if isinstance(o, dict):
+        if sys.argv[1] in o:
+            return o[sys.argv[1]]
+        for v in o.values():
+            r = find(v)
+            if r is not None:
+                return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r is not None:
+                return r
+    return None
+v = find(d)
+print("" if v is None else str(v).lower())
+' "$3"
 }
 
 # devlink_param_get DL NAME: the driverinit value of devlink parameter
