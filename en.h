@@ -172,6 +172,7 @@ struct mlx5e_sq_stats {
  * @syncp: for 64-bit readers on 32-bit hosts
  * @cqes: CQEs polled
  * @cqe_err: error CQEs
+ * @cqe_stale: CQEs naming no posted WQE, ignored (never expected)
  * @wake: times the queue was woken
  * @recover: SQ recoveries after an error CQE
  * @timeout: times the TX watchdog found the queue stalled (and it was
@@ -181,6 +182,7 @@ struct mlx5e_sq_cq_stats {
 	struct u64_stats_sync syncp;
 	u64_stats_t cqes;
 	u64_stats_t cqe_err;
+	u64_stats_t cqe_stale;
 	u64_stats_t wake;
 	u64_stats_t recover;
 	u64_stats_t timeout;

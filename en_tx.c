@@ -589,7 +589,8 @@ static void mlx5e_tx_wi_free(struct mlx5e_txqsq *sq,
 }
 
 /* Release what the WQEs from @sqcc up to @last own; returns the new
- * consumer counter (not yet the SQ's: see mlx5e_poll_tx_cq()).
+ * consumer counter (not yet the SQ's: see mlx5e_poll_tx_cq()). @last is
+ * a posted WQE: in [@sqcc, pc).
  */
 static u16 mlx5e_tx_complete_wqes(struct mlx5e_txqsq *sq, u16 sqcc, u16 last,
 				  u32 *dma_fifo_cc, int napi_budget,
@@ -604,8 +605,25 @@ static u16 mlx5e_tx_complete_wqes(struct mlx5e_txqsq *sq, u16 sqcc, u16 last,
 		done = sqcc == last;
 		mlx5e_tx_wi_free(sq, wi, dma_fifo_cc, napi_budget, pkts, bytes);
 		sqcc += wi->num_wqebbs;
-	} while (!done && sqcc != sq->pc);
+	} while (!done);
 	return sqcc;
+}
+
+/*
+ * A CQE must name a WQE posted and not yet completed: in [@sqcc, @pc).
+ * Any other (a completion left from before a reset of the SQ) would
+ * complete WQEs that are not there, or in flight, and take the consumer
+ * counter past the producer: it completes nothing, and is counted.
+ */
+static bool mlx5e_tx_cqe_stale(struct mlx5e_txqsq *sq, u16 sqcc, u16 pc,
+			       u16 last)
+{
+	if (likely((u16)(last - sqcc) < (u16)(pc - sqcc)))
+		return false;
+	netdev_warn_once(sq->ch->netdev,
+			 "SQ 0x%x: CQE for WQE %u outside the posted [%u, %u): ignored\n",
+			 sq->sqn, last, sqcc, pc);
+	return true;
 }
 
 /**
@@ -621,7 +639,7 @@ bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 	struct mlx5e_cq *cq = &sq->cq;
 	u32 pkts = 0, bytes = 0;
 	struct mlx5_cqe64 *cqe;
-	int n = 0, err = 0;
+	int n = 0, err = 0, stale = 0;
 	u32 dma_fifo_cc;
 	u16 sqcc;
 
@@ -638,6 +656,9 @@ bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 	sqcc = sq->cc;
 	dma_fifo_cc = sq->dma_fifo_cc;
 	while (n < MLX5E_TX_CQ_POLL_BUDGET && (cqe = mlx5_cqwq_get_cqe(&cq->wq))) {
+		u16 last = be16_to_cpu(cqe->wqe_counter);
+		/* Posted before the device completed it: the WQE is there. */
+		u16 pc = READ_ONCE(sq->pc);
 		u8 opcode = get_cqe_opcode(cqe);
 
 		mlx5_cqwq_pop(&cq->wq);
@@ -648,10 +669,12 @@ bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 					      &sq->state))
 				queue_work(sq->ch->priv->wq, &sq->recover_work);
 		}
-		sqcc = mlx5e_tx_complete_wqes(sq, sqcc,
-					      be16_to_cpu(cqe->wqe_counter),
-					      &dma_fifo_cc, napi_budget,
-					      &pkts, &bytes);
+		if (unlikely(mlx5e_tx_cqe_stale(sq, sqcc, pc, last))) {
+			stale++;
+			continue;
+		}
+		sqcc = mlx5e_tx_complete_wqes(sq, sqcc, last, &dma_fifo_cc,
+					      napi_budget, &pkts, &bytes);
 	}
 	if (!n)
 		return false;
@@ -664,6 +687,7 @@ bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 	u64_stats_update_begin(&stats->syncp);
 	u64_stats_add(&stats->cqes, n);
 	u64_stats_add(&stats->cqe_err, err);
+	u64_stats_add(&stats->cqe_stale, stale);
 	u64_stats_update_end(&stats->syncp);
 
 	if (!__netif_txq_completed_wake(sq->txq, pkts, bytes, mlx5e_sq_room(sq),

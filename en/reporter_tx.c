@@ -120,8 +120,13 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	if (state == MLX5_SQC_STATE_ERR)
 		err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_ERR,
 					    MLX5_SQC_STATE_RST);
-	/* Completions the device wrote before it stopped, then the rest. */
-	mlx5e_poll_tx_cq(sq, 0);
+	/*
+	 * Every completion the device wrote before it stopped (a flush CQE
+	 * per WQE: more than a poll's budget), then the rest: one left
+	 * would name a WQE of the ring before its counters restarted.
+	 */
+	while (mlx5e_poll_tx_cq(sq, 0))
+		;
 	mlx5e_free_txqsq_descs(sq);
 	netdev_tx_reset_queue(sq->txq);
 	if (!err) {
