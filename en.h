@@ -172,6 +172,7 @@ struct mlx5e_sq_stats {
  * @syncp: for 64-bit readers on 32-bit hosts
  * @cqes: CQEs polled
  * @cqe_err: error CQEs
+ * @cqe_stale: CQEs naming no posted WQE, ignored (never expected)
  * @wake: times the queue was woken
  * @recover: SQ recoveries after an error CQE
  * @timeout: times the TX watchdog found the queue stalled (and it was
@@ -181,6 +182,7 @@ struct mlx5e_sq_cq_stats {
 	struct u64_stats_sync syncp;
 	u64_stats_t cqes;
 	u64_stats_t cqe_err;
+	u64_stats_t cqe_stale;
 	u64_stats_t wake;
 	u64_stats_t recover;
 	u64_stats_t timeout;
@@ -355,10 +357,16 @@ struct mlx5e_tx_mpwqe {
 	u8 pkts;
 };
 
+/*
+ * struct mlx5e_txqsq's state bits.  RECOVER_FAILED: a recovery failed,
+ * the queue stays stopped (RECOVERING set) until devlink health recover
+ * tries again (reporter_tx.c).
+ */
 enum {
 	MLX5E_SQ_STATE_ENABLED,
 	MLX5E_SQ_STATE_RECOVERING,
 	MLX5E_SQ_STATE_MPWQE,
+	MLX5E_SQ_STATE_RECOVER_FAILED,
 };
 
 /**
@@ -593,11 +601,14 @@ struct mlx5e_rq {
  * struct mlx5e_rq's state bits.  BAD_CQE: recovery was asked for by a
  * completion the driver could not account for, of the RQ or of its
  * ICOSQ (the RQ itself may still be ready): recovery first moves it to
- * the error state.
+ * the error state.  RECOVER_FAILED: a recovery failed, the RQ stays out
+ * of service (RECOVERING set) until devlink health recover tries again
+ * (reporter_rx.c).
  */
 enum {
 	MLX5E_RQ_STATE_RECOVERING,
 	MLX5E_RQ_STATE_BAD_CQE,
+	MLX5E_RQ_STATE_RECOVER_FAILED,
 };
 
 /**

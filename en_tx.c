@@ -560,17 +560,19 @@ drop:
 	return NETDEV_TX_OK;
 }
 
-/* Release what one posted WQE owns: its SKB, or a session's SKBs. */
+/* Release what one posted WQE owns: its SKB, or a session's SKBs. The
+ * DMA fifo's consumer counter is the caller's (@dma_fifo_cc).
+ */
 static void mlx5e_tx_wi_free(struct mlx5e_txqsq *sq,
-			     struct mlx5e_tx_wqe_info *wi, int napi_budget,
-			     u32 *pkts, u32 *bytes)
+			     struct mlx5e_tx_wqe_info *wi, u32 *dma_fifo_cc,
+			     int napi_budget, u32 *pkts, u32 *bytes)
 {
 	u8 i;
 
 	if (!wi->skb && !wi->num_fifo_pkts)
 		return;
 	for (i = 0; i < wi->num_dma; i++)
-		mlx5e_dma_unmap(sq, &sq->dma_fifo[sq->dma_fifo_cc++ &
+		mlx5e_dma_unmap(sq, &sq->dma_fifo[(*dma_fifo_cc)++ &
 						  sq->dma_fifo_mask]);
 	*bytes += wi->num_bytes;
 	if (wi->skb) {
@@ -586,20 +588,42 @@ static void mlx5e_tx_wi_free(struct mlx5e_txqsq *sq,
 	wi->num_fifo_pkts = 0;
 }
 
-/* Release what the WQEs from the consumer counter up to @last own. */
-static void mlx5e_tx_complete_wqes(struct mlx5e_txqsq *sq, u16 last,
-				   int napi_budget, u32 *pkts, u32 *bytes)
+/* Release what the WQEs from @sqcc up to @last own; returns the new
+ * consumer counter (not yet the SQ's: see mlx5e_poll_tx_cq()). @last is
+ * a posted WQE: in [@sqcc, pc).
+ */
+static u16 mlx5e_tx_complete_wqes(struct mlx5e_txqsq *sq, u16 sqcc, u16 last,
+				  u32 *dma_fifo_cc, int napi_budget,
+				  u32 *pkts, u32 *bytes)
 {
 	bool done;
 
 	do {
-		u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->cc);
+		u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, sqcc);
 		struct mlx5e_tx_wqe_info *wi = &sq->wqe_info[ci];
 
-		done = sq->cc == last;
-		mlx5e_tx_wi_free(sq, wi, napi_budget, pkts, bytes);
-		sq->cc += wi->num_wqebbs;
-	} while (!done && sq->cc != sq->pc);
+		done = sqcc == last;
+		mlx5e_tx_wi_free(sq, wi, dma_fifo_cc, napi_budget, pkts, bytes);
+		sqcc += wi->num_wqebbs;
+	} while (!done);
+	return sqcc;
+}
+
+/*
+ * A CQE must name a WQE posted and not yet completed: in [@sqcc, @pc).
+ * Any other (a completion left from before a reset of the SQ) would
+ * complete WQEs that are not there, or in flight, and take the consumer
+ * counter past the producer: it completes nothing, and is counted.
+ */
+static bool mlx5e_tx_cqe_stale(struct mlx5e_txqsq *sq, u16 sqcc, u16 pc,
+			       u16 last)
+{
+	if (likely((u16)(last - sqcc) < (u16)(pc - sqcc)))
+		return false;
+	netdev_warn_once(sq->ch->netdev,
+			 "SQ 0x%x: CQE for WQE %u outside the posted [%u, %u): ignored\n",
+			 sq->sqn, last, sqcc, pc);
+	return true;
 }
 
 /**
@@ -615,13 +639,26 @@ bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 	struct mlx5e_cq *cq = &sq->cq;
 	u32 pkts = 0, bytes = 0;
 	struct mlx5_cqe64 *cqe;
-	int n = 0, err = 0;
+	int n = 0, err = 0, stale = 0;
+	u32 dma_fifo_cc;
+	u16 sqcc;
 
 	if (unlikely(!test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state) &&
 		     !test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state)))
 		return false;
 
+	/*
+	 * The TX CQ has as many entries as the SQ: slots freed to xmit
+	 * before the CQ's doorbell record says its CQEs are consumed let
+	 * the device complete more WQEs than the CQ has room for (overrun).
+	 * The counters are local until the record is written.
+	 */
+	sqcc = sq->cc;
+	dma_fifo_cc = sq->dma_fifo_cc;
 	while (n < MLX5E_TX_CQ_POLL_BUDGET && (cqe = mlx5_cqwq_get_cqe(&cq->wq))) {
+		u16 last = be16_to_cpu(cqe->wqe_counter);
+		/* Posted before the device completed it: the WQE is there. */
+		u16 pc = READ_ONCE(sq->pc);
 		u8 opcode = get_cqe_opcode(cqe);
 
 		mlx5_cqwq_pop(&cq->wq);
@@ -632,16 +669,25 @@ bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 					      &sq->state))
 				queue_work(sq->ch->priv->wq, &sq->recover_work);
 		}
-		mlx5e_tx_complete_wqes(sq, be16_to_cpu(cqe->wqe_counter),
-				       napi_budget, &pkts, &bytes);
+		if (unlikely(mlx5e_tx_cqe_stale(sq, sqcc, pc, last))) {
+			stale++;
+			continue;
+		}
+		sqcc = mlx5e_tx_complete_wqes(sq, sqcc, last, &dma_fifo_cc,
+					      napi_budget, &pkts, &bytes);
 	}
 	if (!n)
 		return false;
 	mlx5_cqwq_update_db(&cq->wq);
+	/* The CQ's room is the device's before the SQ's is xmit's. */
+	wmb();
+	sq->dma_fifo_cc = dma_fifo_cc;
+	WRITE_ONCE(sq->cc, sqcc);
 
 	u64_stats_update_begin(&stats->syncp);
 	u64_stats_add(&stats->cqes, n);
 	u64_stats_add(&stats->cqe_err, err);
+	u64_stats_add(&stats->cqe_stale, stale);
 	u64_stats_update_end(&stats->syncp);
 
 	if (!__netif_txq_completed_wake(sq->txq, pkts, bytes, mlx5e_sq_room(sq),
@@ -670,7 +716,7 @@ void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq)
 		u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->cc);
 		struct mlx5e_tx_wqe_info *wi = &sq->wqe_info[ci];
 
-		mlx5e_tx_wi_free(sq, wi, 0, &pkts, &bytes);
+		mlx5e_tx_wi_free(sq, wi, &sq->dma_fifo_cc, 0, &pkts, &bytes);
 		sq->cc += wi->num_wqebbs;
 	}
 	netdev_tx_completed_queue(sq->txq, pkts, bytes);

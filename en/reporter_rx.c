@@ -41,7 +41,11 @@ static int mlx5e_query_rq_state(struct mlx5_core_dev *mdev, u32 rqn, u8 *state)
  * mlx5e_rx_recover_rq() - bring an RQ in error back to service
  * @rq: the RQ, MLX5E_RQ_STATE_RECOVERING set
  *
- * Return: 0 or a negative errno (the RQ then stays out of service).
+ * Also where an earlier attempt stopped: the RQ still in ERR, or in RST
+ * when only the move to RDY failed.
+ *
+ * Return: 0 or a negative errno: the RQ then stays out of service and
+ *	RECOVERING, for a later attempt (mlx5e_rx_reporter_recover()).
  */
 static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 {
@@ -51,19 +55,29 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 	int err;
 
 	err = mlx5e_query_rq_state(mdev, rq->rqn, &state);
-	if (err)
+	if (err) {
+		netdev_err(c->netdev, "RQ 0x%x: state query failed: %d\n",
+			   rq->rqn, err);
 		return err;
-	if (test_and_clear_bit(MLX5E_RQ_STATE_BAD_CQE, &rq->state) &&
-	    state == MLX5_RQC_STATE_RDY) {
-		/* A completion we could not account for: reset it all. */
+	}
+	if (state == MLX5_RQC_STATE_RDY) {
+		/*
+		 * A completion we could not account for, or one in error on
+		 * an RQ still ready: reset it all.
+		 */
+		if (!test_bit(MLX5E_RQ_STATE_BAD_CQE, &rq->state))
+			netdev_err(c->netdev,
+				   "RQ 0x%x: error CQE but state %u\n",
+				   rq->rqn, state);
 		err = mlx5e_modify_rq_state(mdev, rq->rqn, MLX5_RQC_STATE_RDY,
 					    MLX5_RQC_STATE_ERR);
 		if (err)
 			return err;
 		state = MLX5_RQC_STATE_ERR;
 	}
-	if (state != MLX5_RQC_STATE_ERR) {
-		netdev_err(c->netdev, "RQ 0x%x: error CQE but state %u\n",
+	clear_bit(MLX5E_RQ_STATE_BAD_CQE, &rq->state);
+	if (state != MLX5_RQC_STATE_ERR && state != MLX5_RQC_STATE_RST) {
+		netdev_err(c->netdev, "RQ 0x%x: unexpected state %u\n",
 			   rq->rqn, state);
 		return -EINVAL;
 	}
@@ -97,8 +111,10 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 		}
 	}
 	mlx5e_free_rx_descs(rq);
-	err = mlx5e_modify_rq_state(mdev, rq->rqn, MLX5_RQC_STATE_ERR,
-				    MLX5_RQC_STATE_RST);
+	/* In RST already when only the move to RDY failed before. */
+	if (state == MLX5_RQC_STATE_ERR)
+		err = mlx5e_modify_rq_state(mdev, rq->rqn, MLX5_RQC_STATE_ERR,
+					    MLX5_RQC_STATE_RST);
 	if (!err) {
 		rq->cc = 0;
 		rq->pc = 0;
@@ -120,15 +136,76 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 	return err;
 }
 
+/* A recovery of @rq ended with @err: a failed one leaves the RQ out of
+ * service, said once here, until devlink health recover.
+ */
+static void mlx5e_rx_recover_done(struct mlx5e_rq *rq, int err)
+{
+	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+
+	if (!err) {
+		clear_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rq->state);
+		return;
+	}
+	set_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rq->state);
+	netdev_err(c->netdev,
+		   "RQ 0x%x: recovery failed (%d), channel %u receives nothing until devlink health recover\n",
+		   rq->rqn, err, c->ix);
+}
+
+/**
+ * mlx5e_rx_reporter_recover() - devlink health recover of the reporter "rx"
+ * @reporter: the reporter
+ * @priv_ctx: unused (errors are never recovered through devlink, see
+ *	mlx5e_rx_err_cqe_work())
+ * @extack: for the reason of a failure
+ *
+ * Tries again every RQ whose recovery failed. Such an RQ stays
+ * RECOVERING, so NAPI queues no recovery work for it: the work and this
+ * never run at the same time for one RQ. Called by devlink with its
+ * instance lock held; priv->state_lock keeps the channels.
+ *
+ * Return: 0 when every such RQ is back in service.
+ */
+static int mlx5e_rx_reporter_recover(struct devlink_health_reporter *reporter,
+				     void *priv_ctx,
+				     struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = devlink_health_reporter_priv(reporter);
+	int i, ret, err = 0;
+
+	mutex_lock(&priv->state_lock);
+	if (!test_bit(MLX5E_STATE_OPENED, &priv->state))
+		goto unlock;
+	for (i = 0; i < priv->channels.num; i++) {
+		struct mlx5e_rq *rq = &priv->channels.c[i]->rq;
+
+		if (!test_and_clear_bit(MLX5E_RQ_STATE_RECOVER_FAILED,
+					&rq->state))
+			continue;
+		ret = mlx5e_rx_recover_rq(rq);
+		mlx5e_rx_recover_done(rq, ret);
+		if (ret && !err)
+			err = ret;
+	}
+unlock:
+	mutex_unlock(&priv->state_lock);
+	if (err)
+		NL_SET_ERR_MSG_MOD(extack, "an RQ did not recover");
+	return err;
+}
+
 /*
- * No .recover and no .dump: devlink takes the devlink instance lock for
- * either, and the core holds that lock while it removes or reloads us,
- * waiting for the recovery work that would be waiting for the lock.  The
- * work recovers the RQ itself and tells the reporter (see
- * mlx5e_rx_err_cqe_work()).
+ * No .dump: devlink takes the devlink instance lock for it, and the core
+ * holds that lock while it removes or reloads us, waiting for the
+ * recovery work that would be waiting for the lock.  For the same reason
+ * the work recovers the RQ itself and tells the reporter (see
+ * mlx5e_rx_err_cqe_work()); .recover is devlink health recover's, for an
+ * RQ whose recovery failed.
  */
 static const struct devlink_health_reporter_ops mlx5e_rx_reporter_ops = {
 	.name = "rx",
+	.recover = mlx5e_rx_reporter_recover,
 };
 
 /**
@@ -171,6 +248,7 @@ void mlx5e_rx_err_cqe_work(struct work_struct *work)
 	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
 	struct devlink_health_reporter *reporter = c->priv->rx_reporter;
 	char msg[64];
+	int err;
 
 	if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
 		return;
@@ -178,10 +256,20 @@ void mlx5e_rx_err_cqe_work(struct work_struct *work)
 	if (net_ratelimit())
 		netdev_info(c->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
 			    msg, rq->ix, rq->cc, rq->pc);
-	/* Counted as the reporter's error, then its recovery. */
-	if (reporter)
+	/*
+	 * Counted as the reporter's error, then its recovery; not recovered
+	 * by devlink, which would take its instance lock here (see
+	 * mlx5e_rx_reporter_ops): in the error state already, the report
+	 * leaves recovery to us.
+	 */
+	if (reporter) {
+		devlink_health_reporter_state_update(reporter,
+						     DEVLINK_HEALTH_REPORTER_STATE_ERROR);
 		devlink_health_report(reporter, msg, NULL);
-	if (mlx5e_rx_recover_rq(rq) || !reporter)
+	}
+	err = mlx5e_rx_recover_rq(rq);
+	mlx5e_rx_recover_done(rq, err);
+	if (err || !reporter)
 		return;
 	devlink_health_reporter_recovery_done(reporter);
 	devlink_health_reporter_state_update(reporter,

@@ -70,23 +70,46 @@ int mlx5e_sq_expect_err(struct mlx5e_channel *c, u32 sqn, const char *kind)
 
 /**
  * mlx5e_tx_recover_sq() - bring an SQ in error back to service
- * @sq: the SQ
+ * @sq: the SQ, MLX5E_SQ_STATE_RECOVERING set
  *
- * Return: 0 or a negative errno (the queue then stays stopped).
+ * Also where an earlier attempt stopped: the SQ still in ERR, or in RST
+ * when only the move to RDY failed; an SQ still ready is moved to ERR
+ * first, so that what it holds is reset as well.
+ *
+ * Return: 0 or a negative errno: the queue then stays stopped and
+ *	RECOVERING, for a later attempt (mlx5e_tx_reporter_recover()).
  */
 static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 {
 	struct mlx5e_channel *c = sq->ch;
 	struct mlx5_core_dev *mdev = c->mdev;
+	u8 state;
 	int err;
 
 	netif_tx_lock_bh(c->netdev);
 	netif_tx_stop_queue(sq->txq);
 	netif_tx_unlock_bh(c->netdev);
 
-	err = mlx5e_sq_expect_err(c, sq->sqn, "SQ");
-	if (err)
-		return err < 0 ? err : -EINVAL;
+	err = mlx5e_query_sq_state(mdev, sq->sqn, &state);
+	if (err) {
+		netdev_err(c->netdev, "SQ 0x%x: state query failed: %d\n",
+			   sq->sqn, err);
+		return err;
+	}
+	if (state == MLX5_SQC_STATE_RDY) {
+		netdev_err(c->netdev, "SQ 0x%x: error CQE but state %u\n",
+			   sq->sqn, state);
+		err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_RDY,
+					    MLX5_SQC_STATE_ERR);
+		if (err)
+			return err;
+		state = MLX5_SQC_STATE_ERR;
+	}
+	if (state != MLX5_SQC_STATE_ERR && state != MLX5_SQC_STATE_RST) {
+		netdev_err(c->netdev, "SQ 0x%x: unexpected state %u\n",
+			   sq->sqn, state);
+		return -EINVAL;
+	}
 
 	napi_disable(&c->napi);
 	/*
@@ -94,10 +117,16 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	 * everything rung are in the CQ before it is drained, none comes
 	 * later to a ring whose counters restarted.
 	 */
-	err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_ERR,
-				    MLX5_SQC_STATE_RST);
-	/* Completions the device wrote before it stopped, then the rest. */
-	mlx5e_poll_tx_cq(sq, 0);
+	if (state == MLX5_SQC_STATE_ERR)
+		err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_ERR,
+					    MLX5_SQC_STATE_RST);
+	/*
+	 * Every completion the device wrote before it stopped (a flush CQE
+	 * per WQE: more than a poll's budget), then the rest: one left
+	 * would name a WQE of the ring before its counters restarted.
+	 */
+	while (mlx5e_poll_tx_cq(sq, 0))
+		;
 	mlx5e_free_txqsq_descs(sq);
 	netdev_tx_reset_queue(sq->txq);
 	if (!err) {
@@ -110,7 +139,8 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 		err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_RST,
 					    MLX5_SQC_STATE_RDY);
 	}
-	clear_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state);
+	if (!err)
+		clear_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state);
 	napi_enable(&c->napi);
 	/* The channel's completion events while NAPI was off were lost. */
 	mlx5e_channel_kick(c);
@@ -124,15 +154,74 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	return 0;
 }
 
+/* A recovery of @sq ended with @err: a failed one leaves the queue
+ * stopped, said once here, until devlink health recover.
+ */
+static void mlx5e_tx_recover_done(struct mlx5e_txqsq *sq, int err)
+{
+	if (!err) {
+		clear_bit(MLX5E_SQ_STATE_RECOVER_FAILED, &sq->state);
+		return;
+	}
+	set_bit(MLX5E_SQ_STATE_RECOVER_FAILED, &sq->state);
+	netdev_err(sq->ch->netdev,
+		   "SQ 0x%x: recovery failed (%d), TX queue %u stopped until devlink health recover\n",
+		   sq->sqn, err, sq->txq_ix);
+}
+
+/**
+ * mlx5e_tx_reporter_recover() - devlink health recover of the reporter "tx"
+ * @reporter: the reporter
+ * @priv_ctx: unused (errors are never recovered through devlink, see
+ *	mlx5e_tx_report())
+ * @extack: for the reason of a failure
+ *
+ * Tries again every SQ whose recovery failed. An SQ whose recovery
+ * failed stays RECOVERING, so NAPI queues no recovery work for it: the
+ * work and this never run at the same time for one SQ. Called by devlink
+ * with its instance lock held; priv->state_lock keeps the channels.
+ *
+ * Return: 0 when every such SQ is back in service.
+ */
+static int mlx5e_tx_reporter_recover(struct devlink_health_reporter *reporter,
+				     void *priv_ctx,
+				     struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = devlink_health_reporter_priv(reporter);
+	int i, ret, err = 0;
+
+	mutex_lock(&priv->state_lock);
+	if (!test_bit(MLX5E_STATE_OPENED, &priv->state))
+		goto unlock;
+	for (i = 0; i < priv->channels.num; i++) {
+		struct mlx5e_txqsq *sq = &priv->channels.c[i]->sq;
+
+		if (!test_and_clear_bit(MLX5E_SQ_STATE_RECOVER_FAILED,
+					&sq->state))
+			continue;
+		ret = mlx5e_tx_recover_sq(sq);
+		mlx5e_tx_recover_done(sq, ret);
+		if (ret && !err)
+			err = ret;
+	}
+unlock:
+	mutex_unlock(&priv->state_lock);
+	if (err)
+		NL_SET_ERR_MSG_MOD(extack, "an SQ did not recover");
+	return err;
+}
+
 /*
- * No .recover and no .dump: devlink takes the devlink instance lock for
- * either, and the core holds that lock while it removes or reloads us,
- * waiting for the recovery work that would be waiting for the lock.  The
- * works recover their SQ themselves and tell the reporter
- * (mlx5e_tx_report(), mlx5e_tx_recovered()).
+ * No .dump: devlink takes the devlink instance lock for it, and the core
+ * holds that lock while it removes or reloads us, waiting for the
+ * recovery work that would be waiting for the lock.  For the same reason
+ * the works recover their SQ themselves and tell the reporter
+ * (mlx5e_tx_report(), mlx5e_tx_recovered()); .recover is devlink health
+ * recover's, for an SQ whose recovery failed.
  */
 static const struct devlink_health_reporter_ops mlx5e_tx_reporter_ops = {
 	.name = "tx",
+	.recover = mlx5e_tx_reporter_recover,
 };
 
 /**
@@ -171,8 +260,16 @@ static void mlx5e_tx_report(struct mlx5e_channel *c, const char *msg,
 	if (net_ratelimit())
 		netdev_info(c->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
 			    msg, c->ix, cc, pc);
-	if (c->priv->tx_reporter)
-		devlink_health_report(c->priv->tx_reporter, msg, NULL);
+	if (!c->priv->tx_reporter)
+		return;
+	/*
+	 * Counted as the reporter's error; not recovered by devlink, which
+	 * would take its instance lock here (see mlx5e_tx_reporter_ops):
+	 * in the error state already, the report leaves recovery to us.
+	 */
+	devlink_health_reporter_state_update(c->priv->tx_reporter,
+					     DEVLINK_HEALTH_REPORTER_STATE_ERROR);
+	devlink_health_report(c->priv->tx_reporter, msg, NULL);
 }
 
 /* The SQ's recovery is over: when it worked (@err 0), the reporter says so. */
@@ -196,12 +293,15 @@ void mlx5e_tx_err_cqe_work(struct work_struct *work)
 	struct mlx5e_txqsq *sq = container_of(work, struct mlx5e_txqsq,
 					      recover_work);
 	char msg[64];
+	int err;
 
 	if (!test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on SQ 0x%x", sq->sqn);
 	mlx5e_tx_report(sq->ch, msg, sq->cc, sq->pc);
-	mlx5e_tx_recovered(sq->ch, mlx5e_tx_recover_sq(sq));
+	err = mlx5e_tx_recover_sq(sq);
+	mlx5e_tx_recover_done(sq, err);
+	mlx5e_tx_recovered(sq->ch, err);
 }
 
 /**

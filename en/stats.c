@@ -74,6 +74,7 @@ static const struct mlx5e_counter_desc mlx5e_sq_desc[] = {
 static const struct mlx5e_counter_desc mlx5e_sq_cq_desc[] = {
 	MLX5E_DESC(struct mlx5e_sq_cq_stats, cqes),
 	MLX5E_DESC(struct mlx5e_sq_cq_stats, cqe_err),
+	MLX5E_DESC(struct mlx5e_sq_cq_stats, cqe_stale),
 	{ "queue_wake", offsetof(struct mlx5e_sq_cq_stats, wake) },
 	MLX5E_DESC(struct mlx5e_sq_cq_stats, recover),
 	MLX5E_DESC(struct mlx5e_sq_cq_stats, timeout),
