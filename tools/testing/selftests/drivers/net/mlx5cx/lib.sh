@@ -187,9 +187,12 @@ within() {
 	# The clock must not inherit the test's EXIT trap (its clean-up): a
 	# subshell that sets a trap of its own revives the inherited ones,
 	# and the clock, stopped early, would run it.
+	# Nor any descriptor past stderr: a clock left running would hold
+	# a pipe of the caller's (kselftest's runner passes 3 and 4) open.
 	exit_trap=$(trap -p EXIT)
 	trap - EXIT
-	within_clock "$secs" "$me" "$what" </dev/null >/dev/null 2>&1 &
+	within_clock "$secs" "$me" "$what" </dev/null >/dev/null 2>&1 \
+		3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
 	wd=$!
 	eval "${exit_trap:-:}"
 	disown "$wd"
@@ -207,7 +210,8 @@ within_clock() {
 	local secs=$1 root=$2 what=$3 s=
 
 	trap 'rm -f "$MLX5CX_STALL.clock.$BASHPID"' EXIT
-	trap '[ -z "$s" ] || kill "$s" 2>/dev/null; exit 0' TERM
+	# Every sleep of the clock, even one whose PID is not in $s yet.
+	trap 'kill $(jobs -p) 2>/dev/null; exit 0' TERM
 	echo "$BASHPID" >"$MLX5CX_STALL.clock.$BASHPID"
 	sleep "$secs" &
 	s=$!
