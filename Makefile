@@ -50,7 +50,7 @@ CHECKPATCH ?= $(CXSIM_CACHE)/checkpatch/checkpatch.pl
 DRIVER_SRCS = $(sort $(filter-out %.mod.c,$(wildcard $(SRCDIR)/*.[ch] $(SRCDIR)/core/*.[ch] \
 	$(SRCDIR)/en/*.[ch] $(SRCDIR)/lib/*.[ch] $(SRCDIR)/include/*.h)))
 
-.PHONY: all modules clean install checkpatch check check-full check-mutants run deps
+.PHONY: all modules clean install checkpatch doc-check check check-full check-mutants run deps
 
 all: modules
 
@@ -72,6 +72,11 @@ install: modules
 checkpatch:
 	@test -f "$(CHECKPATCH)" || $(SRCDIR)/tools/testing/install-deps
 	perl $(CHECKPATCH) --strict --no-tree --quiet --show-types -f $(DRIVER_SRCS)
+
+# kernel-doc over the sources, the .rst pages, every counter and flag
+# documented (TAP).
+doc-check:
+	$(SRCDIR)/tools/testing/doc-check
 
 deps:
 	$(SRCDIR)/tools/testing/install-deps

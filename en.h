@@ -79,12 +79,14 @@ enum mlx5e_traffic_type {
 
 /**
  * enum mlx5e_priv_flag - private flags (ethtool --show-priv-flags)
- * @MLX5E_PFLAG_RX_CQE_MODERATION_EQE: placeholder so the table is never
- *	empty; later flags (MPWQE, striding RQ) append here
+ * @MLX5E_PFLAG_RX_CQE_MODERATION_EQE: rx_cqe_moder, upstream's name for
+ *	RX moderation restarted by CQEs; accepted and kept, no effect here
  * @MLX5E_PFLAG_SKB_TX_MPWQE: pack small SKBs into Enhanced Multi-Packet
  *	send WQEs (needs enhanced_multi_pkt_send_wqe)
  * @MLX5E_PFLAG_RX_STRIDING_RQ: receive into a striding RQ (needs
  *	striding_rq, UMR)
+ * @MLX5E_PFLAG_XDP_TX_MPWQE: pack XDP_TX and ndo_xdp_xmit frames into
+ *	Enhanced Multi-Packet send WQEs on the XDP SQ (switched in place)
  * @MLX5E_NUM_PFLAGS: number of flags
  */
 enum mlx5e_priv_flag {
