@@ -825,6 +825,20 @@ void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq);
 void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq);
 void mlx5e_tx_err_cqe_work(struct work_struct *work);
 
+/* en/health.c */
+struct devlink_health_reporter_ops;
+struct devlink_health_reporter *
+mlx5e_health_create(struct mlx5e_priv *priv,
+		    const struct devlink_health_reporter_ops *ops);
+void mlx5e_health_destroy(struct devlink_health_reporter **r);
+void mlx5e_health_report(struct devlink_health_reporter *r,
+			 struct mlx5e_channel *c, const char *msg,
+			 u16 cc, u16 pc);
+void mlx5e_health_recovered(struct devlink_health_reporter *r, int err);
+int mlx5e_health_retry_failed(struct mlx5e_priv *priv,
+			      int (*retry)(struct mlx5e_channel *c),
+			      const char *what, struct netlink_ext_ack *extack);
+
 /* en/reporter_tx.c */
 int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state);
 int mlx5e_sq_expect_err(struct mlx5e_channel *c, u32 sqn, const char *kind);

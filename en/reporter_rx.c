@@ -153,46 +153,26 @@ static void mlx5e_rx_recover_done(struct mlx5e_rq *rq, int err)
 		   rq->rqn, err, c->ix);
 }
 
-/**
- * mlx5e_rx_reporter_recover() - devlink health recover of the reporter "rx"
- * @reporter: the reporter
- * @priv_ctx: unused (errors are never recovered through devlink, see
- *	mlx5e_rx_err_cqe_work())
- * @extack: for the reason of a failure
- *
- * Tries again every RQ whose recovery failed. Such an RQ stays
- * RECOVERING, so NAPI queues no recovery work for it: the work and this
- * never run at the same time for one RQ. Called by devlink with its
- * instance lock held; priv->state_lock keeps the channels.
- *
- * Return: 0 when every such RQ is back in service.
- */
+/* devlink health recover: @c's RQ again, if its recovery failed. */
+static int mlx5e_rx_retry(struct mlx5e_channel *c)
+{
+	struct mlx5e_rq *rq = &c->rq;
+	int err;
+
+	if (!test_and_clear_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rq->state))
+		return 0;
+	err = mlx5e_rx_recover_rq(rq);
+	mlx5e_rx_recover_done(rq, err);
+	return err;
+}
+
+/* devlink health recover of the reporter "rx": every RQ whose recovery failed. */
 static int mlx5e_rx_reporter_recover(struct devlink_health_reporter *reporter,
 				     void *priv_ctx,
 				     struct netlink_ext_ack *extack)
 {
-	struct mlx5e_priv *priv = devlink_health_reporter_priv(reporter);
-	int i, ret, err = 0;
-
-	mutex_lock(&priv->state_lock);
-	if (!test_bit(MLX5E_STATE_OPENED, &priv->state))
-		goto unlock;
-	for (i = 0; i < priv->channels.num; i++) {
-		struct mlx5e_rq *rq = &priv->channels.c[i]->rq;
-
-		if (!test_and_clear_bit(MLX5E_RQ_STATE_RECOVER_FAILED,
-					&rq->state))
-			continue;
-		ret = mlx5e_rx_recover_rq(rq);
-		mlx5e_rx_recover_done(rq, ret);
-		if (ret && !err)
-			err = ret;
-	}
-unlock:
-	mutex_unlock(&priv->state_lock);
-	if (err)
-		NL_SET_ERR_MSG_MOD(extack, "an RQ did not recover");
-	return err;
+	return mlx5e_health_retry_failed(devlink_health_reporter_priv(reporter),
+					 mlx5e_rx_retry, "an RQ", extack);
 }
 
 /*
@@ -211,30 +191,15 @@ static const struct devlink_health_reporter_ops mlx5e_rx_reporter_ops = {
 /**
  * mlx5e_rx_reporter_create() - the devlink health reporter "rx"
  * @priv: the netdev's private area
- *
- * Called from probe, where the core holds the devlink instance lock.
- * Without it (devlink refused), RQs still recover, unreported.
  */
 void mlx5e_rx_reporter_create(struct mlx5e_priv *priv)
 {
-	struct devlink *devlink = priv_to_devlink(priv->mdev);
-	struct devlink_health_reporter *r;
-
-	r = devl_health_reporter_create(devlink, &mlx5e_rx_reporter_ops, 0,
-					priv);
-	if (IS_ERR(r)) {
-		netdev_warn(priv->netdev, "no rx health reporter: %ld\n",
-			    PTR_ERR(r));
-		r = NULL;
-	}
-	priv->rx_reporter = r;
+	priv->rx_reporter = mlx5e_health_create(priv, &mlx5e_rx_reporter_ops);
 }
 
 void mlx5e_rx_reporter_destroy(struct mlx5e_priv *priv)
 {
-	if (priv->rx_reporter)
-		devl_health_reporter_destroy(priv->rx_reporter);
-	priv->rx_reporter = NULL;
+	mlx5e_health_destroy(&priv->rx_reporter);
 }
 
 /**
@@ -253,25 +218,8 @@ void mlx5e_rx_err_cqe_work(struct work_struct *work)
 	if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on RQ 0x%x", rq->rqn);
-	if (net_ratelimit())
-		netdev_info(c->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
-			    msg, rq->ix, rq->cc, rq->pc);
-	/*
-	 * Counted as the reporter's error, then its recovery; not recovered
-	 * by devlink, which would take its instance lock here (see
-	 * mlx5e_rx_reporter_ops): in the error state already, the report
-	 * leaves recovery to us.
-	 */
-	if (reporter) {
-		devlink_health_reporter_state_update(reporter,
-						     DEVLINK_HEALTH_REPORTER_STATE_ERROR);
-		devlink_health_report(reporter, msg, NULL);
-	}
+	mlx5e_health_report(reporter, c, msg, rq->cc, rq->pc);
 	err = mlx5e_rx_recover_rq(rq);
 	mlx5e_rx_recover_done(rq, err);
-	if (err || !reporter)
-		return;
-	devlink_health_reporter_recovery_done(reporter);
-	devlink_health_reporter_state_update(reporter,
-					     DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
+	mlx5e_health_recovered(reporter, err);
 }

@@ -169,46 +169,26 @@ static void mlx5e_tx_recover_done(struct mlx5e_txqsq *sq, int err)
 		   sq->sqn, err, sq->txq_ix);
 }
 
-/**
- * mlx5e_tx_reporter_recover() - devlink health recover of the reporter "tx"
- * @reporter: the reporter
- * @priv_ctx: unused (errors are never recovered through devlink, see
- *	mlx5e_tx_report())
- * @extack: for the reason of a failure
- *
- * Tries again every SQ whose recovery failed. An SQ whose recovery
- * failed stays RECOVERING, so NAPI queues no recovery work for it: the
- * work and this never run at the same time for one SQ. Called by devlink
- * with its instance lock held; priv->state_lock keeps the channels.
- *
- * Return: 0 when every such SQ is back in service.
- */
+/* devlink health recover: @c's SQ again, if its recovery failed. */
+static int mlx5e_tx_retry(struct mlx5e_channel *c)
+{
+	struct mlx5e_txqsq *sq = &c->sq;
+	int err;
+
+	if (!test_and_clear_bit(MLX5E_SQ_STATE_RECOVER_FAILED, &sq->state))
+		return 0;
+	err = mlx5e_tx_recover_sq(sq);
+	mlx5e_tx_recover_done(sq, err);
+	return err;
+}
+
+/* devlink health recover of the reporter "tx": every SQ whose recovery failed. */
 static int mlx5e_tx_reporter_recover(struct devlink_health_reporter *reporter,
 				     void *priv_ctx,
 				     struct netlink_ext_ack *extack)
 {
-	struct mlx5e_priv *priv = devlink_health_reporter_priv(reporter);
-	int i, ret, err = 0;
-
-	mutex_lock(&priv->state_lock);
-	if (!test_bit(MLX5E_STATE_OPENED, &priv->state))
-		goto unlock;
-	for (i = 0; i < priv->channels.num; i++) {
-		struct mlx5e_txqsq *sq = &priv->channels.c[i]->sq;
-
-		if (!test_and_clear_bit(MLX5E_SQ_STATE_RECOVER_FAILED,
-					&sq->state))
-			continue;
-		ret = mlx5e_tx_recover_sq(sq);
-		mlx5e_tx_recover_done(sq, ret);
-		if (ret && !err)
-			err = ret;
-	}
-unlock:
-	mutex_unlock(&priv->state_lock);
-	if (err)
-		NL_SET_ERR_MSG_MOD(extack, "an SQ did not recover");
-	return err;
+	return mlx5e_health_retry_failed(devlink_health_reporter_priv(reporter),
+					 mlx5e_tx_retry, "an SQ", extack);
 }
 
 /*
@@ -216,7 +196,7 @@ unlock:
  * holds that lock while it removes or reloads us, waiting for the
  * recovery work that would be waiting for the lock.  For the same reason
  * the works recover their SQ themselves and tell the reporter
- * (mlx5e_tx_report(), mlx5e_tx_recovered()); .recover is devlink health
+ * (mlx5e_health_report(), mlx5e_health_recovered()); .recover is devlink health
  * recover's, for an SQ whose recovery failed.
  */
 static const struct devlink_health_reporter_ops mlx5e_tx_reporter_ops = {
@@ -227,61 +207,15 @@ static const struct devlink_health_reporter_ops mlx5e_tx_reporter_ops = {
 /**
  * mlx5e_tx_reporter_create() - the devlink health reporter "tx"
  * @priv: the netdev's private area
- *
- * Called from probe, where the core holds the devlink instance lock.
- * Without it (devlink refused), SQs still recover, unreported.
  */
 void mlx5e_tx_reporter_create(struct mlx5e_priv *priv)
 {
-	struct devlink *devlink = priv_to_devlink(priv->mdev);
-	struct devlink_health_reporter *r;
-
-	r = devl_health_reporter_create(devlink, &mlx5e_tx_reporter_ops, 0,
-					priv);
-	if (IS_ERR(r)) {
-		netdev_warn(priv->netdev, "no tx health reporter: %ld\n",
-			    PTR_ERR(r));
-		r = NULL;
-	}
-	priv->tx_reporter = r;
+	priv->tx_reporter = mlx5e_health_create(priv, &mlx5e_tx_reporter_ops);
 }
 
 void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv)
 {
-	if (priv->tx_reporter)
-		devl_health_reporter_destroy(priv->tx_reporter);
-	priv->tx_reporter = NULL;
-}
-
-/* An SQ's error: logged and counted by the reporter "tx". */
-static void mlx5e_tx_report(struct mlx5e_channel *c, const char *msg,
-			    u16 cc, u16 pc)
-{
-	if (net_ratelimit())
-		netdev_info(c->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
-			    msg, c->ix, cc, pc);
-	if (!c->priv->tx_reporter)
-		return;
-	/*
-	 * Counted as the reporter's error; not recovered by devlink, which
-	 * would take its instance lock here (see mlx5e_tx_reporter_ops):
-	 * in the error state already, the report leaves recovery to us.
-	 */
-	devlink_health_reporter_state_update(c->priv->tx_reporter,
-					     DEVLINK_HEALTH_REPORTER_STATE_ERROR);
-	devlink_health_report(c->priv->tx_reporter, msg, NULL);
-}
-
-/* The SQ's recovery is over: when it worked (@err 0), the reporter says so. */
-static void mlx5e_tx_recovered(struct mlx5e_channel *c, int err)
-{
-	struct devlink_health_reporter *reporter = c->priv->tx_reporter;
-
-	if (err || !reporter)
-		return;
-	devlink_health_reporter_recovery_done(reporter);
-	devlink_health_reporter_state_update(reporter,
-					     DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
+	mlx5e_health_destroy(&priv->tx_reporter);
 }
 
 /**
@@ -298,10 +232,11 @@ void mlx5e_tx_err_cqe_work(struct work_struct *work)
 	if (!test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on SQ 0x%x", sq->sqn);
-	mlx5e_tx_report(sq->ch, msg, sq->cc, sq->pc);
+	mlx5e_health_report(sq->ch->priv->tx_reporter, sq->ch, msg, sq->cc,
+			    sq->pc);
 	err = mlx5e_tx_recover_sq(sq);
 	mlx5e_tx_recover_done(sq, err);
-	mlx5e_tx_recovered(sq->ch, err);
+	mlx5e_health_recovered(sq->ch->priv->tx_reporter, err);
 }
 
 /**
@@ -321,6 +256,8 @@ void mlx5e_xdpsq_err_cqe_work(struct work_struct *work)
 	    !test_bit(MLX5E_XDPSQ_STATE_ENABLED, &sq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on XDP SQ 0x%x", sq->sqn);
-	mlx5e_tx_report(sq->ch, msg, sq->cc, sq->pc);
-	mlx5e_tx_recovered(sq->ch, mlx5e_xdpsq_recover(sq));
+	mlx5e_health_report(sq->ch->priv->tx_reporter, sq->ch, msg, sq->cc,
+			    sq->pc);
+	mlx5e_health_recovered(sq->ch->priv->tx_reporter,
+			       mlx5e_xdpsq_recover(sq));
 }

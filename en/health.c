@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * What the devlink health reporters "tx" and "rx" share: their creation,
+ * how a queue's error and its recovery are reported, and devlink health
+ * recover's retry of every queue whose recovery failed.
+ */
+#include <net/devlink.h>
+
+#include "../en.h"
+
+/**
+ * mlx5e_health_create() - a devlink health reporter of the netdev
+ * @priv: the netdev's private area
+ * @ops: the reporter's operations (its name among them)
+ *
+ * Called from probe, where the core holds the devlink instance lock.
+ * Without a reporter (devlink refused), queues still recover, unreported.
+ *
+ * Return: the reporter, or NULL.
+ */
+struct devlink_health_reporter *
+mlx5e_health_create(struct mlx5e_priv *priv,
+		    const struct devlink_health_reporter_ops *ops)
+{
+	struct devlink *devlink = priv_to_devlink(priv->mdev);
+	struct devlink_health_reporter *r;
+
+	r = devl_health_reporter_create(devlink, ops, 0, priv);
+	if (!IS_ERR(r))
+		return r;
+	netdev_warn(priv->netdev, "no %s health reporter: %ld\n", ops->name,
+		    PTR_ERR(r));
+	return NULL;
+}
+
+/**
+ * mlx5e_health_destroy() - destroy a reporter mlx5e_health_create() made
+ * @r: where it is kept; NULL after
+ */
+void mlx5e_health_destroy(struct devlink_health_reporter **r)
+{
+	if (*r)
+		devl_health_reporter_destroy(*r);
+	*r = NULL;
+}
+
+/**
+ * mlx5e_health_report() - a queue's error: logged and counted by @r
+ * @r: the reporter, or NULL
+ * @c: the queue's channel
+ * @msg: what happened
+ * @cc: the queue's consumer counter, for the log
+ * @pc: its producer counter
+ *
+ * Counted as the reporter's error, then its recovery; not recovered by
+ * devlink, which would take its instance lock here (the reporters have no
+ * .dump for the same reason): in the error state already, the report
+ * leaves recovery to the caller, who then calls mlx5e_health_recovered().
+ */
+void mlx5e_health_report(struct devlink_health_reporter *r,
+			 struct mlx5e_channel *c, const char *msg,
+			 u16 cc, u16 pc)
+{
+	if (net_ratelimit())
+		netdev_info(c->netdev, "%s (channel %u, cc %u, pc %u): recovering\n",
+			    msg, c->ix, cc, pc);
+	if (!r)
+		return;
+	devlink_health_reporter_state_update(r, DEVLINK_HEALTH_REPORTER_STATE_ERROR);
+	devlink_health_report(r, msg, NULL);
+}
+
+/**
+ * mlx5e_health_recovered() - a recovery mlx5e_health_report() announced ended
+ * @r: the reporter, or NULL
+ * @err: 0 when it worked: the reporter then says so
+ */
+void mlx5e_health_recovered(struct devlink_health_reporter *r, int err)
+{
+	if (err || !r)
+		return;
+	devlink_health_reporter_recovery_done(r);
+	devlink_health_reporter_state_update(r, DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
+}
+
+/**
+ * mlx5e_health_retry_failed() - devlink health recover of a reporter
+ * @priv: the netdev's private area
+ * @retry: tries again the channel's queue if its recovery failed; 0 when
+ *	it had not failed or is back in service
+ * @what: the kind of queue, for @extack ("an SQ", "an RQ")
+ * @extack: for the reason of a failure
+ *
+ * A queue whose recovery failed stays RECOVERING, so NAPI queues no
+ * recovery work for it: the work and @retry never run at the same time
+ * for one queue. Called by devlink with its instance lock held;
+ * priv->state_lock keeps the channels.
+ *
+ * Return: 0 when every such queue is back in service, else the first
+ *	error.
+ */
+int mlx5e_health_retry_failed(struct mlx5e_priv *priv,
+			      int (*retry)(struct mlx5e_channel *c),
+			      const char *what, struct netlink_ext_ack *extack)
+{
+	int i, ret, err = 0;
+
+	mutex_lock(&priv->state_lock);
+	if (test_bit(MLX5E_STATE_OPENED, &priv->state)) {
+		for (i = 0; i < priv->channels.num; i++) {
+			ret = retry(priv->channels.c[i]);
+			if (ret && !err)
+				err = ret;
+		}
+	}
+	mutex_unlock(&priv->state_lock);
+	if (err)
+		NL_SET_ERR_MSG_FMT_MOD(extack, "%s did not recover", what);
+	return err;
+}
