@@ -193,7 +193,7 @@ struct mlx5e_sq_cq_stats {
  * @syncp: for 64-bit readers on 32-bit hosts
  * @packets: packets received
  * @bytes: bytes received
- * @csum_complete: CHECKSUM_COMPLETE from the CQE
+ * @csum_complete: SKBs given CHECKSUM_COMPLETE from the CQE's checksum
  * @csum_unnecessary: CHECKSUM_UNNECESSARY from the CQE
  * @csum_none: no checksum information
  * @wqe_err: error CQEs
