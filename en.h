@@ -198,7 +198,9 @@ struct mlx5e_sq_cq_stats {
  * @csum_none: no checksum information
  * @wqe_err: error CQEs
  * @buff_alloc_err: buffer allocations that failed (refill retried later)
- * @gro_packets: packets handed to GRO
+ * @gro_packets: packets the device aggregated by hardware GRO (upstream's
+ *	SHAMPO); this driver does none, so it stays 0 (software GRO is the
+ *	stack's, counted there)
  * @pages: pages taken from the page pool (a new page started by a buffer)
  * @xdp_drop: frames XDP dropped (XDP_DROP, XDP_ABORTED, failed actions)
  * @xdp_redirect: frames XDP redirected

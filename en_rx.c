@@ -345,7 +345,6 @@ static void mlx5e_complete_rx_skb(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 	u64_stats_update_begin(&rq->stats->syncp);
 	u64_stats_inc(&rq->stats->packets);
 	u64_stats_add(&rq->stats->bytes, len);
-	u64_stats_inc(&rq->stats->gro_packets);
 	u64_stats_update_end(&rq->stats->syncp);
 	napi_gro_receive(rq->napi, skb);
 }

@@ -6,7 +6,8 @@
 #   validates every segment and datagram (no InCsumErrors, bytes intact),
 #   and the device's verdict covers them: CHECKSUM_COMPLETE from the
 #   CQE's sum (rx_csum_complete) that the stack finds right (no "hw csum
-#   failure"), also with the VLAN tag left in the frame;
+#   failure"), also with the VLAN tag left in the frame; no hardware GRO
+#   (rx_gro_packets stays 0);
 # - frames with a corrupted UDP or TCP checksum, written on the wire from
 #   B's side with a packet socket: A hands them on CHECKSUM_COMPLETE
 #   (rx_csum_complete), or CHECKSUM_NONE for a short frame, never
@@ -25,7 +26,7 @@ if ! command -v socat >/dev/null; then
 	exit 4
 fi
 
-ktap_header 13
+ktap_header 14
 
 ours_pair_up
 
@@ -70,10 +71,13 @@ EOF
 	[ $((in1 - in0)) -ge "$n" ] && [ "$err1" = "$err0" ]
 }
 
-# Per tx_csum run: B's rx_csum_complete delta, for the point after.
+# Per tx_csum run: B's rx_csum_complete, rx_gro_packets and rx_packets
+# deltas, for the points after.
 COMPLETE=()
+GRO=()
+RXP=()
 tx_csum() {
-	local mode=$1 p0 p1 n0 n1 u0 u1 c0 c1 tcperr0 tcperr1 st
+	local mode=$1 p0 p1 n0 n1 u0 u1 c0 c1 g0 g1 r0 r1 tcperr0 tcperr1 st
 
 	ethtool -K "$a" tx "$mode" >/dev/null 2>&1 || return 1
 	ethtool -k "$a" | grep -q "^tx-checksumming: $mode" || return 1
@@ -82,6 +86,8 @@ tx_csum() {
 	st=$(ethtool_stats "$b" "$NS")
 	u0=$(report_get rx_csum_unnecessary <<<"$st")
 	c0=$(report_get rx_csum_complete <<<"$st")
+	g0=$(report_get rx_gro_packets <<<"$st")
+	r0=$(report_get rx_packets <<<"$st")
 	tcperr0=$(snmp_get "$NS" Tcp InCsumErrors)
 	tcp_copy 5001 && udp_send 200 5002 || return 1
 	p1=$(ethtool_stat "$a" tx_csum_partial)
@@ -89,9 +95,13 @@ tx_csum() {
 	st=$(ethtool_stats "$b" "$NS")
 	u1=$(report_get rx_csum_unnecessary <<<"$st")
 	c1=$(report_get rx_csum_complete <<<"$st")
+	g1=$(report_get rx_gro_packets <<<"$st")
+	r1=$(report_get rx_packets <<<"$st")
 	tcperr1=$(snmp_get "$NS" Tcp InCsumErrors)
 	COMPLETE+=($((c1 - c0)))
-	diag "tx $mode: A tx_csum_partial +$((p1 - p0)) tx_csum_none +$((n1 - n0)); B rx_csum_complete +$((c1 - c0)) rx_csum_unnecessary +$((u1 - u0)); Tcp InCsumErrors +$((tcperr1 - tcperr0))"
+	GRO+=($((g1 - g0)))
+	RXP+=($((r1 - r0)))
+	diag "tx $mode: A tx_csum_partial +$((p1 - p0)) tx_csum_none +$((n1 - n0)); B rx_csum_complete +$((c1 - c0)) rx_csum_unnecessary +$((u1 - u0)), rx_gro_packets +$((g1 - g0)) of rx_packets +$((r1 - r0)); Tcp InCsumErrors +$((tcperr1 - tcperr0))"
 	[ "$tcperr1" = "$tcperr0" ] &&
 		[ $((c1 - c0 + u1 - u0)) -ge 200 ] || return 1
 	if [ "$mode" = on ]; then
@@ -115,6 +125,16 @@ csum_complete() {
 }
 ktap_check "B gave the TCP and UDP it received CHECKSUM_COMPLETE (rx_csum_complete), no hw csum failure" \
 	csum_complete
+
+# rx_gro_packets: packets of hardware GRO sessions (upstream's SHAMPO);
+# this driver does none, however much TCP it receives (software GRO is
+# the stack's).
+no_hw_gro() {
+	[ "${#GRO[@]}" -eq 2 ] || return 1
+	[ "${RXP[0]}" -gt 0 ] && [ "${GRO[0]}" -eq 0 ] && [ "${GRO[1]}" -eq 0 ]
+}
+ktap_check "TCP received at B: rx_gro_packets stays 0 (no hardware GRO), not rx_packets" \
+	no_hw_gro
 
 # The same with the VLAN tag left in the frame (rx-vlan-offload off at
 # B): the CQE's sum starts past the tag, the driver adds the tag's.
