@@ -276,21 +276,30 @@ struct mlx5e_ch_stats {
 
 /**
  * struct mlx5e_channel_stats - one channel index's counters
- * @ch: channel
  * @sq: SQ, xmit side
+ * @ch: channel
  * @sq_cq: SQ, completion side
  * @rq: RQ
  * @xdp_xmit: the XDP SQ, ndo_xdp_xmit side
  *
  * Kept in the netdev's private area, not in the channel, so that totals
  * survive closing and reopening channels.
+ *
+ * Laid out by writer, each group on cache lines of its own: xmit runs on
+ * whichever CPU sends, the channel's NAPI on the channel's CPU,
+ * ndo_xdp_xmit on the CPU whose NAPI redirects; no writer's line is
+ * another's. ethtool -S reads them through the tables of en/stats.c,
+ * whose order is not this one.
  */
 struct mlx5e_channel_stats {
-	struct mlx5e_ch_stats ch;
-	struct mlx5e_sq_stats sq;
+	/* ndo_start_xmit: the SQ's producer */
+	struct mlx5e_sq_stats sq ____cacheline_aligned_in_smp;
+	/* NAPI: TX completions, receive, the channel's own */
+	struct mlx5e_ch_stats ch ____cacheline_aligned_in_smp;
 	struct mlx5e_sq_cq_stats sq_cq;
 	struct mlx5e_rq_stats rq;
-	struct mlx5e_xdp_xmit_stats xdp_xmit;
+	/* ndo_xdp_xmit, under the XDP SQ's lock */
+	struct mlx5e_xdp_xmit_stats xdp_xmit ____cacheline_aligned_in_smp;
 } ____cacheline_aligned_in_smp;
 
 /**
