@@ -145,7 +145,7 @@ struct mlx5e_params {
  * @xmit_more: SKBs sent with more to follow (doorbell deferred)
  * @stopped: times the queue was stopped for room
  * @dropped: SKBs dropped (DMA mapping failure, malformed)
- * @nop: NOP WQEs posted (ring end padding, flushes after a drop)
+ * @nop: NOP WQEs posted, each one (ring end padding, flushes after a drop)
  * @doorbells: doorbells rung
  * @mpwqe_blks: Enhanced Multi-Packet WQEs (MPWQE sessions) posted
  * @mpwqe_pkts: packets sent in them
