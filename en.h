@@ -147,7 +147,7 @@ struct mlx5e_params {
  * @xmit_more: SKBs sent with more to follow (doorbell deferred)
  * @stopped: times the queue was stopped for room
  * @dropped: SKBs dropped (DMA mapping failure, malformed)
- * @nop: NOP WQEs posted (ring end padding, flushes after a drop)
+ * @nop: NOP WQEs posted, each one (ring end padding, flushes after a drop)
  * @doorbells: doorbells rung
  * @mpwqe_blks: Enhanced Multi-Packet WQEs (MPWQE sessions) posted
  * @mpwqe_pkts: packets sent in them
@@ -195,12 +195,14 @@ struct mlx5e_sq_cq_stats {
  * @syncp: for 64-bit readers on 32-bit hosts
  * @packets: packets received
  * @bytes: bytes received
- * @csum_complete: CHECKSUM_COMPLETE from the CQE
+ * @csum_complete: SKBs given CHECKSUM_COMPLETE from the CQE's checksum
  * @csum_unnecessary: CHECKSUM_UNNECESSARY from the CQE
  * @csum_none: no checksum information
  * @wqe_err: error CQEs
  * @buff_alloc_err: buffer allocations that failed (refill retried later)
- * @gro_packets: packets handed to GRO
+ * @gro_packets: packets the device aggregated by hardware GRO (upstream's
+ *	SHAMPO); this driver does none, so it stays 0 (software GRO is the
+ *	stack's, counted there)
  * @pages: pages taken from the page pool (a new page started by a buffer)
  * @xdp_drop: frames XDP dropped (XDP_DROP, XDP_ABORTED, failed actions)
  * @xdp_redirect: frames XDP redirected
@@ -276,21 +278,30 @@ struct mlx5e_ch_stats {
 
 /**
  * struct mlx5e_channel_stats - one channel index's counters
- * @ch: channel
  * @sq: SQ, xmit side
+ * @ch: channel
  * @sq_cq: SQ, completion side
  * @rq: RQ
  * @xdp_xmit: the XDP SQ, ndo_xdp_xmit side
  *
  * Kept in the netdev's private area, not in the channel, so that totals
  * survive closing and reopening channels.
+ *
+ * Laid out by writer, each group on cache lines of its own: xmit runs on
+ * whichever CPU sends, the channel's NAPI on the channel's CPU,
+ * ndo_xdp_xmit on the CPU whose NAPI redirects; no writer's line is
+ * another's. ethtool -S reads them through the tables of en/stats.c,
+ * whose order is not this one.
  */
 struct mlx5e_channel_stats {
-	struct mlx5e_ch_stats ch;
-	struct mlx5e_sq_stats sq;
+	/* ndo_start_xmit: the SQ's producer */
+	struct mlx5e_sq_stats sq ____cacheline_aligned_in_smp;
+	/* NAPI: TX completions, receive, the channel's own */
+	struct mlx5e_ch_stats ch ____cacheline_aligned_in_smp;
 	struct mlx5e_sq_cq_stats sq_cq;
 	struct mlx5e_rq_stats rq;
-	struct mlx5e_xdp_xmit_stats xdp_xmit;
+	/* ndo_xdp_xmit, under the XDP SQ's lock */
+	struct mlx5e_xdp_xmit_stats xdp_xmit ____cacheline_aligned_in_smp;
 } ____cacheline_aligned_in_smp;
 
 /**

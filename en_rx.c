@@ -129,13 +129,83 @@ bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq)
 	return short_of;
 }
 
+/* Frames this short may carry Ethernet padding the CQE's checksum misses. */
+#define MLX5E_RX_SHORT_FRAME	(ETH_ZLEN + ETH_FCS_LEN)
+
+/*
+ * The IP header after the Ethernet header and any VLAN tags left in the
+ * frame: its offset in *@depth, the EtherType in *@proto.
+ */
+static bool mlx5e_rx_frame_is_ip(struct sk_buff *skb, int *depth,
+				 __be16 *proto)
+{
+	/* Where __vlan_get_protocol() finds an untagged frame's IP header. */
+	skb->mac_len = ETH_HLEN;
+	*proto = __vlan_get_protocol(skb, ((struct ethhdr *)skb->data)->h_proto,
+				     depth);
+	return *proto == htons(ETH_P_IP) || *proto == htons(ETH_P_IPV6);
+}
+
+/*
+ * The CQE's checksum is the ones' complement sum from the IP header to
+ * the IP packet's end. CHECKSUM_COMPLETE wants it from the end of the
+ * Ethernet header to the frame's end: add VLAN tags left in the frame
+ * and any bytes past the IP packet (Ethernet padding, a trailer).
+ */
+static void mlx5e_rx_csum_fixup(struct sk_buff *skb, int depth, __be16 proto)
+{
+	u32 ip_end;
+
+	if (depth > ETH_HLEN)
+		skb->csum = csum_partial(skb->data + ETH_HLEN, depth - ETH_HLEN,
+					 skb->csum);
+	if (proto == htons(ETH_P_IP))
+		ip_end = depth + ntohs(((struct iphdr *)(skb->data + depth))->tot_len);
+	else
+		ip_end = depth + sizeof(struct ipv6hdr) +
+			 ntohs(((struct ipv6hdr *)(skb->data + depth))->payload_len);
+	if (likely(ip_end >= skb->len))
+		return;
+	skb->csum = csum_block_add(skb->csum,
+				   skb_checksum(skb, ip_end, skb->len - ip_end, 0),
+				   ip_end);
+}
+
+/*
+ * The CQE's checksum verdict on the SKB (before eth_type_trans), as
+ * upstream mlx5e: CHECKSUM_COMPLETE for IP frames, from the CQE's sum;
+ * CHECKSUM_UNNECESSARY when that cannot be used (an XDP program may have
+ * changed the frame, a short frame's padding, SCTP's CRC) and the device
+ * found both checksums good; else CHECKSUM_NONE.
+ */
 static void mlx5e_rx_csum(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 			  struct sk_buff *skb)
 {
 	u8 l4 = get_cqe_l4_hdr_type(cqe);
+	__be16 proto;
+	int depth;
+	u8 ipproto;
 
 	if (!(rq->netdev->features & NETIF_F_RXCSUM))
 		goto none;
+	if (rcu_access_pointer(rq->xdp_prog) ||
+	    skb->len <= MLX5E_RX_SHORT_FRAME ||
+	    !mlx5e_rx_frame_is_ip(skb, &depth, &proto) ||
+	    !pskb_may_pull(skb, depth + (proto == htons(ETH_P_IP) ?
+					 sizeof(struct iphdr) :
+					 sizeof(struct ipv6hdr))))
+		goto unnecessary;
+	ipproto = proto == htons(ETH_P_IP) ?
+		  ((struct iphdr *)(skb->data + depth))->protocol :
+		  ((struct ipv6hdr *)(skb->data + depth))->nexthdr;
+	if (ipproto == IPPROTO_SCTP)
+		goto unnecessary;
+	skb->ip_summed = CHECKSUM_COMPLETE;
+	skb->csum = csum_unfold((__force __sum16)cqe->check_sum);
+	mlx5e_rx_csum_fixup(skb, depth, proto);
+	mlx5e_rq_stats_inc(rq, &rq->stats->csum_complete);
+	return;
+unnecessary:
 	if ((cqe->hds_ip_ext & (CQE_L3_OK | CQE_L4_OK)) ==
 	    (CQE_L3_OK | CQE_L4_OK) && l4 != CQE_L4_HDR_TYPE_NONE) {
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
@@ -275,7 +345,6 @@ static void mlx5e_complete_rx_skb(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 	u64_stats_update_begin(&rq->stats->syncp);
 	u64_stats_inc(&rq->stats->packets);
 	u64_stats_add(&rq->stats->bytes, len);
-	u64_stats_inc(&rq->stats->gro_packets);
 	u64_stats_update_end(&rq->stats->syncp);
 	napi_gro_receive(rq->napi, skb);
 }

@@ -213,11 +213,13 @@ mlx5e_fetch_wqe(struct mlx5e_txqsq *sq, u16 num_wqebbs,
 
 	if (unlikely(mlx5_wq_cyc_contig_to_end(&sq->wq, pi) < num_wqebbs)) {
 		u16 n = mlx5_wq_cyc_contig_to_end(&sq->wq, pi);
+		u16 i;
 
-		while (n--)
+		for (i = 0; i < n; i++)
 			*last_ctrl = mlx5e_post_nop(sq);
+		/* Each NOP WQE, as the device sees them, not each run. */
 		u64_stats_update_begin(&sq->stats->syncp);
-		u64_stats_inc(&sq->stats->nop);
+		u64_stats_add(&sq->stats->nop, n);
 		u64_stats_update_end(&sq->stats->syncp);
 		pi = mlx5e_sq_pi(sq);
 	}

@@ -9,7 +9,8 @@
 # small ring rings when the queue stops mid-burst; a mixed stream (TSO,
 # sendfile, VLAN, checksum on and off, small UDP) arrives byte for byte
 # with sessions closing on each fallback; the flag toggled under pktgen
-# loses nothing it counted as sent.
+# loses nothing it counted as sent; tx_nop counts the NOP WQEs the
+# model fetched, one for one (fragmented packets padding a small ring).
 #
 # MLX5CX_QUICK=1 scales the packet counts and toggles down (make check);
 # the issue's figures come from the full size.
@@ -21,7 +22,7 @@ source "$(dirname "$0")/lib.sh"
 N=${N:-$(sized 20000 4000)}
 TOGGLES=${TOGGLES:-$(sized 100 10)}
 
-ktap_header 15
+ktap_header 16
 
 ours_pair_up
 ethtool --show-priv-flags "$a" | sed 's/^/# /'
@@ -398,6 +399,32 @@ ktap_check "skb_tx_mpwqe toggled $TOGGLES times under pktgen: every packet count
 	toggles
 ktap_check "skb_tx_mpwqe is on after the toggles, traffic flows" \
 	bash -c "ethtool --show-priv-flags $a | grep -Eq 'skb_tx_mpwqe *: on' && ping -c 2 -W 5 $B_IP >/dev/null"
+
+# tx_nop counts NOP WQEs, as upstream, not runs of them: pktgen packets of
+# 6 page fragments take 3 WQEBBs each (no MPWQE for them), so a 128-WQEBB
+# ring ends on a run of 2 NOPs each time round; the model counts each NOP
+# it fetches.
+nops() {
+	local ring n0 n1 m0 m1 rc=0
+
+	ring=$(ethtool -g "$a" | awk '/^TX:/ { n++; if (n == 2) print $2 }')
+	ethtool -G "$a" tx 128 || return 1
+	wait_for 10 carrier "$a" 1
+	pktgen_setup "$a" 1000 1 1000 && echo "frags 6" >"/proc/net/pktgen/$a" ||
+		rc=1
+	a_rest || rc=1
+	n0=$(ethtool_stat "$a" tx_nop)
+	m0=$(model_get "$bdf_a" wqe.NOP)
+	[ $rc -eq 0 ] && { pktgen_start || rc=1; }
+	a_rest || rc=1
+	n1=$(ethtool_stat "$a" tx_nop)
+	m1=$(model_get "$bdf_a" wqe.NOP)
+	ethtool -G "$a" tx "${ring:-1024}"
+	wait_for 10 carrier "$a" 1
+	diag "pktgen 1000 x 1000 bytes in 6 fragments, TX ring 128: tx_nop +$((n1 - n0)), model wqe.NOP +$((m1 - m0)) (TX ring back to ${ring:-1024})"
+	[ $rc -eq 0 ] && [ $((m1 - m0)) -gt 0 ] && [ $((n1 - n0)) -eq $((m1 - m0)) ]
+}
+ktap_check "tx_nop counts each NOP WQE the model fetched (ring-end padding)" nops
 
 no_complaints "no error or warning in dmesg"
 
