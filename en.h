@@ -151,6 +151,8 @@ struct mlx5e_params {
  * @doorbells: doorbells rung
  * @mpwqe_blks: Enhanced Multi-Packet WQEs (MPWQE sessions) posted
  * @mpwqe_pkts: packets sent in them
+ * @xmit_disabled: SKBs the stack handed to xmit while the driver had its
+ *	TX queues disabled (a channel switch, a close): never expected
  */
 struct mlx5e_sq_stats {
 	struct u64_stats_sync syncp;
@@ -167,6 +169,7 @@ struct mlx5e_sq_stats {
 	u64_stats_t doorbells;
 	u64_stats_t mpwqe_blks;
 	u64_stats_t mpwqe_pkts;
+	u64_stats_t xmit_disabled;
 };
 
 /**
@@ -742,6 +745,7 @@ enum {
 	MLX5E_STATE_DESTROYING,
 	MLX5E_STATE_HW_READY,
 	MLX5E_STATE_XDP_XMIT,	/* ndo_xdp_xmit may use the channels' XDP SQs */
+	MLX5E_STATE_TX_DISABLED, /* every TX queue stopped by the driver */
 };
 
 /**

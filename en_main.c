@@ -1157,6 +1157,9 @@ static int mlx5e_set_real_queues(struct mlx5e_priv *priv, u16 nch)
 /* Traffic flows into the channels and out of them. */
 static void mlx5e_activate_priv(struct mlx5e_priv *priv)
 {
+	clear_bit(MLX5E_STATE_TX_DISABLED, &priv->state);
+	/* The clear before the wake: pairs with mlx5e_xmit_disabled()'s. */
+	smp_mb__after_atomic();
 	netif_tx_wake_all_queues(priv->netdev);
 	mlx5e_xdp_xmit_enable(priv);
 }
@@ -1165,6 +1168,8 @@ static void mlx5e_deactivate_priv(struct mlx5e_priv *priv)
 {
 	mlx5e_xdp_xmit_disable(priv);
 	netif_tx_disable(priv->netdev);
+	/* No xmit runs now, and none may until mlx5e_activate_priv(). */
+	set_bit(MLX5E_STATE_TX_DISABLED, &priv->state);
 }
 
 /**
