@@ -363,7 +363,10 @@ struct mlx5e_tx_mpwqe {
 };
 
 /*
- * struct mlx5e_txqsq's state bits.  RECOVER_FAILED: a recovery failed,
+ * struct mlx5e_txqsq's state bits.  ENABLED: in service, xmit posts on it
+ * and NAPI polls its completions; cleared, and every xmit and poll that
+ * saw it over, before its TX queue is disabled (mlx5e_deactivate_priv()).
+ * RECOVER_FAILED: a recovery failed,
  * the queue stays stopped (RECOVERING set) until devlink health recover
  * tries again (reporter_tx.c).
  */
@@ -825,6 +828,8 @@ void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq);
 /* en_tx.c */
 netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev);
 bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget);
+void mlx5e_drain_tx_cq(struct mlx5e_txqsq *sq);
+void mlx5e_tx_bql_detach(struct mlx5e_txqsq *sq);
 void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq);
 void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq);
 void mlx5e_tx_err_cqe_work(struct work_struct *work);
