@@ -151,6 +151,8 @@ struct mlx5e_params {
  * @doorbells: doorbells rung
  * @mpwqe_blks: Enhanced Multi-Packet WQEs (MPWQE sessions) posted
  * @mpwqe_pkts: packets sent in them
+ * @xmit_disabled: SKBs the stack handed to xmit while the driver had its
+ *	TX queues disabled (a channel switch, a close): never expected
  */
 struct mlx5e_sq_stats {
 	struct u64_stats_sync syncp;
@@ -167,6 +169,7 @@ struct mlx5e_sq_stats {
 	u64_stats_t doorbells;
 	u64_stats_t mpwqe_blks;
 	u64_stats_t mpwqe_pkts;
+	u64_stats_t xmit_disabled;
 };
 
 /**
@@ -371,7 +374,10 @@ struct mlx5e_tx_mpwqe {
 };
 
 /*
- * struct mlx5e_txqsq's state bits.  RECOVER_FAILED: a recovery failed,
+ * struct mlx5e_txqsq's state bits.  ENABLED: in service, xmit posts on it
+ * and NAPI polls its completions; cleared, and every xmit and poll that
+ * saw it over, before its TX queue is disabled (mlx5e_deactivate_priv()).
+ * RECOVER_FAILED: a recovery failed,
  * the queue stays stopped (RECOVERING set) until devlink health recover
  * tries again (reporter_tx.c).
  */
@@ -753,6 +759,7 @@ enum {
 	MLX5E_STATE_DESTROYING,
 	MLX5E_STATE_HW_READY,
 	MLX5E_STATE_XDP_XMIT,	/* ndo_xdp_xmit may use the channels' XDP SQs */
+	MLX5E_STATE_TX_DISABLED, /* every TX queue stopped by the driver */
 };
 
 /**
@@ -832,6 +839,8 @@ void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq);
 /* en_tx.c */
 netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev);
 bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget);
+void mlx5e_drain_tx_cq(struct mlx5e_txqsq *sq);
+void mlx5e_tx_bql_detach(struct mlx5e_txqsq *sq);
 void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq);
 void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq);
 void mlx5e_tx_err_cqe_work(struct work_struct *work);

@@ -880,7 +880,12 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 
 	if (c->rx_dim_on || c->tx_dim_on)
 		mlx5e_dim_sample(c);
-	mlx5e_cq_arm(&c->sq.cq);
+	/*
+	 * Not an SQ out of service: its CQEs stay unpolled, and an armed CQ
+	 * with CQEs in it would raise an event at once, again and again.
+	 */
+	if (test_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state))
+		mlx5e_cq_arm(&c->sq.cq);
 	if (c->xdpsq)
 		mlx5e_cq_arm(&c->xdpsq->cq);
 	if (c->rq.striding)
@@ -979,10 +984,12 @@ err_sq:
 	return err;
 }
 
+/*
+ * The SQ out of service already (mlx5e_deactivate_priv()), unless no xmit
+ * ever reached it (a set that failed to come up).
+ */
 static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 {
-	/* The TX queue is disabled: what xmit_more left unrung goes out. */
-	mlx5e_tx_flush_pending(&c->sq);
 	clear_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
 	/* Recovery needs NAPI: it is over before NAPI goes. */
 	cancel_work_sync(&c->sq.recover_work);
@@ -1077,6 +1084,8 @@ err_deactivate:
  * @chs: the channels
  * @unpublish: ndo_start_xmit may still find them: take them away first
  *	(false when a new set has replaced them already)
+ *
+ * The TX queues are disabled (mlx5e_deactivate_priv()): no xmit runs.
  */
 static void mlx5e_deactivate_channels(struct mlx5e_priv *priv,
 				      struct mlx5e_channels *chs,
@@ -1084,12 +1093,9 @@ static void mlx5e_deactivate_channels(struct mlx5e_priv *priv,
 {
 	unsigned int i;
 
-	if (unpublish) {
+	if (unpublish)
 		for (i = 0; i < chs->num; i++)
 			WRITE_ONCE(priv->txq2sq[i], NULL);
-		/* ndo_start_xmit runs under RCU: no SQ is used past here. */
-		synchronize_net();
-	}
 	for (i = 0; i < chs->num; i++)
 		mlx5e_deactivate_channel(chs->c[i]);
 }
@@ -1157,14 +1163,68 @@ static int mlx5e_set_real_queues(struct mlx5e_priv *priv, u16 nch)
 /* Traffic flows into the channels and out of them. */
 static void mlx5e_activate_priv(struct mlx5e_priv *priv)
 {
+	clear_bit(MLX5E_STATE_TX_DISABLED, &priv->state);
+	/* The clear before the wake: pairs with mlx5e_xmit_disabled()'s. */
+	smp_mb__after_atomic();
 	netif_tx_wake_all_queues(priv->netdev);
 	mlx5e_xdp_xmit_enable(priv);
 }
 
-static void mlx5e_deactivate_priv(struct mlx5e_priv *priv)
+/**
+ * mlx5e_deactivate_priv() - no traffic into the channels any more
+ * @priv: the netdev's private area
+ * @chs: the channels whose SQs the TX queues use
+ *
+ * Upstream's order: the SQs leave service (ENABLED cleared); every xmit
+ * and NAPI poll that saw one in service is over (both run in RCU
+ * read-side sections: with BH off), so that no completion of theirs
+ * wakes a TX queue any more, nor does a recovery (waited for); only then
+ * are the TX queues stopped, for good until mlx5e_activate_priv(). A
+ * queue stopped first would be woken by the next completion, and xmit
+ * would run on it during a switch. Then what a broken burst left unrung
+ * goes out, and the bytes in flight leave BQL: the TX queues are the next
+ * SQs', whose NAPI completes on them while these are torn down.
+ */
+static void mlx5e_deactivate_priv(struct mlx5e_priv *priv,
+				  struct mlx5e_channels *chs)
 {
+	unsigned int i;
+
+	for (i = 0; i < chs->num; i++)
+		clear_bit(MLX5E_SQ_STATE_ENABLED, &chs->c[i]->sq.state);
 	mlx5e_xdp_xmit_disable(priv);
+	synchronize_net();
+	for (i = 0; i < chs->num; i++)
+		cancel_work_sync(&chs->c[i]->sq.recover_work);
 	netif_tx_disable(priv->netdev);
+	/* No xmit runs now, and none may until mlx5e_activate_priv(). */
+	set_bit(MLX5E_STATE_TX_DISABLED, &priv->state);
+	for (i = 0; i < chs->num; i++) {
+		mlx5e_tx_flush_pending(&chs->c[i]->sq);
+		mlx5e_tx_bql_detach(&chs->c[i]->sq);
+	}
+}
+
+/*
+ * A switch failed: the SQs mlx5e_deactivate_priv() took out of service
+ * (still ready in the device, their NAPI running) go back to it. Their
+ * NAPI polls what completed meanwhile (with no bytes for BQL) and arms
+ * their CQs again; a recovery the switch held back is queued again.
+ */
+static void mlx5e_reactivate_tx(struct mlx5e_priv *priv,
+				struct mlx5e_channels *chs)
+{
+	unsigned int i;
+
+	for (i = 0; i < chs->num; i++) {
+		struct mlx5e_txqsq *sq = &chs->c[i]->sq;
+
+		set_bit(MLX5E_SQ_STATE_ENABLED, &sq->state);
+		if (test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state) &&
+		    !test_bit(MLX5E_SQ_STATE_RECOVER_FAILED, &sq->state))
+			queue_work(priv->wq, &sq->recover_work);
+		mlx5e_channel_kick(chs->c[i]);
+	}
 }
 
 /**
@@ -1231,7 +1291,7 @@ int mlx5e_close_locked(struct net_device *netdev)
 		return 0;
 	mlx5e_port_set_admin(priv->mdev, false);
 	netif_carrier_off(netdev);
-	mlx5e_deactivate_priv(priv);
+	mlx5e_deactivate_priv(priv, &priv->channels);
 	mlx5e_deactivate_channels(priv, &priv->channels, true);
 	mlx5e_fs_destroy(priv);
 	mlx5e_rss_destroy(priv);
@@ -1278,9 +1338,10 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 	mlx5e_stats_grow(priv, new_chs.num);
 
 	/* The new queues run before the old ones stop, and the RQT moves
-	 * to them in one command: few frames in flight are lost.
+	 * to them in one command: few frames in flight are lost. TX stops
+	 * for the switch.
 	 */
-	mlx5e_deactivate_priv(priv);
+	mlx5e_deactivate_priv(priv, &old_chs);
 	err = mlx5e_set_real_queues(priv, new_chs.num);
 	if (!err && new->sw_mtu != old_mtu)
 		err = mlx5e_port_set_mtu(priv->mdev, MLX5E_SW2HW_MTU(new->sw_mtu));
@@ -1309,6 +1370,7 @@ err_restore:
 	mlx5e_set_real_queues(priv, old_chs.num);
 	mlx5e_port_set_mtu(priv->mdev, MLX5E_SW2HW_MTU(old_mtu));
 	mlx5e_publish_sqs(priv, &old_chs);
+	mlx5e_reactivate_tx(priv, &old_chs);
 	mlx5e_activate_priv(priv);
 	return err;
 }

@@ -379,16 +379,16 @@ static void mlx5e_tx_ring_nop(struct mlx5e_txqsq *sq)
 
 /**
  * mlx5e_tx_flush_pending() - ring for WQEs a broken burst left unrung
- * @sq: the SQ, its TX queue disabled (no xmit runs)
+ * @sq: the SQ, out of service (ENABLED cleared, no xmit runs on it)
  *
  * A sender that stops mid-burst once the queue is stopped (pktgen does)
  * never sends the SKB that was to ring: before the SQ is taken down, what
  * it holds is posted and rung, so that it is sent rather than dropped.
+ * Not in error: the device takes no doorbell of an SQ in ERR.
  */
 void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq)
 {
-	if (!test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state) ||
-	    test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state))
+	if (test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state))
 		return;
 	if (mlx5e_tx_mpwqe_session_is_open(sq) || sq->pc != sq->rung_pc)
 		mlx5e_tx_ring_nop(sq);
@@ -502,6 +502,28 @@ static void mlx5e_sq_xmit_mpwqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 	mlx5e_tx_doorbell_stage(sq, ctrl, attr->num_bytes, xmit_more);
 }
 
+/*
+ * The stack called xmit while the driver had every TX queue stopped
+ * (MLX5E_STATE_TX_DISABLED): only a wake of a queue the driver disabled,
+ * a bug, lets it. Counted on the queue's channel and said once; the SKB
+ * goes on as usual. The bit is read again after a read barrier (paired
+ * with the one in mlx5e_activate_priv()): a first read may predate the
+ * stack's own of the queue's state, woken by mlx5e_activate_priv().
+ */
+static void mlx5e_xmit_disabled(struct mlx5e_priv *priv, u16 qid)
+{
+	struct mlx5e_sq_stats *stats = &priv->channel_stats[qid].sq;
+
+	/* The queue's state before the bit: pairs with the wake's. */
+	smp_rmb();
+	if (!test_bit(MLX5E_STATE_TX_DISABLED, &priv->state))
+		return;
+	mlx5e_stats_inc(stats, &stats->xmit_disabled, 1);
+	netdev_warn_once(priv->netdev,
+			 "xmit on TX queue %u while the TX queues are disabled\n",
+			 qid);
+}
+
 /**
  * mlx5e_xmit() - ndo_start_xmit
  * @skb: the packet
@@ -519,6 +541,8 @@ netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev)
 	struct mlx5e_tx_wqe *wqe;
 	struct mlx5e_txqsq *sq;
 
+	if (unlikely(test_bit(MLX5E_STATE_TX_DISABLED, &priv->state)))
+		mlx5e_xmit_disabled(priv, skb_get_queue_mapping(skb));
 	sq = READ_ONCE(priv->txq2sq[skb_get_queue_mapping(skb)]);
 	if (unlikely(!sq || !test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state))) {
 		dev_kfree_skb_any(skb);
@@ -626,14 +650,8 @@ static bool mlx5e_tx_cqe_stale(struct mlx5e_txqsq *sq, u16 sqcc, u16 pc,
 	return true;
 }
 
-/**
- * mlx5e_poll_tx_cq() - TX completions of an SQ (NAPI)
- * @sq: the SQ
- * @napi_budget: NAPI budget (0: not in NAPI, SKBs freed as such)
- *
- * Return: whether CQEs may remain.
- */
-bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
+/* Up to a budget of TX completions; whether CQEs may remain. */
+static bool __mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 {
 	struct mlx5e_sq_cq_stats *stats = sq->cq_stats;
 	struct mlx5e_cq *cq = &sq->cq;
@@ -642,10 +660,6 @@ bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 	int n = 0, err = 0, stale = 0;
 	u32 dma_fifo_cc;
 	u16 sqcc;
-
-	if (unlikely(!test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state) &&
-		     !test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state)))
-		return false;
 
 	/*
 	 * The TX CQ has as many entries as the SQ: slots freed to xmit
@@ -702,8 +716,70 @@ bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 }
 
 /**
+ * mlx5e_poll_tx_cq() - TX completions of an SQ (NAPI)
+ * @sq: the SQ
+ * @napi_budget: NAPI budget
+ *
+ * Only while the SQ is in service (ENABLED): one taken out of it
+ * (mlx5e_deactivate_priv()) has left its bytes in flight out of BQL, and
+ * its TX queue may be the next SQ's already: no completion of its own
+ * wakes that queue or touches its BQL state any more.
+ *
+ * Return: whether CQEs may remain.
+ */
+bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
+{
+	if (unlikely(!test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state)))
+		return false;
+	return __mlx5e_poll_tx_cq(sq, napi_budget);
+}
+
+/**
+ * mlx5e_drain_tx_cq() - every completion of an SQ in recovery
+ * @sq: the SQ, RECOVERING set (no queue wake), its NAPI disabled
+ */
+void mlx5e_drain_tx_cq(struct mlx5e_txqsq *sq)
+{
+	while (__mlx5e_poll_tx_cq(sq, 0))
+		;
+}
+
+/**
+ * mlx5e_tx_bql_detach() - take an SQ's bytes in flight out of BQL
+ * @sq: the SQ, out of service (ENABLED cleared, no xmit or poll on it)
+ *
+ * Its TX queue goes to another SQ (or to this one again, after a failed
+ * switch) while the device may still complete these WQEs: they are
+ * reported to BQL as completed now, once, and complete later with no
+ * bytes, so that BQL sees each byte completed once and never from two
+ * SQs at the same time.
+ */
+void mlx5e_tx_bql_detach(struct mlx5e_txqsq *sq)
+{
+	u32 pkts = 0, bytes = 0;
+	u16 cc = sq->cc;
+
+	/* Its bytes were reported sent SKB by SKB (a RECOVERING SQ's). */
+	if (mlx5e_tx_mpwqe_session_is_open(sq))
+		mlx5e_tx_mpwqe_session_complete(sq);
+	while (cc != sq->pc) {
+		struct mlx5e_tx_wqe_info *wi =
+			&sq->wqe_info[mlx5_wq_cyc_ctr2ix(&sq->wq, cc)];
+
+		bytes += wi->num_bytes;
+		pkts += wi->skb ? 1 : wi->num_fifo_pkts;
+		wi->num_bytes = 0;
+		cc += wi->num_wqebbs;
+	}
+	netdev_tx_completed_queue(sq->txq, pkts, bytes);
+}
+
+/**
  * mlx5e_free_txqsq_descs() - drop what posted WQEs still own
  * @sq: the SQ, destroyed or in reset: the device reads none of it
+ *
+ * BQL is the caller's: the bytes left the queue's count when the SQ went
+ * out of service (mlx5e_tx_bql_detach()), or a recovery resets it.
  */
 void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq)
 {
@@ -719,5 +795,4 @@ void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq)
 		mlx5e_tx_wi_free(sq, wi, &sq->dma_fifo_cc, 0, &pkts, &bytes);
 		sq->cc += wi->num_wqebbs;
 	}
-	netdev_tx_completed_queue(sq->txq, pkts, bytes);
 }

@@ -125,8 +125,7 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	 * per WQE: more than a poll's budget), then the rest: one left
 	 * would name a WQE of the ring before its counters restarted.
 	 */
-	while (mlx5e_poll_tx_cq(sq, 0))
-		;
+	mlx5e_drain_tx_cq(sq);
 	mlx5e_free_txqsq_descs(sq);
 	netdev_tx_reset_queue(sq->txq);
 	if (!err) {
@@ -229,7 +228,13 @@ void mlx5e_tx_err_cqe_work(struct work_struct *work)
 	char msg[64];
 	int err;
 
-	if (!test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state))
+	/*
+	 * Not once the SQ is out of service (a switch or a close): it goes,
+	 * or comes back through mlx5e_reactivate_tx(), which queues this
+	 * again.
+	 */
+	if (!test_bit(MLX5E_SQ_STATE_RECOVERING, &sq->state) ||
+	    !test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state))
 		return;
 	snprintf(msg, sizeof(msg), "error CQE on SQ 0x%x", sq->sqn);
 	mlx5e_health_report(sq->ch->priv->tx_reporter, sq->ch, msg, sq->cc,

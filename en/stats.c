@@ -69,6 +69,7 @@ static const struct mlx5e_counter_desc mlx5e_sq_desc[] = {
 	MLX5E_DESC(struct mlx5e_sq_stats, doorbells),
 	MLX5E_DESC(struct mlx5e_sq_stats, mpwqe_blks),
 	MLX5E_DESC(struct mlx5e_sq_stats, mpwqe_pkts),
+	MLX5E_DESC(struct mlx5e_sq_stats, xmit_disabled),
 };
 
 static const struct mlx5e_counter_desc mlx5e_sq_cq_desc[] = {
