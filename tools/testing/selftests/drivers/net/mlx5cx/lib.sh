@@ -115,6 +115,22 @@ ktap_result() {
 		;;
 	*)	ktap_test_fail "$desc" ;;
 	esac
+	point_time
+}
+
+# With MLX5CX_TIMES set, each test point is followed by a diagnostic of
+# how long it took since the previous one (or the start of the test):
+# where a test's time goes.  The shell's own clock: no process started.
+MLX5CX_T0=${EPOCHREALTIME/./}
+point_time() {
+	local now us
+
+	[ -n "${MLX5CX_TIMES:-}" ] || return 0
+	now=${EPOCHREALTIME/./}
+	us=$((now - MLX5CX_T0))
+	MLX5CX_T0=$now
+	printf '# point %d: %d.%01ds\n' $((KTAP_TESTNO - 1)) \
+		$((us / 1000000)) $((us % 1000000 / 100000))
 }
 
 ktap_pass() { ktap_result pass "$1"; }
