@@ -115,6 +115,22 @@ ktap_result() {
 		;;
 	*)	ktap_test_fail "$desc" ;;
 	esac
+	point_time
+}
+
+# With MLX5CX_TIMES set, each test point is followed by a diagnostic of
+# how long it took since the previous one (or the start of the test):
+# where a test's time goes.  The shell's own clock: no process started.
+MLX5CX_T0=${EPOCHREALTIME/./}
+point_time() {
+	local now us
+
+	[ -n "${MLX5CX_TIMES:-}" ] || return 0
+	now=${EPOCHREALTIME/./}
+	us=$((now - MLX5CX_T0))
+	MLX5CX_T0=$now
+	printf '# point %d: %d.%01ds\n' $((KTAP_TESTNO - 1)) \
+		$((us / 1000000)) $((us % 1000000 / 100000))
 }
 
 ktap_pass() { ktap_result pass "$1"; }
@@ -605,6 +621,97 @@ settled() {
 # settled.
 traffic_counters() {
 	cxsim report "$@" | grep -E '^(# |(tx|rx|cqe|wqe|sq)\.|eqe\.comp)'
+}
+
+# Counters compared across a step of traffic between the two hosts
+# (ours_pair_up: A here, B in $NS), read at once: each read of the model
+# starts python, about a second in a loaded TCG guest.
+#
+# pair_snapshot: the model's traffic counters of both functions
+# (traffic_counters), B's ethtool counters, and, when PAIR_SNAP_MORE
+# names a command, its "NAME VALUE" lines (what else the step compares:
+# counters of A's, of the stack, of a veth).
+pair_snapshot() {
+	traffic_counters "$bdf_a" "$bdf_b" || return 1
+	echo "# e"
+	ethtool_stats "$b" "$NS" || return 1
+	[ -n "${PAIR_SNAP_MORE:-}" ] || return 0
+	echo "# x"
+	$PAIR_SNAP_MORE
+}
+
+# snap_load ARRAY: a snapshot (pair_snapshot, on stdin) into the
+# associative array ARRAY: the model's KEY of A as a.KEY, of B as b.KEY,
+# B's ethtool counter NAME as e.NAME, PAIR_SNAP_MORE's NAME as x.NAME;
+# and per function the SQs but the striding RQs' control SQs (umr=1)
+# summed as sq_totals does (b.sq_wqes, b.sq_wqebbs, b.sq_mpwqes), the
+# control SQs' doorbells apart (b.umr_doorbells).
+declare -gA S0 S1
+snap_load() {
+	local -n _s=$1
+	local k v sec='' f w wb m db umr
+
+	_s=()
+	while read -r k v; do
+		if [ "$k" = "#" ]; then
+			case $v in
+			"$bdf_a") sec=a ;;
+			"$bdf_b") sec=b ;;
+			*) sec=$v ;;
+			esac
+			_s[$sec.sq_wqes]=0 _s[$sec.sq_wqebbs]=0 _s[$sec.sq_mpwqes]=0
+			_s[$sec.umr_doorbells]=0
+			continue
+		fi
+		_s[$sec.$k]=$v
+		[[ $k =~ ^sq\.[0-9]+$ ]] || continue
+		w=0 wb=0 m=0 db=0 umr=0
+		for f in $v; do
+			case $f in
+			wqes=*) w=${f#*=} ;;
+			wqebbs=*) wb=${f#*=} ;;
+			mpwqes=*) m=${f#*=} ;;
+			doorbells=*) db=${f#*=} ;;
+			umr=1) umr=1 ;;
+			esac
+		done
+		if [ $umr = 1 ]; then
+			_s[$sec.umr_doorbells]=$((_s[$sec.umr_doorbells] + db))
+		else
+			_s[$sec.sq_wqes]=$((_s[$sec.sq_wqes] + w))
+			_s[$sec.sq_wqebbs]=$((_s[$sec.sq_wqebbs] + wb))
+			_s[$sec.sq_mpwqes]=$((_s[$sec.sq_mpwqes] + m))
+		fi
+	done
+}
+
+# snap ARRAY: a snapshot now, into ARRAY.
+snap() {
+	local s
+
+	s=$(pair_snapshot) || return 1
+	snap_load "$1" <<<"$s"
+}
+
+# pair_rest [ARRAY]: the counters of a snapshot stand still (settled, at
+# most 60 s): before a step's first reads, after its traffic; the
+# snapshot they stood still at into ARRAY, the step's reads.
+pair_rest() {
+	local s
+
+	s=$(settled 60 pair_snapshot) || return 1
+	[ -z "${1:-}" ] || snap_load "$1" <<<"$s"
+}
+
+# delta VAR KEY: VAR set to KEY's growth from snapshot S0 to S1 (a value
+# no counter can have, with a diagnostic, if either lacks KEY).
+delta() {
+	if [ -z "${S0[$2]+set}" ] || [ -z "${S1[$2]+set}" ]; then
+		diag "$2: not among the counters read"
+		printf -v "$1" %d -1000000000
+		return 0
+	fi
+	printf -v "$1" %d $((${S1[$2]} - ${S0[$2]}))
 }
 
 # The netdev of an emulated function (first one under its PCI device).

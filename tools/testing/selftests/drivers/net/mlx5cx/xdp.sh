@@ -68,14 +68,15 @@ xdp_bench() { xdp_bench_start "$b" "$@"; }
 # pktgen_ns NETNS DEV DST_MAC COUNT [BURST]: COUNT 64-byte frames from
 # DEV, BURST (32) at a time.
 pktgen_ns() {
-	local ns=${1:+ip netns exec $1} dev=$2 mac=$3 count=$4 burst=${5:-32} l
+	local ns=${1:+ip netns exec $1} dev=$2 mac=$3 count=$4 burst=${5:-32}
 
 	modprobe pktgen
-	$ns bash -c "source '$LIB_DIR/lib.sh'; pktgen_attach '$dev'" || return 1
-	for l in "count $count" "pkt_size 64" "burst $burst" "delay 0" \
-		"dst $B_IP" "dst_mac $mac"; do
-		$ns bash -c "echo '$l' > /proc/net/pktgen/$dev"
-	done
+	# One shell in NETNS for the whole set-up (each costs its start).
+	$ns bash -c "source '$LIB_DIR/lib.sh'; pktgen_attach '$dev' || exit 1
+		for l in 'count $count' 'pkt_size 64' 'burst $burst' 'delay 0' \
+			'dst $B_IP' 'dst_mac $mac'; do
+			echo \"\$l\" >/proc/net/pktgen/$dev || exit 1
+		done" || return 1
 	traffic 0 $ns bash -c "echo start > /proc/net/pktgen/pgctrl"
 }
 b_mac=$(ip -n "$NS" -br link show "$b" | awk '{print $3}')
@@ -92,28 +93,30 @@ stride_of() {
 	echo $s
 }
 
-# xdp_rest: B's counters and the model's of both functions stand still:
-# before a step's first reads, after its traffic (at most 60 s).
-xdp_snapshot() { traffic_counters "$bdf_a" "$bdf_b" && ethtool_stats "$b" "$NS"; }
-xdp_rest() { settled 60 xdp_snapshot >/dev/null; }
+# The counters a step compares: B's and the model's of both functions
+# (pair_snapshot); with XDP_TX, what came back to A: A's port's drops for
+# want of RX buffers, the UDP frames A's driver got (a tc tap, udp_tap_add).
+declare -A S2
+tx_back() {
+	echo "rx_out_of_buffer $(ethtool_stat "$a" rx_out_of_buffer)"
+	echo "udp $(udp_tap_get "" "$a" ingress)"
+}
 
 # Quiet, then one pktgen run from A into B; the counters' deltas.
 RESULTS_TABLE=()
 measure() {
-	local what=$1 mtu=$2 headroom=$3 d0 p0 r0 mr0 md0 ma0 d p r mr md ma stride want
+	local what=$1 mtu=$2 headroom=$3 d p r mr md ma stride want
 
 	M_D='' M_P='' M_R='' M_MR='' M_MD='' M_MA='' M_WANT=''
-	xdp_rest || return 1
-	d0=$(bstat rx_xdp_drop) p0=$(bstat rx_pages) r0=$(bstat rx_packets)
-	mr0=$(model_get "$bdf_b" rx.packets) md0=$(model_get "$bdf_b" rx.drops)
-	ma0=$(model_get "$bdf_a" tx.packets)
+	pair_rest S0 || return 1
 	pktgen_ns "" "$a" "$b_mac" "$FRAMES"
-	xdp_rest || return 1
-	d=$(( $(bstat rx_xdp_drop) - d0 )) p=$(( $(bstat rx_pages) - p0 ))
-	r=$(( $(bstat rx_packets) - r0 ))
-	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
-	md=$(( $(model_get "$bdf_b" rx.drops) - md0 ))
-	ma=$(( $(model_get "$bdf_a" tx.packets) - ma0 ))
+	pair_rest S1 || return 1
+	delta d e.rx_xdp_drop
+	delta p e.rx_pages
+	delta r e.rx_packets
+	delta mr b.rx.packets
+	delta md b.rx.drops
+	delta ma a.tx.packets
 	stride=$(stride_of "$mtu" "$headroom")
 	[ "$stride" -le "$PAGE" ] || stride=$PAGE
 	want=$(( mr * stride / PAGE ))
@@ -165,31 +168,30 @@ ip -n "$NS" link set "$b" mtu 1500
 ip link set "$a" mtu 1500
 wait_for 15 ns_carrier "$b" 1
 
-# umr_doorbells BDF: the doorbells of the striding RQs' control SQs
-# (umr=1), which the refill rings apart from the XDP SQ.
-umr_doorbells() {
-	cxsim report "$1" | awk '$1 ~ /^sq\.[0-9]+$/ && / umr=1 / {
-		for (i = 2; i <= NF; i++) {
-			split($i, kv, "=")
-			if (kv[1] == "doorbells") s += kv[2]
-		}
-	} END { print s + 0 }'
+# sq_field LINE NAME: the value of NAME=VALUE in an sq.N line of the
+# model's report (0 without it).
+sq_field() {
+	local f
+
+	for f in $1; do
+		[ "${f%%=*}" != "$2" ] || { echo "${f#*=}"; return 0; }
+	done
+	echo 0
 }
 
-# sq_lines BDF: "sqn wqes mpwqes errors err_resets" per SQ, the control
-# SQs left out.
-sq_lines() {
-	cxsim report "$1" | awk '$1 ~ /^sq\.[0-9]+$/ && !/ umr=1 / {
-		w = m = e = r = 0
-		for (i = 2; i <= NF; i++) {
-			split($i, kv, "=")
-			if (kv[1] == "wqes") w = kv[2]
-			if (kv[1] == "mpwqes") m = kv[2]
-			if (kv[1] == "errors") e = kv[2]
-			if (kv[1] == "err_resets") r = kv[2]
-		}
-		print substr($1, 4), w, m, e, r
-	}'
+# grown_sq: the SQ of B, but the control SQs (umr=1), whose WQEs grew the
+# most from snapshot S0 to S1 (none if none grew).
+grown_sq() {
+	local k n g best=0 sqn=''
+
+	for k in "${!S1[@]}"; do
+		[[ $k =~ ^b\.sq\.[0-9]+$ ]] && [ -n "${S0[$k]+set}" ] || continue
+		[ "$(sq_field "${S1[$k]}" umr)" != 1 ] || continue
+		n=${k#b.sq.}
+		g=$(($(sq_field "${S1[$k]}" wqes) - $(sq_field "${S0[$k]}" wqes)))
+		[ $g -gt $best ] && best=$g sqn=$n
+	done
+	echo "$sqn"
 }
 xdp_tx_mpwqe() { nsx ethtool --set-priv-flags "$b" xdp_tx_mpwqe "$1"; }
 xdp_tx_mpwqe_is() {
@@ -204,30 +206,35 @@ xdp_tx_mpwqe_is() {
 # delivered, what A's driver got back, what A's port dropped for want of
 # RX buffers).
 tx_measure() {
-	local count=${1:-$FRAMES} x0 f0 e0 s0 tx0 db0 poll0 mr0 u0 w0 wb0 m0 w wb m ob0
+	local count=${1:-$FRAMES} db udb rc=0
 
 	T_X='' T_F='' T_E='' T_S='' T_TX='' T_DB='' T_W='' T_WB='' T_M='' T_POLL='' T_MR='' T_U='' T_OOB=''
 	udp_tap_add "" "$a" ingress || return 1
-	xdp_rest || return 1
-	x0=$(bstat rx_xdp_tx_xmit) f0=$(bstat rx_xdp_tx_full) e0=$(bstat rx_xdp_tx_err)
-	s0=$(bstat rx_xdp_tx_mpwqe)
-	mr0=$(model_get "$bdf_b" rx.packets) u0=$(udp_tap_get "" "$a" ingress)
-	tx0=$(model_get "$bdf_b" tx.packets)
-	db0=$(( $(model_get "$bdf_b" sq.doorbells) - $(umr_doorbells "$bdf_b") ))
-	read -r w0 wb0 m0 <<<"$(sq_totals "$bdf_b")"
-	poll0=$(bstat ch_poll) ob0=$(ethtool_stat "$a" rx_out_of_buffer)
-	pktgen_ns "" "$a" "$b_mac" "$count"
-	xdp_rest || return 1
-	T_X=$(( $(bstat rx_xdp_tx_xmit) - x0 )) T_F=$(( $(bstat rx_xdp_tx_full) - f0 ))
-	T_E=$(( $(bstat rx_xdp_tx_err) - e0 )) T_S=$(( $(bstat rx_xdp_tx_mpwqe) - s0 ))
-	T_TX=$(( $(model_get "$bdf_b" tx.packets) - tx0 ))
-	T_DB=$(( $(model_get "$bdf_b" sq.doorbells) - $(umr_doorbells "$bdf_b") - db0 ))
-	read -r w wb m <<<"$(sq_totals "$bdf_b")"
-	T_W=$((w - w0)) T_WB=$((wb - wb0)) T_M=$((m - m0))
-	T_POLL=$(( $(bstat ch_poll) - poll0 ))
-	T_MR=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
-	T_U=$(( $(udp_tap_get "" "$a" ingress) - u0 ))
-	T_OOB=$(( $(ethtool_stat "$a" rx_out_of_buffer) - ob0 ))
+	# The counters before and after, from the snapshots they settled at.
+	PAIR_SNAP_MORE=tx_back
+	if pair_rest S0; then
+		pktgen_ns "" "$a" "$b_mac" "$count"
+		pair_rest S1 || rc=1
+	else
+		rc=1
+	fi
+	PAIR_SNAP_MORE=
+	[ $rc -eq 0 ] || { udp_tap_del "" "$a" ingress; return 1; }
+	delta T_X e.rx_xdp_tx_xmit
+	delta T_F e.rx_xdp_tx_full
+	delta T_E e.rx_xdp_tx_err
+	delta T_S e.rx_xdp_tx_mpwqe
+	delta T_TX b.tx.packets
+	delta db b.sq.doorbells
+	delta udb b.umr_doorbells
+	T_DB=$((db - udb))
+	delta T_W b.sq_wqes
+	delta T_WB b.sq_wqebbs
+	delta T_M b.sq_mpwqes
+	delta T_POLL e.ch_poll
+	delta T_MR b.rx.packets
+	delta T_U x.udp
+	delta T_OOB x.rx_out_of_buffer
 	udp_tap_del "" "$a" ingress
 	diag "XDP_TX (xdp_tx_mpwqe $2): B delivered $T_MR; rx_xdp_tx_xmit +$T_X, tx_full +$T_F, tx_err +$T_E, rx_xdp_tx_mpwqe +$T_S$( [ "$T_S" -gt 0 ] && printf ' (%d.%02d frames a session)' $((T_X * 100 / T_S / 100)) $((T_X * 100 / T_S % 100))); B port sent $T_TX in $T_W WQEs ($T_M MPWQEs), $T_WB WQEBBs, $T_DB doorbells over $T_POLL NAPI polls; A's driver received $T_U of the UDP frames back, A's port dropped $T_OOB (rx_out_of_buffer)"
 }
@@ -257,13 +264,14 @@ xdp_tx() {
 ktap_check "XDP_TX, xdp_tx_mpwqe on (default): every frame posted reaches A in MPWQE sessions of several frames, fewer WQEBBs than frames, one doorbell per NAPI poll at most" xdp_tx
 
 xdp_tx_send() {
-	local rc c0
+	local rc c0 c
 
 	xdp_bench tx -p swap-macs -m native "$b" || return 1
 	c0=$(model_get "$bdf_b" cmd.CREATE_SQ)
 	xdp_tx_mpwqe off || { xdp_bench_stop; return 1; }
-	diag "xdp_tx_mpwqe off with XDP attached: CREATE_SQ $c0 -> $(model_get "$bdf_b" cmd.CREATE_SQ)"
-	[ "$(model_get "$bdf_b" cmd.CREATE_SQ)" = "$c0" ] || { xdp_bench_stop; return 1; }
+	c=$(model_get "$bdf_b" cmd.CREATE_SQ)
+	diag "xdp_tx_mpwqe off with XDP attached: CREATE_SQ $c0 -> $c"
+	[ "$c" = "$c0" ] || { xdp_bench_stop; return 1; }
 	tx_measure "$FRAMES" off
 	tx_delivers
 	rc=$?
@@ -281,19 +289,16 @@ tx_health() { health_counts "pci/$bdf_b" tx; }
 # recovers it (ERR -> RST -> RDY) and tells the tx health reporter,
 # XDP_TX delivers again.
 xdp_sq_recovery() {
-	local before after sqn i0 r0 he0 hr0 he hr st res
+	local sqn i0 r0 he0 hr0 he hr st res
 
 	xdp_bench tx -p swap-macs -m native "$b" || return 1
-	# Which SQ of B carries the flow: the one whose WQEs grew.
-	before=$(sq_lines "$bdf_b")
+	# Which SQ of B carries the flow: the one whose WQEs grew (from
+	# tx_measure's snapshots, before and after its traffic).
 	tx_measure 200 on
-	after=$(sq_lines "$bdf_b")
-	sqn=$(awk 'NR == FNR { w[$1] = $2; next }
-		($1 in w) && $2 - w[$1] > best { best = $2 - w[$1]; s = $1 }
-		END { print s }' <(echo "$before") <(echo "$after"))
+	sqn=$(grown_sq)
 	[ -n "$sqn" ] || { diag "no XDP SQ found"; xdp_bench_stop; return 1; }
-	i0=$(model_get "$bdf_b" sq.errors_injected)
-	r0=$(bstat rx_xdp_tx_recover)
+	i0=${S1[b.sq.errors_injected]}
+	r0=${S1[e.rx_xdp_tx_recover]}
 	read -r he0 hr0 _ <<<"$(tx_health)"
 	cxsim errcqe "$bdf_b" "$sqn"
 	tx_measure 200 on
@@ -304,9 +309,10 @@ xdp_sq_recovery() {
 			[ "$(bstat rx_xdp_tx_recover)" -eq $((r0 + 1)) ]
 	}
 	wait_for 15 recovered
-	res=$(sq_lines "$bdf_b" | awk -v s="$sqn" '$1 == s { print "errors=" $4 " err_resets=" $5 }')
-	diag "error CQE on XDP SQ $sqn: injected +$(( $(model_get "$bdf_b" sq.errors_injected) - i0 )), rx_xdp_tx_err +$T_E, rx_xdp_tx_recover +$(( $(bstat rx_xdp_tx_recover) - r0 )), model SQ $res; reporter tx: $(tx_health)"
-	if ! [ "$(model_get "$bdf_b" sq.errors_injected)" -eq $((i0 + 1)) ] ||
+	snap S2 || { xdp_bench_stop; return 1; }
+	res="errors=$(sq_field "${S2[b.sq.$sqn]}" errors) err_resets=$(sq_field "${S2[b.sq.$sqn]}" err_resets)"
+	diag "error CQE on XDP SQ $sqn: injected +$((${S2[b.sq.errors_injected]} - i0)), rx_xdp_tx_err +$T_E, rx_xdp_tx_recover +$((${S2[e.rx_xdp_tx_recover]} - r0)), model SQ $res; reporter tx: $(tx_health)"
+	if ! [ "${S2[b.sq.errors_injected]}" -eq $((i0 + 1)) ] ||
 		! [ "$T_E" -ge 1 ] || ! recovered; then
 		xdp_bench_stop
 		return 1
@@ -359,7 +365,7 @@ redirect_counts() {
 	echo "$(bstat rx_xdp_redirect) $(model_get "$bdf_b" rx.packets) $(vstat v0 rx_packets)"
 }
 redirect_out() {
-	local r0 x0 v0 r x v
+	local r0 x0 v0 r x v r1 x1 v1
 
 	veth_setup || return 1
 	xdp_bench redirect-map -m native "$b" v1 || return 1
@@ -368,10 +374,9 @@ redirect_out() {
 	r0=$(settled 30 redirect_counts) || return 1
 	read -r r0 x0 v0 <<<"$r0"
 	pktgen_ns "" "$a" "$b_mac" "$FRAMES"
-	settled 60 redirect_counts >/dev/null || return 1
-	r=$(( $(bstat rx_xdp_redirect) - r0 ))
-	x=$(( $(model_get "$bdf_b" rx.packets) - x0 ))
-	v=$(( $(vstat v0 rx_packets) - v0 ))
+	r=$(settled 60 redirect_counts) || return 1
+	read -r r1 x1 v1 <<<"$r"
+	r=$((r1 - r0)) x=$((x1 - x0)) v=$((v1 - v0))
 	xdp_bench_stop
 	diag "XDP_REDIRECT $b -> v1 (devmap): B delivered $x, rx_xdp_redirect +$r, v1's peer v0 received $v"
 	[ "$x" -gt 0 ] && [ "$r" -eq "$x" ] && [ "$v" -eq "$r" ]
@@ -383,7 +388,7 @@ xmit_in_cleanup() {
 	ip -n "$NS" link set dev "$b" xdp off
 }
 xmit_in() {
-	local n=200 x0 t0 a0 x t ar rc=0
+	local n=200 x t ar rc=0
 
 	# xdp-bench puts a program of its own on B too: B's XDP SQs exist.
 	if ! xdp_bench_start v0 redirect-map -m native v0 "$b"; then
@@ -392,15 +397,13 @@ xmit_in() {
 	fi
 	ip -n "$NS" addr add 198.19.0.2/24 dev v1
 	ip -n "$NS" neigh add 198.19.0.1 lladdr "$a_mac" dev v1
-	xdp_rest || return 1
-	x0=$(bstat tx_xdp_xmit) t0=$(model_get "$bdf_b" tx.packets)
-	a0=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) ))
+	pair_rest S0 || return 1
 	nsx ping -q -c "$n" -i 0.01 -W 1 198.19.0.1 >/dev/null
-	xdp_rest || return 1
-	x=$(( $(bstat tx_xdp_xmit) - x0 ))
-	t=$(( $(model_get "$bdf_b" tx.packets) - t0 ))
-	ar=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) - a0 ))
-	diag "ndo_xdp_xmit v0 -> $b: $n pings from v1, tx_xdp_xmit +$x, tx_xdp_full $(bstat tx_xdp_full), B port sent $t, A's port received $ar"
+	pair_rest S1 || return 1
+	delta x e.tx_xdp_xmit
+	delta t b.tx.packets
+	a_received ar
+	diag "ndo_xdp_xmit v0 -> $b: $n pings from v1, tx_xdp_xmit +$x, tx_xdp_full ${S1[e.tx_xdp_full]}, B port sent $t, A's port received $ar"
 	[ "$x" -eq "$n" ] && [ "$t" -eq "$x" ] && [ "$ar" -eq "$x" ] || rc=1
 	# Bursts (pktgen on v1): devmap hands B up to 16 frames a call, the
 	# flush at the end of v0's poll; sessions span calls. v0's NAPI in a
@@ -431,23 +434,30 @@ napi_batch_behind_pktgen() {
 	done 2>/dev/null
 	[ -n "$pid" ] && taskset -p 1 "$pid" >/dev/null && chrt -i -p 0 "$pid"
 }
+# a_received VAR: what A's port received or dropped from S0 to S1.
+a_received() {
+	local r d
+
+	delta r a.rx.packets
+	delta d a.rx.drops
+	printf -v "$1" %d $((r + d))
+}
 # xmit_burst on|off: pktgen from v1, redirected by v0 into B.
 xmit_burst() {
-	local x0 s0 f0 t0 a0 w0 wb0 m0 w wb m x s f t ar
+	local w wb m x s f t ar
 
 	xdp_tx_mpwqe "$1" || return 1
-	x0=$(bstat tx_xdp_xmit) s0=$(bstat tx_xdp_mpwqe) f0=$(bstat tx_xdp_full)
-	t0=$(model_get "$bdf_b" tx.packets)
-	a0=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) ))
-	read -r w0 wb0 m0 <<<"$(sq_totals "$bdf_b")"
+	snap S0 || return 1
 	pktgen_ns "$NS" v1 "$a_mac" "$FRAMES" 1
-	xdp_rest || return 1
-	x=$(( $(bstat tx_xdp_xmit) - x0 )) s=$(( $(bstat tx_xdp_mpwqe) - s0 ))
-	f=$(( $(bstat tx_xdp_full) - f0 ))
-	t=$(( $(model_get "$bdf_b" tx.packets) - t0 ))
-	ar=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) - a0 ))
-	read -r w wb m <<<"$(sq_totals "$bdf_b")"
-	w=$((w - w0)) wb=$((wb - wb0)) m=$((m - m0))
+	pair_rest S1 || return 1
+	delta x e.tx_xdp_xmit
+	delta s e.tx_xdp_mpwqe
+	delta f e.tx_xdp_full
+	delta t b.tx.packets
+	a_received ar
+	delta w b.sq_wqes
+	delta wb b.sq_wqebbs
+	delta m b.sq_mpwqes
 	diag "ndo_xdp_xmit, xdp_tx_mpwqe $1: pktgen $FRAMES from v1: tx_xdp_xmit +$x, tx_xdp_full +$f, tx_xdp_mpwqe +$s$( [ "$s" -gt 0 ] && printf ' (%d.%02d frames a session)' $((x * 100 / s / 100)) $((x * 100 / s % 100))); B port sent $t in $w WQEs ($m MPWQEs), $wb WQEBBs; A's port received $ar"
 	[ "$x" -gt 0 ] && [ "$t" -eq "$x" ] && [ "$ar" -eq "$x" ] || return 1
 	if [ "$1" = on ]; then
@@ -472,7 +482,17 @@ traffic_start() {
 	done
 	pktgen_start until_stopped &
 	TRAFFIC=$!
-	sleep 1
+	# Under way: pktgen has sent its first hundred frames.
+	wait_for 30 pktgen_sent "$a" 100
+}
+# pktgen_sent DEV N: pktgen (of this netns) has sent N frames from DEV.
+pktgen_sent() {
+	local k v
+
+	while read -r k v _; do
+		[ "$k" != pkts-sofar: ] || { [ "$v" -ge "$2" ]; return; }
+	done <"/proc/net/pktgen/$1" 2>/dev/null
+	return 1
 }
 traffic_stop() {
 	pktgen_ctl stop
@@ -522,7 +542,7 @@ ktap_check "swap programs $ROUNDS times under traffic: no RQ rebuilt, the new pr
 # xdp_tx_mpwqe switched off and on under XDP_TX traffic: the XDP SQs
 # change in place (no SQ created), and reflect every frame afterwards.
 mpwqe_toggle() {
-	local i c0 rc=0
+	local i c0 c rc=0
 
 	xdp_bench tx -p swap-macs -m native "$b" || return 1
 	c0=$(model_cmd "$bdf_b" CREATE_SQ)
@@ -531,8 +551,9 @@ mpwqe_toggle() {
 		xdp_tx_mpwqe off && xdp_tx_mpwqe on || { diag "round $i failed"; rc=1; break; }
 	done
 	traffic_stop
-	diag "$ROUNDS xdp_tx_mpwqe off/on under XDP_TX traffic: CREATE_SQ $c0 -> $(model_cmd "$bdf_b" CREATE_SQ)"
-	[ "$(model_cmd "$bdf_b" CREATE_SQ)" = "$c0" ] || rc=1
+	c=$(model_cmd "$bdf_b" CREATE_SQ)
+	diag "$ROUNDS xdp_tx_mpwqe off/on under XDP_TX traffic: CREATE_SQ $c0 -> $c"
+	[ "$c" = "$c0" ] || rc=1
 	tx_measure "$FRAMES" on
 	tx_delivers || rc=1
 	xdp_bench_stop

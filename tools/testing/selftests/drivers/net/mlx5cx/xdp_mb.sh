@@ -52,7 +52,7 @@ nsx() { ip netns exec "$NS" "$@"; }
 bstat() { ethtool_stat "$b" "$1" "$NS"; }
 xdp_attached() { ip -n "$NS" -d link show "$b" | grep -q 'prog/xdp'; }
 xdp_prog_id() { ip -n "$NS" -d link show "$b" | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p'; }
-b_mtu() { ip -n "$NS" -j link show "$b" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["mtu"])'; }
+b_mtu() { nsx cat "/sys/class/net/$b/mtu"; }
 
 # prog NAME CFLAGS...: xdp_prog.c built into $TMP/NAME.o.
 prog() {
@@ -176,23 +176,28 @@ pages_as_sized() {
 	[ "$3" -ge $((want - tol)) ] && [ "$3" -le $((want + tol)) ]
 }
 
+# traffic_mb: $FRAMES frames of $SIZE bytes from A, 8 a burst, between
+# two snapshots of the counters at rest (pair_rest S0, S1): the program
+# just attached has its RQs filled first, and what was sent is counted
+# before the reads.
+traffic_mb() {
+	pair_rest S0 || return 1
+	pktgen_setup "$a" "$FRAMES" 8 "$SIZE" && pktgen_start || return 1
+	pair_rest S1
+}
+
 # (b) XDP_DROP of 8000-byte frames, then the pages back.
 drop_mb() {
-	local d0 r0 p0 mr0 md0 ma0 d r p mr md ma rc=0
+	local d r p mr md ma rc=0
 
 	attach drop_frags xdp.frags || return 1
-	sleep 1
-	d0=$(bstat rx_xdp_drop) r0=$(bstat rx_packets) p0=$(bstat rx_pages)
-	mr0=$(model_get "$bdf_b" rx.packets) md0=$(model_get "$bdf_b" rx.drops)
-	ma0=$(model_get "$bdf_a" tx.packets)
-	pktgen_setup "$a" "$FRAMES" 8 "$SIZE"
-	pktgen_start
-	sleep 2
-	d=$(( $(bstat rx_xdp_drop) - d0 )) r=$(( $(bstat rx_packets) - r0 ))
-	p=$(( $(bstat rx_pages) - p0 ))
-	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
-	md=$(( $(model_get "$bdf_b" rx.drops) - md0 ))
-	ma=$(( $(model_get "$bdf_a" tx.packets) - ma0 ))
+	traffic_mb S0 S1 || { detach; return 1; }
+	delta d e.rx_xdp_drop
+	delta r e.rx_packets
+	delta p e.rx_pages
+	delta mr b.rx.packets
+	delta md b.rx.drops
+	delta ma a.tx.packets
 	detach
 	diag "XDP_DROP $SIZE-byte frames, rx_striding_rq $1: A sent $ma, B port delivered $mr, dropped $md; rx_xdp_drop +$d, rx_packets +$r, rx_pages +$p"
 	[ "$mr" -gt 0 ] && [ "$d" -eq "$mr" ] && [ "$r" -eq 0 ] &&
@@ -226,26 +231,23 @@ pass_mb() {
 }
 
 # (d) XDP_TX of multi-buffer frames, back to A (counted at A's door).
+udp_back() { echo "udp $(udp_tap_get "" "$a" ingress)"; }
 tx_mb() {
-	local x0 f0 e0 mr0 u0 t0 w0 wb0 m0 x f e mr u t w wb m rc=0
+	local x f e mr u t w wb m rc=0
 
 	attach tx_frags xdp.frags || return 1
 	udp_tap_add "" "$a" ingress || { detach; return 1; }
-	sleep 1
-	x0=$(bstat rx_xdp_tx_xmit) f0=$(bstat rx_xdp_tx_full) e0=$(bstat rx_xdp_tx_err)
-	mr0=$(model_get "$bdf_b" rx.packets) t0=$(model_get "$bdf_b" tx.packets)
-	u0=$(udp_tap_get "" "$a" ingress)
-	read -r w0 wb0 m0 <<<"$(sq_totals "$bdf_b")"
-	pktgen_setup "$a" "$FRAMES" 8 "$SIZE"
-	pktgen_start
-	sleep 3
-	x=$(( $(bstat rx_xdp_tx_xmit) - x0 )) f=$(( $(bstat rx_xdp_tx_full) - f0 ))
-	e=$(( $(bstat rx_xdp_tx_err) - e0 ))
-	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
-	t=$(( $(model_get "$bdf_b" tx.packets) - t0 ))
-	u=$(( $(udp_tap_get "" "$a" ingress) - u0 ))
-	read -r w wb m <<<"$(sq_totals "$bdf_b")"
-	w=$((w - w0)) wb=$((wb - wb0)) m=$((m - m0))
+	PAIR_SNAP_MORE=udp_back traffic_mb S0 S1 ||
+		{ udp_tap_del "" "$a" ingress; detach; return 1; }
+	delta x e.rx_xdp_tx_xmit
+	delta f e.rx_xdp_tx_full
+	delta e e.rx_xdp_tx_err
+	delta mr b.rx.packets
+	delta t b.tx.packets
+	delta u x.udp
+	delta w b.sq_wqes
+	delta wb b.sq_wqebbs
+	delta m b.sq_mpwqes
 	udp_tap_del "" "$a" ingress
 	detach
 	diag "XDP_TX $SIZE-byte frames, rx_striding_rq $1: B delivered $mr; rx_xdp_tx_xmit +$x, tx_full +$f, tx_err +$e; B port sent $t in $w WQEs ($m MPWQEs), $wb WQEBBs; A received $u back"
@@ -298,19 +300,16 @@ truncated() {
 	nsx awk '$1 == "IpExt:" && !h { for (i = 2; i <= NF; i++) c[$i] = i; h = 1; next }
 		$1 == "IpExt:" && h { print $c["InTruncatedPkts"]; exit }' /proc/net/netstat
 }
+truncated_kv() { echo "truncated $(truncated)"; }
 shrink_mb() {
-	local r0 d0 mr0 a0 r d mr ab rc=0
+	local r d mr ab rc=0
 
 	attach shrink_frags xdp.frags || return 1
-	sleep 1
-	r0=$(bstat rx_packets) d0=$(bstat rx_xdp_drop) a0=$(truncated)
-	mr0=$(model_get "$bdf_b" rx.packets)
-	pktgen_setup "$a" "$FRAMES" 8 "$SIZE"
-	pktgen_start
-	sleep 2
-	r=$(( $(bstat rx_packets) - r0 )) d=$(( $(bstat rx_xdp_drop) - d0 ))
-	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
-	ab=$(( $(truncated) - a0 ))
+	PAIR_SNAP_MORE=truncated_kv traffic_mb S0 S1 || { detach; return 1; }
+	delta r e.rx_packets
+	delta d e.rx_xdp_drop
+	delta mr b.rx.packets
+	delta ab x.truncated
 	detach
 	diag "XDP_PASS after bpf_xdp_adjust_tail(-5000), rx_striding_rq $1: B delivered $mr; rx_packets +$r, rx_xdp_drop +$d; IP truncated +$ab"
 	[ "$mr" -gt 0 ] && [ "$r" -eq "$mr" ] && [ "$d" -eq 0 ] && [ "$ab" -eq "$mr" ] || rc=1
@@ -322,8 +321,9 @@ shrink_mb() {
 # whose ndo_xdp_xmit takes frames with fragments), its peer v1 receives
 # every one, and the pages come back (xdp_return_frame of a page_pool
 # frame with fragments) once the program is gone.
+v1_received() { echo "v1_rx $(nsx cat /sys/class/net/v1/statistics/rx_packets)"; }
 redirect_mb() {
-	local r0 mr0 v0 r mr v rc=0 vifx
+	local r mr v rc=0 vifx
 
 	modprobe veth || return 1
 	ip -n "$NS" link add v0 mtu "$MTU" type veth peer name v1 mtu "$MTU" || return 1
@@ -334,15 +334,11 @@ redirect_mb() {
 	vifx=$(nsx cat /sys/class/net/v0/ifindex)
 	prog redirect_v0 -DACTION=XDP_PASS -DFRAGS -DREDIRECT_IFINDEX="$vifx" &&
 		attach redirect_v0 xdp.frags || { ip -n "$NS" link del v0; return 1; }
-	sleep 1
-	r0=$(bstat rx_xdp_redirect) mr0=$(model_get "$bdf_b" rx.packets)
-	v0=$(nsx cat /sys/class/net/v1/statistics/rx_packets)
-	pktgen_setup "$a" "$FRAMES" 8 "$SIZE"
-	pktgen_start
-	sleep 2
-	r=$(( $(bstat rx_xdp_redirect) - r0 ))
-	mr=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
-	v=$(( $(nsx cat /sys/class/net/v1/statistics/rx_packets) - v0 ))
+	PAIR_SNAP_MORE=v1_received traffic_mb S0 S1 ||
+		{ detach; ip -n "$NS" link del v0; return 1; }
+	delta r e.rx_xdp_redirect
+	delta mr b.rx.packets
+	delta v x.v1_rx
 	detach
 	ip -n "$NS" link del v0
 	diag "XDP_REDIRECT $SIZE-byte frames $b -> v0, rx_striding_rq $1: B delivered $mr, rx_xdp_redirect +$r, v1 received $v"
@@ -361,7 +357,7 @@ xmit_mb_cleanup() {
 	detach
 }
 xmit_mb() {
-	local n=200 x0 f0 e0 t0 a0 w0 wb0 m0 x f e t ar w wb m l rc=0
+	local n=200 x f e t ar ad w wb m rc=0
 
 	modprobe veth || return 1
 	ip -n "$NS" link add v0 mtu "$MTU" type veth peer name v1 mtu "$MTU" || return 1
@@ -371,31 +367,35 @@ xmit_mb() {
 		attach drop_frags xdp.frags &&
 		ip -n "$NS" link set dev v0 xdpdrv obj "$TMP/redirect_frags.o" sec xdp.frags ||
 		{ xmit_mb_cleanup; return 1; }
-	sleep 1
-	x0=$(bstat tx_xdp_xmit) f0=$(bstat tx_xdp_full) e0=$(bstat tx_xdp_err)
-	t0=$(model_get "$bdf_b" tx.packets)
-	a0=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) ))
-	read -r w0 wb0 m0 <<<"$(sq_totals "$bdf_b")"
+	pair_rest S0 || { xmit_mb_cleanup; return 1; }
 	modprobe pktgen
-	nsx bash -c "source '$LIB_DIR/lib.sh'; pktgen_attach v1" || return 1
-	for l in "count $n" "pkt_size $SIZE" "burst 1" "delay 0" \
-		"dst $A_IP" "dst_mac $a_mac"; do
-		nsx bash -c "echo '$l' > /proc/net/pktgen/v1"
-	done
+	# One shell in the netns for the whole set-up (each costs its start).
+	nsx bash -c "source '$LIB_DIR/lib.sh'; pktgen_attach v1 || exit 1
+		for l in 'count $n' 'pkt_size $SIZE' 'burst 1' 'delay 0' \
+			'dst $A_IP' 'dst_mac $a_mac'; do
+			echo \"\$l\" >/proc/net/pktgen/v1 || exit 1
+		done" || { xmit_mb_cleanup; return 1; }
 	traffic 0 nsx bash -c "echo start > /proc/net/pktgen/pgctrl"
-	sleep 2
-	x=$(( $(bstat tx_xdp_xmit) - x0 )) f=$(( $(bstat tx_xdp_full) - f0 ))
-	e=$(( $(bstat tx_xdp_err) - e0 ))
-	t=$(( $(model_get "$bdf_b" tx.packets) - t0 ))
-	ar=$(( $(model_get "$bdf_a" rx.packets) + $(model_get "$bdf_a" rx.drops) - a0 ))
-	read -r w wb m <<<"$(sq_totals "$bdf_b")"
-	w=$((w - w0)) wb=$((wb - wb0)) m=$((m - m0))
+	pair_rest S1 || { xmit_mb_cleanup; return 1; }
+	delta x e.tx_xdp_xmit
+	delta f e.tx_xdp_full
+	delta e e.tx_xdp_err
+	delta t b.tx.packets
+	delta ar a.rx.packets
+	delta ad a.rx.drops
+	ar=$((ar + ad))
+	delta w b.sq_wqes
+	delta wb b.sq_wqebbs
+	delta m b.sq_mpwqes
 	xmit_mb_cleanup
 	diag "ndo_xdp_xmit of $SIZE-byte frames v0 -> $b: pktgen $n from v1; tx_xdp_xmit +$x, tx_xdp_full +$f, tx_xdp_err +$e; B port sent $t in $w WQEs ($m MPWQEs), $wb WQEBBs; A's port received $ar"
 	[ "$x" -eq "$n" ] && [ "$t" -eq "$x" ] && [ "$ar" -eq "$x" ] &&
 		[ "$m" -eq 0 ] && [ "$wb" -ge $((2 * x)) ] || rc=1
 	return $rc
 }
+
+# drops_from D0 N: rx_xdp_drop of B is N past D0, or more.
+drops_from() { [ "$(bstat rx_xdp_drop)" -ge $(($1 + $2)) ]; }
 
 # MTU changes under XDP: a frags-aware program attached at MTU 1500
 # (linear buffers) stays through MTU 9000 (the channels rebuilt scattered)
@@ -412,7 +412,7 @@ mtu_change() {
 	d0=$(bstat rx_xdp_drop)
 	pktgen_setup "$a" 50 1 "$SIZE"
 	pktgen_start
-	sleep 1
+	wait_for 30 drops_from "$d0" 50
 	diag "frags-aware program through MTU 1500 -> $MTU, rx_striding_rq $1: MTU $(b_mtu), rx_xdp_drop +$(( $(bstat rx_xdp_drop) - d0 )) of 50 $SIZE-byte frames"
 	[ "$(b_mtu)" = "$MTU" ] && [ "$(bstat rx_xdp_drop)" -ge $((d0 + 50)) ] || rc=1
 	detach
@@ -442,7 +442,7 @@ swap_refused() {
 	d0=$(bstat rx_xdp_drop)
 	pktgen_setup "$a" 50 1 "$SIZE"
 	pktgen_start
-	sleep 1
+	wait_for 30 drops_from "$d0" 50
 	[ "$(bstat rx_xdp_drop)" -ge $((d0 + 50)) ] || rc=1
 	detach
 	return $rc
