@@ -650,6 +650,9 @@ enum {
  * @dim_events: NAPI completions, the event count of the DIM samples
  * @rx_dim_on: @rx_dim runs
  * @tx_dim_on: @tx_dim runs
+ * @irq_events: completion events of the channel's CQs, counted in the
+ *	interrupt (one vector serves all of them: one writer at a time)
+ * @irq_events_seen: @irq_events when NAPI last added them to @stats
  */
 struct mlx5e_channel {
 	struct napi_struct napi;
@@ -671,6 +674,8 @@ struct mlx5e_channel {
 	u16 dim_events;
 	bool rx_dim_on;
 	bool tx_dim_on;
+	u32 irq_events;
+	u32 irq_events_seen;
 };
 
 /**

@@ -42,8 +42,15 @@
 static void mlx5e_completion_event(struct mlx5_cq *mcq)
 {
 	struct mlx5e_cq *cq = container_of(mcq, struct mlx5e_cq, mcq);
+	struct mlx5e_channel *c = container_of(cq->napi, struct mlx5e_channel,
+					       napi);
 
 	cq->arm_sn++;
+	/*
+	 * ch_events: counted here, added to the u64_stats by NAPI, their
+	 * writer, which this interrupt may preempt on its CPU.
+	 */
+	WRITE_ONCE(c->irq_events, c->irq_events + 1);
 	napi_schedule(cq->napi);
 }
 
@@ -856,12 +863,15 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 {
 	struct mlx5e_channel *c = container_of(napi, struct mlx5e_channel,
 					       napi);
+	u32 events = READ_ONCE(c->irq_events);
 	bool busy;
 	int work;
 
 	u64_stats_update_begin(&c->stats->syncp);
 	u64_stats_inc(&c->stats->poll);
+	u64_stats_add(&c->stats->events, events - c->irq_events_seen);
 	u64_stats_update_end(&c->stats->syncp);
+	c->irq_events_seen = events;
 
 	busy = mlx5e_poll_tx_cq(&c->sq, budget);
 	if (c->xdpsq)

@@ -85,10 +85,11 @@ ktap_check "rx-usecs above 4095 and rx-frames above 65535 refused, state unchang
 
 # irq_per_pkt COUNT DELAY: a pktgen stream of COUNT packets from A, DELAY
 # ns apart, once B's counters stand still: "interrupts packets eqes
-# by_count by_period posted cqes", B's interrupts (the model's MSI-X
-# count of B's function), the packets B received, its completion EQEs,
-# those the model posted when cq_max_count was reached and when cq_period
-# ran out, every EQE it posted and B's CQEs.
+# by_count by_period posted cqes events", B's interrupts (the model's
+# MSI-X count of B's function), the packets B received, its completion
+# EQEs, those the model posted when cq_max_count was reached and when
+# cq_period ran out, every EQE it posted, B's CQEs, and the completion
+# events B's driver counted (ch_events: one per completion EQE).
 b_snapshot() {
 	traffic_counters "$bdf_b" && nsb cat "/sys/class/net/$b/statistics/rx_packets"
 }
@@ -99,7 +100,8 @@ b_counts() {
 	echo "$(report_get msix.sent <<<"$rep") $(nsb cat "/sys/class/net/$b/statistics/rx_packets")" \
 		"$(report_get eqe.comp <<<"$rep") $(report_get eqe.comp.mod_count <<<"$rep")" \
 		"$(report_get eqe.comp.mod_timer <<<"$rep") $(report_get eqe.posted <<<"$rep")" \
-		"$(( $(report_get cqe.rx <<<"$rep") + $(report_get cqe.tx <<<"$rep") ))"
+		"$(( $(report_get cqe.rx <<<"$rep") + $(report_get cqe.tx <<<"$rep") ))" \
+		"$(ethtool_stat "$b" ch_events "$NS")"
 }
 irq_per_pkt() {
 	local c0 c1 i
@@ -108,13 +110,13 @@ irq_per_pkt() {
 	echo "delay $2" > "/proc/net/pktgen/$a"
 	settled 30 b_snapshot >/dev/null || return 1
 	read -r -a c0 <<<"$(b_counts)"
-	[ ${#c0[@]} = 7 ] || { diag "B's report lacks a counter: ${c0[*]}"; return 1; }
+	[ ${#c0[@]} = 8 ] || { diag "B's report lacks a counter: ${c0[*]}"; return 1; }
 	pktgen_start || return 1
 	# The last EQE waits for the period after the last packet.
 	settled 30 b_snapshot >/dev/null || return 1
 	read -r -a c1 <<<"$(b_counts)"
-	[ ${#c1[@]} = 7 ] || { diag "B's report lacks a counter: ${c1[*]}"; return 1; }
-	for i in 0 1 2 3 4 5 6; do
+	[ ${#c1[@]} = 8 ] || { diag "B's report lacks a counter: ${c1[*]}"; return 1; }
+	for i in 0 1 2 3 4 5 6 7; do
 		printf '%s ' $((c1[i] - c0[i]))
 	done
 	echo
@@ -130,16 +132,17 @@ ratio() { awk -v i="$1" -v p="$2" 'BEGIN { printf "%.4f", p ? i / p : 0 }'; }
 # does not loosen the bound.  Under host load B may drop some of the
 # burst: the ratio is over what B received.)
 moderated() {
-	local irq pkts eqe cnt tmr posted cqes
+	local irq pkts eqe cnt tmr posted cqes ev
 
-	read -r irq pkts eqe cnt tmr posted cqes <<<"$(irq_per_pkt "$PKTS" 0)"
-	diag "rx-frames 32, back to back: $irq interrupts for $pkts packets ($(ratio "$irq" "$pkts") per packet); completion EQEs $eqe: $cnt by the count, $tmr by the period; $cqes CQEs, $posted EQEs in all"
-	[ -n "$cqes" ] && [ "$pkts" -ge $((PKTS / 2)) ] && [ "$irq" -gt 0 ] &&
+	read -r irq pkts eqe cnt tmr posted cqes ev <<<"$(irq_per_pkt "$PKTS" 0)"
+	diag "rx-frames 32, back to back: $irq interrupts for $pkts packets ($(ratio "$irq" "$pkts") per packet); completion EQEs $eqe: $cnt by the count, $tmr by the period; $cqes CQEs, $posted EQEs in all; ch_events $ev"
+	[ -n "$ev" ] && [ "$ev" -eq "$eqe" ] &&
+		[ "$pkts" -ge $((PKTS / 2)) ] && [ "$irq" -gt 0 ] &&
 		[ "$eqe" -eq $((cnt + tmr)) ] && [ $((cnt * 32)) -le "$cqes" ] &&
 		[ "$irq" -le "$posted" ] && [ "$irq" -le $((pkts / 16 + tmr)) ] &&
 		[ $((irq * 2)) -le "$pkts" ]
 }
-ktap_check "rx-frames 32, rx-usecs 4000: every EQE moderated, by the count after 32 CQEs or by the period; at most 1/16 interrupt per packet beside the period's (model counts)" moderated
+ktap_check "rx-frames 32, rx-usecs 4000: every EQE moderated, by the count after 32 CQEs or by the period; at most 1/16 interrupt per packet beside the period's (model counts); ch_events counts each completion EQE" moderated
 
 # One packet a millisecond, so that B's NAPI is done with each before the
 # next comes (as it is not back to back on a loaded TCG host): each
@@ -148,16 +151,17 @@ ktap_check "rx-frames 32, rx-usecs 4000: every EQE moderated, by the count after
 # takes it without an EQE).  B's few sends (ICMP) complete on TX CQs the
 # period moderates.
 per_packet() {
-	local irq pkts eqe cnt tmr posted cqes
+	local irq pkts eqe cnt tmr posted cqes ev
 
 	nsb ethtool -C "$b" rx-frames 1 || return 1
-	read -r irq pkts eqe cnt tmr posted cqes <<<"$(irq_per_pkt "$PKTS1" 1000000)"
-	diag "rx-frames 1, 1 ms apart: $irq interrupts for $pkts packets ($(ratio "$irq" "$pkts") per packet); completion EQEs $eqe: $cnt by the count, $tmr by the period"
-	[ -n "$cqes" ] && [ "$pkts" -ge "$PKTS1" ] && [ "$eqe" -eq $((cnt + tmr)) ] &&
+	read -r irq pkts eqe cnt tmr posted cqes ev <<<"$(irq_per_pkt "$PKTS1" 1000000)"
+	diag "rx-frames 1, 1 ms apart: $irq interrupts for $pkts packets ($(ratio "$irq" "$pkts") per packet); completion EQEs $eqe: $cnt by the count, $tmr by the period; ch_events $ev"
+	[ -n "$ev" ] && [ "$ev" -eq "$eqe" ] &&
+		[ "$pkts" -ge "$PKTS1" ] && [ "$eqe" -eq $((cnt + tmr)) ] &&
 		[ $((cnt * 2)) -ge "$pkts" ] &&
 		[ $((irq * 2)) -ge "$pkts" ] && [ "$irq" -le $((pkts + pkts / 10)) ]
 }
-ktap_check "rx-frames 1: about one interrupt per packet (1/2 .. 1.1), an EQE by the count for one packet in 2 at least" per_packet
+ktap_check "rx-frames 1: about one interrupt per packet (1/2 .. 1.1), an EQE by the count for one packet in 2 at least; ch_events counts each completion EQE" per_packet
 
 adaptive() {
 	nsb ethtool -C "$b" adaptive-rx on adaptive-tx on || return 1
