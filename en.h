@@ -146,7 +146,8 @@ struct mlx5e_params {
  * @csum_none: SKBs without one
  * @xmit_more: SKBs sent with more to follow (doorbell deferred)
  * @stopped: times the queue was stopped for room
- * @dropped: SKBs dropped (DMA mapping failure, malformed)
+ * @dropped: SKBs dropped (DMA mapping failure, malformed, no SQ in
+ *	service behind the queue)
  * @nop: NOP WQEs posted, each one (ring end padding, flushes after a drop)
  * @doorbells: doorbells rung
  * @mpwqe_blks: Enhanced Multi-Packet WQEs (MPWQE sessions) posted

@@ -1174,7 +1174,7 @@ static int mlx5e_set_real_queues(struct mlx5e_priv *priv, u16 nch)
 static void mlx5e_activate_priv(struct mlx5e_priv *priv)
 {
 	clear_bit(MLX5E_STATE_TX_DISABLED, &priv->state);
-	/* The clear before the wake: pairs with mlx5e_xmit_disabled()'s. */
+	/* The clear before the wake: pairs with mlx5e_xmit_no_sq()'s. */
 	smp_mb__after_atomic();
 	netif_tx_wake_all_queues(priv->netdev);
 	mlx5e_xdp_xmit_enable(priv);

@@ -503,25 +503,34 @@ static void mlx5e_sq_xmit_mpwqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 }
 
 /*
- * The stack called xmit while the driver had every TX queue stopped
- * (MLX5E_STATE_TX_DISABLED): only a wake of a queue the driver disabled,
- * a bug, lets it. Counted on the queue's channel and said once; the SKB
- * goes on as usual. The bit is read again after a read barrier (paired
- * with the one in mlx5e_activate_priv()): a first read may predate the
- * stack's own of the queue's state, woken by mlx5e_activate_priv().
+ * No SQ in service behind the SKB's queue: the SKB is dropped and counted
+ * on the queue's channel (its writer is xmit, under the queue's lock).
+ * A switch or a close takes the SQs out of service a moment before the
+ * stack's TX queues stop. Once they are stopped
+ * (MLX5E_STATE_TX_DISABLED), only a wake of a queue the driver disabled,
+ * a bug, brings xmit here: counted apart and said once. The bit is read
+ * after a read barrier (paired with the one in mlx5e_activate_priv()):
+ * an earlier read may predate the stack's own of the queue's state.
  */
-static void mlx5e_xmit_disabled(struct mlx5e_priv *priv, u16 qid)
+static void mlx5e_xmit_no_sq(struct mlx5e_priv *priv, struct sk_buff *skb,
+			     u16 qid)
 {
 	struct mlx5e_sq_stats *stats = &priv->channel_stats[qid].sq;
+	bool disabled;
 
+	dev_kfree_skb_any(skb);
 	/* The queue's state before the bit: pairs with the wake's. */
 	smp_rmb();
-	if (!test_bit(MLX5E_STATE_TX_DISABLED, &priv->state))
-		return;
-	mlx5e_stats_inc(stats, &stats->xmit_disabled, 1);
-	netdev_warn_once(priv->netdev,
-			 "xmit on TX queue %u while the TX queues are disabled\n",
-			 qid);
+	disabled = test_bit(MLX5E_STATE_TX_DISABLED, &priv->state);
+	u64_stats_update_begin(&stats->syncp);
+	u64_stats_inc(&stats->dropped);
+	if (disabled)
+		u64_stats_inc(&stats->xmit_disabled);
+	u64_stats_update_end(&stats->syncp);
+	if (disabled)
+		netdev_warn_once(priv->netdev,
+				 "xmit on TX queue %u while the TX queues are disabled\n",
+				 qid);
 }
 
 /**
@@ -541,11 +550,9 @@ netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev)
 	struct mlx5e_tx_wqe *wqe;
 	struct mlx5e_txqsq *sq;
 
-	if (unlikely(test_bit(MLX5E_STATE_TX_DISABLED, &priv->state)))
-		mlx5e_xmit_disabled(priv, skb_get_queue_mapping(skb));
 	sq = READ_ONCE(priv->txq2sq[skb_get_queue_mapping(skb)]);
 	if (unlikely(!sq || !test_bit(MLX5E_SQ_STATE_ENABLED, &sq->state))) {
-		dev_kfree_skb_any(skb);
+		mlx5e_xmit_no_sq(priv, skb, skb_get_queue_mapping(skb));
 		return NETDEV_TX_OK;
 	}
 
