@@ -641,19 +641,25 @@ static u16 mlx5e_tx_complete_wqes(struct mlx5e_txqsq *sq, u16 sqcc, u16 last,
 }
 
 /*
- * A CQE must name a WQE posted and not yet completed: in [@sqcc, @pc).
- * Any other (a completion left from before a reset of the SQ) would
- * complete WQEs that are not there, or in flight, and take the consumer
- * counter past the producer: it completes nothing, and is counted.
+ * A CQE must name a WQE posted and not yet completed: in [@sqcc, *@pc).
+ * *@pc may be older than the WQE (read before the CQE): it is read again
+ * before a CQE is called stale. Any other (a completion left from before
+ * a reset of the SQ) would complete WQEs that are not there, or in
+ * flight, and take the consumer counter past the producer: it completes
+ * nothing, and is counted.
  */
-static bool mlx5e_tx_cqe_stale(struct mlx5e_txqsq *sq, u16 sqcc, u16 pc,
+static bool mlx5e_tx_cqe_stale(struct mlx5e_txqsq *sq, u16 sqcc, u16 *pc,
 			       u16 last)
 {
-	if (likely((u16)(last - sqcc) < (u16)(pc - sqcc)))
+	if (likely((u16)(last - sqcc) < (u16)(*pc - sqcc)))
+		return false;
+	/* Posted before the device completed it: a fresh read sees it. */
+	*pc = READ_ONCE(sq->pc);
+	if (likely((u16)(last - sqcc) < (u16)(*pc - sqcc)))
 		return false;
 	netdev_warn_once(sq->ch->netdev,
 			 "SQ 0x%x: CQE for WQE %u outside the posted [%u, %u): ignored\n",
-			 sq->sqn, last, sqcc, pc);
+			 sq->sqn, last, sqcc, *pc);
 	return true;
 }
 
@@ -666,7 +672,7 @@ static bool __mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 	struct mlx5_cqe64 *cqe;
 	int n = 0, err = 0, stale = 0;
 	u32 dma_fifo_cc;
-	u16 sqcc;
+	u16 sqcc, pc;
 
 	/*
 	 * The TX CQ has as many entries as the SQ: slots freed to xmit
@@ -676,10 +682,13 @@ static bool __mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 	 */
 	sqcc = sq->cc;
 	dma_fifo_cc = sq->dma_fifo_cc;
+	/*
+	 * The producer, read once: a CQE naming a WQE posted since has it
+	 * read again (mlx5e_tx_cqe_stale()).
+	 */
+	pc = READ_ONCE(sq->pc);
 	while (n < MLX5E_TX_CQ_POLL_BUDGET && (cqe = mlx5_cqwq_get_cqe(&cq->wq))) {
 		u16 last = be16_to_cpu(cqe->wqe_counter);
-		/* Posted before the device completed it: the WQE is there. */
-		u16 pc = READ_ONCE(sq->pc);
 		u8 opcode = get_cqe_opcode(cqe);
 
 		mlx5_cqwq_pop(&cq->wq);
@@ -690,7 +699,7 @@ static bool __mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 					      &sq->state))
 				queue_work(sq->ch->priv->wq, &sq->recover_work);
 		}
-		if (unlikely(mlx5e_tx_cqe_stale(sq, sqcc, pc, last))) {
+		if (unlikely(mlx5e_tx_cqe_stale(sq, sqcc, &pc, last))) {
 			stale++;
 			continue;
 		}
