@@ -55,13 +55,7 @@ udp_send() {
 	err0=$(snmp_get "$NS" Udp InCsumErrors)
 	nsb socat -u "UDP-RECV:$port,bind=$B_IP" /dev/null &
 	sleep 1
-	traffic 5 $PY - "$B_IP" "$port" "$n" <<'EOF'
-import socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(int(sys.argv[3])):
-    s.sendto(bytes([i & 0xff]) * 1000, (sys.argv[1], int(sys.argv[2])))
-    time.sleep(0.002)
-EOF
+	udp_paced "$B_IP" "$port" "$n" 1000
 	sleep 1
 	kill %% 2>/dev/null
 	wait
@@ -154,13 +148,7 @@ vlan_complete() {
 	ping -c 1 -W 5 198.19.9.2 >/dev/null 2>&1
 	nsb socat -u "UDP-RECV:5005,bind=198.19.9.2" /dev/null &
 	sleep 1
-	traffic 5 $PY - 198.19.9.2 5005 50 <<'EOF' || ok=1
-import socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(int(sys.argv[3])):
-    s.sendto(bytes([i & 0xff]) * 300, (sys.argv[1], int(sys.argv[2])))
-    time.sleep(0.002)
-EOF
+	udp_paced 198.19.9.2 5005 50 300 || ok=1
 	sleep 1
 	kill %% 2>/dev/null
 	wait

@@ -194,6 +194,19 @@ traffic() {
 	within $((len + TRAFFIC_SECS)) "$@"
 }
 
+# udp_paced IP PORT N SIZE: N UDP datagrams of SIZE bytes to IP:PORT, 2 ms
+# apart, datagram i filled with the byte i & 0xff; within a traffic bound.
+udp_paced() {
+	traffic 5 python3 - "$@" <<'EOF'
+import socket, sys, time
+ip, port, n, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(n):
+    s.sendto(bytes([i & 0xff]) * size, (ip, port))
+    time.sleep(0.002)
+EOF
+}
+
 within() {
 	local secs=$1 me=$BASHPID wd rc what exit_trap
 
