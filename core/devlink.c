@@ -46,6 +46,11 @@ static int mlx5_devlink_reload_down(struct devlink *devlink, bool netns_change,
 		NL_SET_ERR_MSG_MOD(extack, "network namespace change not supported");
 		return -EOPNOTSUPP;
 	}
+	if (dev->pci_reset) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a PCI reset of the function is under way");
+		return -EBUSY;
+	}
 	mlx5_unload_one_devl_locked(dev);
 	return 0;
 }

@@ -347,6 +347,12 @@ static int mlx5_fw_fatal_reporter_recover(struct devlink_health_reporter *report
 	struct mlx5_core_dev *dev = devlink_health_reporter_priv(reporter);
 	int err;
 
+	/* The PCI core's reset callback loads the function when it is over. */
+	if (dev->pci_reset) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a PCI reset of the function is under way");
+		return -EBUSY;
+	}
 	dev_warn(dev->device, "recovering: resetting and reloading the function\n");
 	/* A report may come while the device is fine: make it dead first. */
 	mlx5_enter_error_state(dev);

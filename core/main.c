@@ -293,7 +293,8 @@ static void mlx5_hw_down(struct mlx5_core_dev *dev)
  * @dev: the device, not loaded
  *
  * What reload and recovery call; every step unwinds on error, so that the
- * device holds nothing of ours.
+ * device holds nothing of ours. A loaded function is left as it is; one
+ * in a PCI reset is not loaded (-EBUSY): the reset's own callback does.
  *
  * Context: the devlink instance lock is held.
  * Return: 0 or a negative errno.
@@ -303,6 +304,11 @@ int mlx5_load_one_devl_locked(struct mlx5_core_dev *dev)
 	int err;
 
 	devl_assert_locked(priv_to_devlink(dev));
+	if (dev->loaded)
+		return 0;
+	/* The PCI core's reset callback loads it when the reset is over. */
+	if (dev->pci_reset)
+		return -EBUSY;
 	/* After internal error: a function reset and signs of life first. */
 	if (mlx5_dev_is_dead(dev)) {
 		err = mlx5_health_revive(dev, true);
@@ -534,7 +540,19 @@ static void mlx5_pci_unload(struct mlx5_core_dev *dev)
 	/* Before the lock: a recovery in progress takes it. */
 	mlx5_health_flush(dev);
 	devl_lock(devlink);
+	/* No reload or recovery loads it again before the PCI core does. */
+	dev->pci_reset = true;
 	mlx5_unload_one_devl_locked(dev);
+	devl_unlock(devlink);
+}
+
+/* The PCI core is done with the function; it may be loaded again. */
+static void mlx5_pci_reset_over(struct mlx5_core_dev *dev)
+{
+	struct devlink *devlink = priv_to_devlink(dev);
+
+	devl_lock(devlink);
+	dev->pci_reset = false;
 	devl_unlock(devlink);
 }
 
@@ -545,6 +563,7 @@ static int mlx5_pci_reload(struct mlx5_core_dev *dev)
 
 	mlx5_health_allow(dev);
 	devl_lock(devlink);
+	dev->pci_reset = false;
 	err = mlx5_load_one_devl_locked(dev);
 	devl_unlock(devlink);
 	if (err)
@@ -574,8 +593,11 @@ static pci_ers_result_t mlx5_pci_slot_reset(struct pci_dev *pdev)
 	pci_save_state(pdev);
 	pci_set_master(pdev);
 	/* The slot was reset: wait for the firmware, do not reset again. */
-	if (mlx5_health_revive(dev, false))
+	if (mlx5_health_revive(dev, false)) {
+		/* No resume: left unloaded, a reload may try again. */
+		mlx5_pci_reset_over(dev);
 		return PCI_ERS_RESULT_DISCONNECT;
+	}
 	return PCI_ERS_RESULT_RECOVERED;
 }
 
@@ -597,8 +619,11 @@ static void mlx5_pci_reset_done(struct pci_dev *pdev)
 {
 	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
 
-	if (mlx5_dev_is_dead(dev) && mlx5_health_revive(dev, false))
+	if (mlx5_dev_is_dead(dev) && mlx5_health_revive(dev, false)) {
+		/* Left unloaded: a reload or recovery may try again. */
+		mlx5_pci_reset_over(dev);
 		return;
+	}
 	mlx5_pci_reload(dev);
 }
 

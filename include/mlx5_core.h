@@ -382,6 +382,9 @@ struct mlx5_adev;
  * @board_id: PSID from QUERY_ADAPTER
  * @state: up, or internal error once the firmware is known dead
  * @loaded: the hardware is up (between load_one and unload_one)
+ * @pci_reset: a PCI reset or error recovery of the function is under way
+ *	(from reset_prepare or error_detected until the PCI core's callback
+ *	loads it again): only that callback may load it
  * @adev: the auxiliary device the Ethernet side binds to
  *
  * Allocated as the private area of the function's devlink instance.
@@ -408,6 +411,7 @@ struct mlx5_core_dev {
 	char board_id[MLX5_BOARD_ID_LEN];
 	enum mlx5_device_state state;
 	bool loaded;
+	bool pci_reset;
 	struct mlx5_adev *adev;
 };
 

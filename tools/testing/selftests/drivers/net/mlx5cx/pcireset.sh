@@ -3,8 +3,10 @@
 #
 # PCI function resets with the driver bound: the model offers PCIe FLR; a
 # reset through sysfs unloads the function (reset_prepare) and loads it
-# again (reset_done), 10 times, leaving nothing behind. A reset of a
-# function whose firmware died brings it back once the firmware lives.
+# again (reset_done), 10 times, leaving nothing behind; a recovery asked
+# for while a reset is under way is refused and never loads the function
+# twice. A reset of a function whose firmware died brings it
+# back once the firmware lives.
 # AER error injection, when the VM can offer it.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -12,7 +14,7 @@ source "$(dirname "$0")/lib.sh"
 
 RESETS=${RESETS:-$(sized 10 3)}
 
-ktap_header 7
+ktap_header 8
 
 bdf=$(cx_functions | head -n 1)
 dl=pci/$bdf
@@ -50,12 +52,65 @@ ktap_check "no leak report: each reset found the function torn down" \
 ktap_check "the function still reloads after the resets" \
 	bash -c "devlink dev reload $dl && source $LIB_DIR/lib.sh && [ \"\$(model_get $bdf hca_state)\" = initialised ]"
 
-# A reset of a function whose firmware died: it comes back when the
-# firmware runs again.  The death must have been seen (fw_fatal reported
-# it) before the reset, or the point proves nothing about a dead function.
+# A recovery asked for while a reset is under way (devlink health
+# recover takes the devlink lock, not the device lock a sysfs reset holds
+# from prepare to done, as a reload does). The firmware is dead (fw_fatal
+# reported it, auto-recovery off): the reset's done waits up to 5 s for
+# signs of life before it loads the function, without the devlink lock. A
+# recovery asked for then must be refused; the firmware comes back, and
+# the reset's done loads the function (or, when life came after its wait,
+# a recovery then does), once: one load's objects and pages, healthy,
+# reloads working after. (The model reports the objects the dead function
+# could not give back at its FLR: a leak report here is expected.)
 dead() {
 	devlink health show "$dl" reporter fw_fatal | grep -q "error 1"
 }
+unloads() { dmesg | grep -c "function reset: unloading"; }
+recover_in_reset() {
+	local u0 pid out rc=0
+
+	devlink health set "$dl" reporter fw_fatal auto_recover false
+	cxsim timeout "$bdf" 1000 && cxsim dead "$bdf" on || return 1
+	if ! wait_for 30 dead; then
+		diag "fw_fatal never reported the dead firmware"
+		cxsim dead "$bdf" off
+		return 1
+	fi
+	u0=$(unloads)
+	echo 1 > "$sysdev/reset" &
+	pid=$!
+	wait_for 4 test "$(unloads)" != "$u0" || { diag "no reset began"; rc=1; }
+	if out=$(devlink health recover "$dl" reporter fw_fatal 2>&1); then
+		diag "the recovery ran during the reset"
+		rc=1
+	elif [[ $out != *"PCI reset of the function is under way"* ]]; then
+		diag "recover: $out"
+		rc=1
+	fi
+	cxsim dead "$bdf" off
+	wait "$pid" || { diag "the reset failed"; rc=1; }
+	# Life may have come after the reset's done gave up waiting (a slow
+	# host): then the function is unloaded, and a recovery brings it back.
+	if [ "$(model_get "$bdf" hca_state)" != initialised ]; then
+		diag "the reset left the function unloaded (no life within its wait): recovering"
+		devlink health recover "$dl" reporter fw_fatal || rc=1
+	fi
+	devlink health set "$dl" reporter fw_fatal auto_recover true
+	if ! wait_for 10 up_again; then
+		diag "not loaded once: objects $(model_sum "$bdf" obj.) (was $objs0), pages $(model_get "$bdf" pages) (was $pages0), hca_state $(model_get "$bdf" hca_state)"
+		rc=1
+	fi
+	[ "$rc" = 0 ] &&
+		devlink health show "$dl" reporter fw_fatal | grep -q 'state healthy' &&
+		devlink dev reload "$dl"
+}
+ktap_check "a recovery asked for during a reset of a dead function: refused, the function loaded once by the reset, healthy, reloads after" \
+	recover_in_reset
+cxsim clear "$bdf"
+
+# A reset of a function whose firmware died: it comes back when the
+# firmware runs again.  The death must have been seen (fw_fatal reported
+# it) before the reset, or the point proves nothing about a dead function.
 dead_then_reset() {
 	devlink health set "$dl" reporter fw_fatal auto_recover false
 	cxsim timeout "$bdf" 1000 && cxsim dead "$bdf" on || return 1
