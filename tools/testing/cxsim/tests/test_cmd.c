@@ -843,6 +843,7 @@ static void test_fw_mute(void)
 	start_dev();
 	simple_cmd(MLX5_CMD_OP_ENABLE_HCA, 0);
 	tp_wr(CX_TP_FW_DEAD, CX_TP_FW_MUTE);
+	tp_wr(CX_TP_CMD_TIMEOUT, 2000);
 	c = rd32be(ISEG(health_counter));
 	fh.now += 10 * CX_HEALTH_TICK_NS;
 	ok(rd32be(ISEG(health_counter)) != c &&
@@ -856,7 +857,11 @@ static void test_fw_mute(void)
 	cx_core_reset(&core);
 	ok(tp_rd(CX_TP_FW_DEAD) == CX_TP_FW_MUTE,
 	   "a function reset does not make it answer");
+	ok(tp_rd(CX_TP_CMD_TIMEOUT) == 2000 &&
+	   rd32be(ISEG(cmd_exec_to)) == 2000,
+	   "a function reset keeps the stated command timeout");
 	tp_wr(CX_TP_FW_DEAD, 0);
+	tp_wr(CX_TP_CMD_TIMEOUT, 0);
 	start_dev();
 	ok(simple_cmd(MLX5_CMD_OP_ENABLE_HCA, 0) == 0,
 	   "switch cleared: commands are answered again");
