@@ -767,6 +767,11 @@ static unsigned int mlx5_iseg_timeout_ms(u32 reg)
 	return min_t(u64, ms, UINT_MAX);
 }
 
+/*
+ * The stated timeout, at most upstream's default: a device that states
+ * more would make every command of a firmware that stopped answering
+ * wait that long.
+ */
 static unsigned int mlx5_cmd_timeout_ms(struct mlx5_core_dev *dev)
 {
 	unsigned int ms;
@@ -774,7 +779,17 @@ static unsigned int mlx5_cmd_timeout_ms(struct mlx5_core_dev *dev)
 	if (!ioread32be(&dev->iseg->cmd_q_init_to))
 		return MLX5_CMD_TIMEOUT_MS;
 	ms = mlx5_iseg_timeout_ms(ioread32be(&dev->iseg->cmd_exec_to));
-	return ms ? ms : MLX5_CMD_TIMEOUT_MS;
+	if (!ms)
+		return MLX5_CMD_TIMEOUT_MS;
+	if (ms > MLX5_CMD_TIMEOUT_MS) {
+		if (!dev->cmd.timeout_capped)
+			dev_warn(dev->device,
+				 "the device states a command timeout of %u ms: using %u ms\n",
+				 ms, MLX5_CMD_TIMEOUT_MS);
+		dev->cmd.timeout_capped = true;
+		return MLX5_CMD_TIMEOUT_MS;
+	}
+	return ms;
 }
 
 /**

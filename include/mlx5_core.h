@@ -53,7 +53,10 @@ struct mlx5_ifc_mbox_out_bits {
 	u8 reserved_at_40[0x40];
 };
 
-/* Command execution timeout when the init segment states none. */
+/*
+ * Command execution timeout when the init segment states none, and the
+ * most it may state: upstream's default.
+ */
 #define MLX5_CMD_TIMEOUT_MS	60000
 #define MLX5_CMD_MAX_SLOTS	32
 
@@ -113,6 +116,8 @@ struct mlx5_cmd_slot {
  * @use_events: completions arrive as EQEs (else the driver polls)
  * @up: commands may be posted
  * @timeout_ms: how long a command may take
+ * @timeout_capped: the init segment stated more than MLX5_CMD_TIMEOUT_MS
+ *	(logged once)
  * @timeouts: commands that timed out since probe
  * @late: late answers that freed an abandoned entry, since probe
  * @eq_recoveries: commands completed by polling the EQ after a lost
@@ -133,6 +138,7 @@ struct mlx5_cmd {
 	bool use_events;
 	bool up;
 	unsigned int timeout_ms;
+	bool timeout_capped;
 	atomic_t timeouts;
 	atomic_t late;
 	atomic_t eq_recoveries;
