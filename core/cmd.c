@@ -19,6 +19,19 @@
  * MANAGE_PAGES. Once the device is dead (internal error) nothing is posted
  * and every waiter returns at once.
  *
+ * Firmware can be alive (its health counter runs, no syndrome) and still
+ * answer no command: mute. Each command would then cost a full timeout,
+ * and a teardown of dozens of commands over an hour at the default 60 s.
+ * MLX5_CMD_MUTE_TIMEOUTS commands in a row that time out, with no answer
+ * between them (an answer, even one that comes after its command timed
+ * out, proves the firmware alive), spanning as many timeouts and at least
+ * MLX5_CMD_MUTE_MIN_MS, make the firmware mute: the device goes to
+ * internal error as for dead firmware, and fw_fatal recovers it once the
+ * firmware answers again. Commands that time out together (posted at
+ * once) count for one timeout of silence, not for several; the floor
+ * keeps a firmware that answers seconds late at a short stated timeout
+ * (tests) alive. The count survives a new queue: a reload is no answer.
+ *
  * Locking: @cmd->lock (irqsave: the completion handler runs in hard IRQ
  * context) protects the entries' state; @cmd->mode_sem drains commands in
  * flight when the completion mode changes. Callers sleep: no command from
@@ -46,6 +59,11 @@
 /* cmdq_addr_l_sz: log queue size in bits 7:4, log entry stride in 3:0. */
 #define MLX5_CMDQ_LOG_SZ		GENMASK(7, 4)
 #define MLX5_CMDQ_LOG_STRIDE		GENMASK(3, 0)
+/* Late answers come this long at most, whatever the stated timeout. */
+#define MLX5_CMD_LATE_WAIT_MS		5000
+#define MLX5_CMD_LATE_POLL_MS		20
+/* Silence shorter than this never makes the firmware mute. */
+#define MLX5_CMD_MUTE_MIN_MS		MLX5_CMD_LATE_WAIT_MS
 
 struct mlx5_cmd_mbox {
 	struct mlx5_cmd_mbox *next;
@@ -270,6 +288,13 @@ static bool mlx5_cmd_entry_done(struct mlx5_cmd *cmd, int idx)
 	return !(own & MLX5_CMD_OWNER_HW);
 }
 
+/* The device answered a command, in time or late; under @cmd->lock. */
+static void mlx5_cmd_answered(struct mlx5_cmd *cmd)
+{
+	cmd->unanswered = 0;
+	cmd->unanswered_since = jiffies;
+}
+
 /* Give an entry and what it still holds back; under @cmd->lock. */
 static void mlx5_cmd_slot_free(struct mlx5_cmd *cmd, int idx)
 {
@@ -296,6 +321,7 @@ static int mlx5_cmd_reap(struct mlx5_cmd *cmd)
 		    !mlx5_cmd_entry_done(cmd, idx))
 			continue;
 		mlx5_cmd_slot_free(cmd, idx);
+		mlx5_cmd_answered(cmd);
 		atomic_inc(&cmd->late);
 		n++;
 	}
@@ -332,6 +358,40 @@ static bool mlx5_cmd_try_take(struct mlx5_cmd *cmd, bool pages, int *idx)
 }
 
 /*
+ * A command waited a full timeout since @since with no answer (for its
+ * entry, or for a free one). Declares the firmware mute when this makes
+ * MLX5_CMD_MUTE_TIMEOUTS in a row over long enough (see the top of the
+ * file). Returns true when the device is in internal error now: the
+ * command then ends as every command of a dead device does.
+ */
+static bool mlx5_cmd_unanswered(struct mlx5_core_dev *dev,
+				unsigned long since)
+{
+	struct mlx5_cmd *cmd = &dev->cmd;
+	unsigned int n, silent_ms, mute_ms;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cmd->lock, flags);
+	/* Silent since the later of its post and the last answer. */
+	if (!cmd->unanswered++ && time_after(since, cmd->unanswered_since))
+		cmd->unanswered_since = since;
+	n = cmd->unanswered;
+	silent_ms = jiffies_to_msecs(jiffies - cmd->unanswered_since);
+	spin_unlock_irqrestore(&cmd->lock, flags);
+
+	mute_ms = max(MLX5_CMD_MUTE_TIMEOUTS * cmd->timeout_ms,
+		      (unsigned int)MLX5_CMD_MUTE_MIN_MS);
+	if (n < MLX5_CMD_MUTE_TIMEOUTS || silent_ms < mute_ms ||
+	    mlx5_dev_is_dead(dev))
+		return mlx5_dev_is_dead(dev);
+	dev_err(dev->device,
+		"firmware mute: %u commands in a row timed out, none answered for %u ms (health counter 0x%x)\n",
+		n, silent_ms, ioread32be(&dev->iseg->health_counter));
+	mlx5_health_fatal(dev, MLX5_SENSOR_FW_MUTE);
+	return true;
+}
+
+/*
  * Take an entry: MANAGE_PAGES has one of its own, so that page requests
  * the firmware needs to finish other commands are never starved by them.
  * Waits at most one command timeout: entries are held that long at most,
@@ -341,6 +401,7 @@ static int mlx5_cmd_take_slot(struct mlx5_core_dev *dev, u16 opcode, int *idx)
 {
 	struct mlx5_cmd *cmd = &dev->cmd;
 	bool pages = opcode == MLX5_CMD_OP_MANAGE_PAGES;
+	unsigned long start = jiffies;
 	bool got = false;
 	long left;
 
@@ -356,7 +417,8 @@ static int mlx5_cmd_take_slot(struct mlx5_core_dev *dev, u16 opcode, int *idx)
 			    "%s(0x%x): no free command entry after %u ms\n",
 			    mlx5_cmd_opcode_str(opcode), opcode,
 			    cmd->timeout_ms);
-	return -EBUSY;
+	/* The entries are held by commands the device leaves unanswered. */
+	return mlx5_cmd_unanswered(dev, start) ? -ENOLINK : -EBUSY;
 }
 
 static void mlx5_cmd_put_slot(struct mlx5_cmd *cmd, int idx)
@@ -408,6 +470,7 @@ static int mlx5_cmd_poll(struct mlx5_core_dev *dev, int idx,
 	spin_lock_irqsave(&cmd->lock, flags);
 	if (slot->state == MLX5_CMD_SLOT_POSTED)
 		slot->state = MLX5_CMD_SLOT_DONE;
+	mlx5_cmd_answered(cmd);
 	spin_unlock_irqrestore(&cmd->lock, flags);
 	return 0;
 }
@@ -470,9 +533,11 @@ void mlx5_cmd_comp_handler(struct mlx5_core_dev *dev, u32 vector)
 		dma_rmb();
 		if (slot->state == MLX5_CMD_SLOT_POSTED) {
 			slot->state = MLX5_CMD_SLOT_DONE;
+			mlx5_cmd_answered(cmd);
 			complete(&slot->done);
 		} else if (slot->state == MLX5_CMD_SLOT_ABANDONED) {
 			mlx5_cmd_slot_free(cmd, idx);
+			mlx5_cmd_answered(cmd);
 			atomic_inc(&cmd->late);
 			freed = true;
 		}
@@ -533,7 +598,7 @@ static int mlx5_cmd_post_and_wait(struct mlx5_core_dev *dev, int idx,
 	struct mlx5_cmd_mbox *imb = NULL, *omb = NULL;
 	u16 opcode = MLX5_GET(mbox_in, in, opcode);
 	u8 token = slot->token;
-	unsigned long deadline, flags;
+	unsigned long posted, deadline, flags;
 	int err;
 	u8 ds;
 
@@ -583,7 +648,8 @@ static int mlx5_cmd_post_and_wait(struct mlx5_core_dev *dev, int idx,
 
 	/* The entry and its mailboxes are in memory before the doorbell. */
 	wmb();
-	deadline = jiffies + msecs_to_jiffies(cmd->timeout_ms);
+	posted = jiffies;
+	deadline = posted + msecs_to_jiffies(cmd->timeout_ms);
 	iowrite32be(BIT(idx), &dev->iseg->cmd_dbell);
 
 	if (READ_ONCE(cmd->use_events))
@@ -600,6 +666,8 @@ static int mlx5_cmd_post_and_wait(struct mlx5_core_dev *dev, int idx,
 					"%s(0x%x) timed out after %u ms, entry %d\n",
 					mlx5_cmd_opcode_str(opcode), opcode,
 					cmd->timeout_ms, idx);
+				if (mlx5_cmd_unanswered(dev, posted))
+					err = -ENOLINK;
 			}
 			return err;
 		}
@@ -767,6 +835,10 @@ static unsigned int mlx5_iseg_timeout_ms(u32 reg)
 	return min_t(u64, ms, UINT_MAX);
 }
 
+/*
+ * The stated timeout, at most upstream's default: a longer one only makes
+ * every command of a mute firmware wait longer before it is found out.
+ */
 static unsigned int mlx5_cmd_timeout_ms(struct mlx5_core_dev *dev)
 {
 	unsigned int ms;
@@ -774,7 +846,17 @@ static unsigned int mlx5_cmd_timeout_ms(struct mlx5_core_dev *dev)
 	if (!ioread32be(&dev->iseg->cmd_q_init_to))
 		return MLX5_CMD_TIMEOUT_MS;
 	ms = mlx5_iseg_timeout_ms(ioread32be(&dev->iseg->cmd_exec_to));
-	return ms ? ms : MLX5_CMD_TIMEOUT_MS;
+	if (!ms)
+		return MLX5_CMD_TIMEOUT_MS;
+	if (ms > MLX5_CMD_TIMEOUT_MS) {
+		if (!dev->cmd.timeout_capped)
+			dev_warn(dev->device,
+				 "the device states a command timeout of %u ms: using %u ms\n",
+				 ms, MLX5_CMD_TIMEOUT_MS);
+		dev->cmd.timeout_capped = true;
+		return MLX5_CMD_TIMEOUT_MS;
+	}
+	return ms;
 }
 
 /**
@@ -834,6 +916,9 @@ int mlx5_cmd_init(struct mlx5_core_dev *dev)
 		init_completion(&cmd->slot[i].done);
 	cmd->timeout_ms = mlx5_cmd_timeout_ms(dev);
 	cmd->use_events = false;
+	/* Silence is measured from the first queue on. */
+	if (!cmd->unanswered)
+		cmd->unanswered_since = jiffies;
 
 	/* A previous teardown may have stopped the function's DMA. */
 	pci_set_master(dev->pdev);
@@ -870,9 +955,6 @@ static int mlx5_cmd_abandoned(struct mlx5_cmd *cmd)
 	spin_unlock_irqrestore(&cmd->lock, flags);
 	return n;
 }
-
-#define MLX5_CMD_LATE_WAIT_MS	5000
-#define MLX5_CMD_LATE_POLL_MS	20
 
 /**
  * mlx5_cmd_wait_late() - give late answers a chance before teardown

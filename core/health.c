@@ -9,7 +9,9 @@
  * with the reset-request bit. Any of them puts the device in internal
  * error at once (commands fail without waiting, waiters return) and
  * reports to the devlink health reporter "fw_fatal", whose recovery
- * reloads the function after resetting it. A health counter that stops
+ * reloads the function after resetting it. Firmware that is alive but
+ * answers no command shows nothing here: the command interface finds it
+ * (core/cmd.c) and takes the same way. A health counter that stops
  * moving, or a syndrome without the reset-request bit, is reported to the
  * reporter "fw", which only reports.
  *
@@ -39,6 +41,7 @@ static const char * const mlx5_sensor_str[] = {
 	[MLX5_SENSOR_NIC_DISABLED]	= "NIC interface disabled",
 	[MLX5_SENSOR_NIC_SW_RESET]	= "NIC interface in SW reset",
 	[MLX5_SENSOR_FW_SYND_RFR]	= "firmware syndrome requests a reset",
+	[MLX5_SENSOR_FW_MUTE]		= "firmware answers no command",
 };
 
 static struct mlx5_core_dev *mlx5_health_to_dev(struct mlx5_health *health)
@@ -87,15 +90,20 @@ enum mlx5_sensor mlx5_health_check_fatal(struct mlx5_core_dev *dev)
  * mlx5_enter_error_state() - the device is dead: stop talking to it
  * @dev: the device
  *
- * New commands fail at once; commands in flight return at once.
+ * New commands fail at once; commands in flight return at once. The
+ * health poll, a command timing out and a PCI error may find it at once:
+ * one of them makes the change.
+ *
+ * Return: true when this call put the device in internal error.
  */
-void mlx5_enter_error_state(struct mlx5_core_dev *dev)
+bool mlx5_enter_error_state(struct mlx5_core_dev *dev)
 {
-	if (mlx5_dev_is_dead(dev))
-		return;
-	WRITE_ONCE(dev->state, MLX5_DEVICE_STATE_INTERNAL_ERROR);
+	if (cmpxchg(&dev->state, MLX5_DEVICE_STATE_UP,
+		    MLX5_DEVICE_STATE_INTERNAL_ERROR) != MLX5_DEVICE_STATE_UP)
+		return false;
 	dev_err(dev->device, "device in internal error: commands fail from now on\n");
 	mlx5_cmd_flush(dev);
+	return true;
 }
 
 static void mlx5_health_log_buffer(struct mlx5_core_dev *dev)
@@ -116,6 +124,32 @@ static void mlx5_health_queue(struct mlx5_health *health,
 		queue_work(health->wq, work);
 }
 
+/**
+ * mlx5_health_fatal() - a fatal condition: internal error, then fw_fatal
+ * @dev: the device
+ * @sensor: what was found
+ *
+ * Puts the device in internal error and, unless the device is going away,
+ * reports to fw_fatal (which recovers). From the health poll, or from a
+ * command that found the firmware mute; only the first finding counts.
+ */
+void mlx5_health_fatal(struct mlx5_core_dev *dev, enum mlx5_sensor sensor)
+{
+	struct mlx5_health *health = &dev->health;
+	u8 synd = ioread8(&dev->iseg->health.synd);
+
+	if (!mlx5_enter_error_state(dev))
+		return;
+	health->fatal = sensor;
+	health->fatal_poll = READ_ONCE(health->polls);
+	health->synd = synd;
+	dev_err(dev->device, "fatal error detected: %s, syndrome 0x%x (poll %u)\n",
+		mlx5_sensor_str[sensor], synd, health->fatal_poll);
+	if (sensor != MLX5_SENSOR_PCI_COMM_ERR)
+		mlx5_health_log_buffer(dev);
+	mlx5_health_queue(health, &health->fatal_report);
+}
+
 static void mlx5_health_poll(struct work_struct *work)
 {
 	struct mlx5_health *health = container_of(to_delayed_work(work),
@@ -126,21 +160,16 @@ static void mlx5_health_poll(struct work_struct *work)
 	u8 synd;
 
 	health->polls++;
+	/*
+	 * Reported already; recovery restarts the poll. Mute firmware's
+	 * counter runs on: it must not make the device look alive again.
+	 */
 	if (mlx5_dev_is_dead(dev))
-		return;	/* reported already; recovery restarts the poll */
+		return;
 
 	fatal = mlx5_health_check_fatal(dev);
 	if (fatal) {
-		health->fatal = fatal;
-		health->fatal_poll = health->polls;
-		health->synd = ioread8(&dev->iseg->health.synd);
-		dev_err(dev->device,
-			"fatal error detected: %s, syndrome 0x%x (poll %u)\n",
-			mlx5_sensor_str[fatal], health->synd, health->polls);
-		if (fatal != MLX5_SENSOR_PCI_COMM_ERR)
-			mlx5_health_log_buffer(dev);
-		mlx5_enter_error_state(dev);
-		mlx5_health_queue(health, &health->fatal_report);
+		mlx5_health_fatal(dev, fatal);
 		return;
 	}
 

@@ -71,7 +71,8 @@ void mlx5_health_stop(struct mlx5_core_dev *dev);
 void mlx5_health_flush(struct mlx5_core_dev *dev);
 void mlx5_health_set_healthy(struct mlx5_core_dev *dev);
 enum mlx5_sensor mlx5_health_check_fatal(struct mlx5_core_dev *dev);
-void mlx5_enter_error_state(struct mlx5_core_dev *dev);
+bool mlx5_enter_error_state(struct mlx5_core_dev *dev);
+void mlx5_health_fatal(struct mlx5_core_dev *dev, enum mlx5_sensor sensor);
 int mlx5_health_revive(struct mlx5_core_dev *dev, bool reset);
 void mlx5_health_allow(struct mlx5_core_dev *dev);
 

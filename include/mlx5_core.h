@@ -53,8 +53,17 @@ struct mlx5_ifc_mbox_out_bits {
 	u8 reserved_at_40[0x40];
 };
 
-/* Command execution timeout when the init segment states none. */
+/*
+ * Command execution timeout when the init segment states none, and the
+ * most it may state: upstream's default.
+ */
 #define MLX5_CMD_TIMEOUT_MS	60000
+/*
+ * Commands timed out in a row, with no answer from the device between
+ * them, that make the firmware mute (see core/cmd.c): as many as the
+ * health polls a stuck counter may miss.
+ */
+#define MLX5_CMD_MUTE_TIMEOUTS	3
 #define MLX5_CMD_MAX_SLOTS	32
 
 struct mlx5_cmd_mbox;
@@ -113,7 +122,14 @@ struct mlx5_cmd_slot {
  * @use_events: completions arrive as EQEs (else the driver polls)
  * @up: commands may be posted
  * @timeout_ms: how long a command may take
+ * @timeout_capped: the init segment stated more than MLX5_CMD_TIMEOUT_MS
+ *	(logged once)
  * @timeouts: commands that timed out since probe
+ * @unanswered: commands that timed out in a row since the device last
+ *	answered one; under @lock, kept across queues (a new queue is no
+ *	answer)
+ * @unanswered_since: since when the device answered nothing (jiffies):
+ *	its last answer, or the post of the first of @unanswered if later
  * @late: late answers that freed an abandoned entry, since probe
  * @eq_recoveries: commands completed by polling the EQ after a lost
  *	interrupt, since probe
@@ -133,7 +149,10 @@ struct mlx5_cmd {
 	bool use_events;
 	bool up;
 	unsigned int timeout_ms;
+	bool timeout_capped;
 	atomic_t timeouts;
+	unsigned int unanswered;
+	unsigned long unanswered_since;
 	atomic_t late;
 	atomic_t eq_recoveries;
 	struct mlx5_cmd_slot slot[MLX5_CMD_MAX_SLOTS];
@@ -288,6 +307,8 @@ struct mlx5_pages {
  * @MLX5_SENSOR_NIC_DISABLED: the NIC interface is disabled
  * @MLX5_SENSOR_NIC_SW_RESET: the NIC interface is in SW reset
  * @MLX5_SENSOR_FW_SYND_RFR: a health syndrome that requests a reset
+ * @MLX5_SENSOR_FW_MUTE: the firmware answers no command (found by the
+ *	command interface, not by the poll)
  */
 enum mlx5_sensor {
 	MLX5_SENSOR_NO_ERR,
@@ -296,6 +317,7 @@ enum mlx5_sensor {
 	MLX5_SENSOR_NIC_DISABLED,
 	MLX5_SENSOR_NIC_SW_RESET,
 	MLX5_SENSOR_FW_SYND_RFR,
+	MLX5_SENSOR_FW_MUTE,
 };
 
 /**

@@ -489,6 +489,11 @@ void cx_cmd_doorbell(struct cx_core *core, uint32_t vector)
 		core->stats.cmd_dead++;
 		return;
 	}
+	/* Mute firmware runs, but takes no command from the queue. */
+	if (core->fw_dead & CX_TP_FW_MUTE) {
+		core->stats.cmd_muted++;
+		return;
+	}
 	/* Rung before the firmware said it was ready: lost. */
 	if (cx_iseg_busy(core)) {
 		core->stats.cmd_early++;
@@ -525,8 +530,8 @@ void cx_cmd_timer(struct cx_core *core)
 		    core->cmdq.deadline[idx] > now)
 			continue;
 		core->cmdq.delayed &= ~(1u << idx);
-		/* Firmware that died meanwhile never answers. */
-		if (core->fw_dead & CX_TP_FW_DEAD_ON)
+		/* Firmware that died or went mute meanwhile never answers. */
+		if (core->fw_dead & (CX_TP_FW_DEAD_ON | CX_TP_FW_MUTE))
 			continue;
 		cx_cmd_execute(core, idx);
 	}

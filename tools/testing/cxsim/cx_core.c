@@ -92,6 +92,9 @@ void cx_core_init(struct cx_core *core, const struct cx_host *host,
 
 void cx_core_reset(struct cx_core *core)
 {
+	/* The stated command timeout is the firmware's, not the function's. */
+	uint32_t cmd_timeout_ms = core->faults.cmd_timeout_ms;
+
 	core->stats.resets++;
 	cx_func_release(core, "reset");
 	cx_cmd_reset(core);
@@ -99,6 +102,7 @@ void cx_core_reset(struct cx_core *core)
 	cx_iseg_reset(core);
 	memset(&core->faults, 0, sizeof(core->faults));
 	core->faults.fail_status = 0x1;	/* MLX5_CMD_STAT_INT_ERR */
+	core->faults.cmd_timeout_ms = cmd_timeout_ms;
 }
 
 void cx_core_fini(struct cx_core *core)

@@ -106,12 +106,15 @@
  * nor completed, the health counter stops and the health buffer reports
  * syndrome DEAD_IRISC with the reset-request bit; bit 1 (with bit 0): every
  * read of the init segment returns all ones, as when the device falls off
- * the bus.  A function reset does not revive dead firmware: only writing 0
- * here does.
+ * the bus.  Bit 2 (alone): the firmware is mute, alive but deaf to the
+ * command queue: commands rung are never executed nor completed, while the
+ * health counter runs and no syndrome shows.  A function reset does not
+ * revive dead or mute firmware: only writing 0 here does.
  */
 #define CX_TP_FW_DEAD		0x048
 #define CX_TP_FW_DEAD_ON	0x1
 #define CX_TP_FW_DEAD_ALL_ONES	0x2
+#define CX_TP_FW_MUTE		0x4
 /* DROP_IRQ: the next N MSI-X messages are lost; reads back what is left. */
 #define CX_TP_DROP_IRQ		0x04c
 /*
@@ -564,6 +567,7 @@ struct cx_stats {
 	uint64_t resets;
 	uint64_t irqs_dropped;		/* injected: DROP_IRQ */
 	uint64_t cmd_dead;		/* doorbells ignored: firmware dead */
+	uint64_t cmd_muted;		/* doorbells ignored: firmware mute */
 	uint64_t cmd_early;		/* doorbells while initializing */
 	uint64_t dma_blocked;		/* DMAs with bus mastering off */
 	uint64_t model_errors;		/* all kinds; never reset */

@@ -97,7 +97,7 @@ void cx_iseg_health_freeze(struct cx_core *core, bool on)
 /* The test port's firmware-dead switch (CX_TP_FW_DEAD_*). */
 void cx_iseg_fw_dead(struct cx_core *core, uint32_t val)
 {
-	val &= CX_TP_FW_DEAD_ON | CX_TP_FW_DEAD_ALL_ONES;
+	val &= CX_TP_FW_DEAD_ON | CX_TP_FW_DEAD_ALL_ONES | CX_TP_FW_MUTE;
 	/* The counter stops where it is. */
 	if ((val & CX_TP_FW_DEAD_ON) && !(core->fw_dead & CX_TP_FW_DEAD_ON) &&
 	    !core->iseg.health_frozen)

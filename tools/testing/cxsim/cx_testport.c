@@ -195,6 +195,7 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "fw_dead", core->fw_dead);
 	KV(o, "irq.dropped", st->irqs_dropped);
 	KV(o, "cmd.dead", st->cmd_dead);
+	KV(o, "cmd.muted", st->cmd_muted);
 	KV(o, "cmd.early", st->cmd_early);
 	KV(o, "bar.reads", st->bar_reads);
 	KV(o, "bar.writes", st->bar_writes);

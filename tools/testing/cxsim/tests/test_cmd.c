@@ -835,6 +835,38 @@ static void test_fw_dead(void)
 	   "switch cleared: reads, syndrome and commands are back");
 }
 
+/* Mute firmware: alive (counter runs, no syndrome) but answers no command. */
+static void test_fw_mute(void)
+{
+	uint32_t c;
+
+	start_dev();
+	simple_cmd(MLX5_CMD_OP_ENABLE_HCA, 0);
+	tp_wr(CX_TP_FW_DEAD, CX_TP_FW_MUTE);
+	tp_wr(CX_TP_CMD_TIMEOUT, 2000);
+	c = rd32be(ISEG(health_counter));
+	fh.now += 10 * CX_HEALTH_TICK_NS;
+	ok(rd32be(ISEG(health_counter)) != c &&
+	   cx_core_bar0_read(&core, ISEG(health.synd), 1) == 0 &&
+	   cx_core_bar0_read(&core, ISEG(health.rfr_severity), 1) == 0,
+	   "firmware mute: counter runs, no syndrome");
+	ok(simple_cmd(MLX5_CMD_OP_QUERY_ISSI, 0) == 0x100 - 1 &&
+	   (entry(0)->status_own & 1) && report_val("cmd.muted") == 1 &&
+	   report_val("cmd.dead") == 0,
+	   "firmware mute: a command is never answered");
+	cx_core_reset(&core);
+	ok(tp_rd(CX_TP_FW_DEAD) == CX_TP_FW_MUTE,
+	   "a function reset does not make it answer");
+	ok(tp_rd(CX_TP_CMD_TIMEOUT) == 2000 &&
+	   rd32be(ISEG(cmd_exec_to)) == 2000,
+	   "a function reset keeps the stated command timeout");
+	tp_wr(CX_TP_FW_DEAD, 0);
+	tp_wr(CX_TP_CMD_TIMEOUT, 0);
+	start_dev();
+	ok(simple_cmd(MLX5_CMD_OP_ENABLE_HCA, 0) == 0,
+	   "switch cleared: commands are answered again");
+}
+
 static void test_drop_irq(void)
 {
 	uint32_t uar, eqn;
@@ -1022,6 +1054,7 @@ static void test_cmd_all(void)
 	test_eq_flood();
 	test_faults();
 	test_fw_dead();
+	test_fw_mute();
 	test_drop_irq();
 	test_msix_raise();
 	test_malformed();

@@ -13,10 +13,12 @@ as root.
     cxsim.py freeze BDF on|off       freeze the health counter
     cxsim.py synd BDF SYND [rfr]     set the health syndrome (0 clears);
                                      rfr: with the reset-request bit (fatal)
-    cxsim.py dead BDF on|allones|off the firmware dies: commands never
+    cxsim.py dead BDF on|allones|mute|off
+                                     the firmware dies: commands never
                                      complete, counter stops, syndrome
                                      DEAD_IRISC; allones: init segment reads
-                                     return all ones too
+                                     return all ones too; mute: commands
+                                     never complete, the rest lives on
     cxsim.py dropirq BDF N           lose the next N MSI-X messages
     cxsim.py pages BDF N [TIMES]     page request event (N < 0: reclaim),
                                      TIMES of them (default 1)
@@ -121,6 +123,7 @@ REG_FW_DEAD = 0x048
 REG_DROP_IRQ = 0x04C
 FW_DEAD_ON = 0x1
 FW_DEAD_ALL_ONES = 0x2
+FW_MUTE = 0x4
 HEALTH_SYND_RFR = 0x100
 REPORT = 0x8000
 SIZE = 0x10000
@@ -326,9 +329,10 @@ def health_synd(bdf, synd, rfr=False):
 
 
 def fw_dead(bdf, mode):
-    """'on', 'allones' (on, and all-ones init segment reads) or 'off'."""
+    """'on', 'allones' (on, and all-ones init segment reads), 'mute' (no
+    command answered, the health counter runs) or 'off'."""
     val = {"on": FW_DEAD_ON, "allones": FW_DEAD_ON | FW_DEAD_ALL_ONES,
-           "off": 0}[mode]
+           "mute": FW_MUTE, "off": 0}[mode]
     port(bdf).wr(REG_FW_DEAD, val)
 
 

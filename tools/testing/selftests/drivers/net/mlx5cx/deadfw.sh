@@ -9,17 +9,23 @@
 # reload hang: 40 doorbells, 300 ms timeout, DEALLOC_UAR 1 s late); a
 # command answered 3 s late in a reload's teardown leaves nothing behind;
 # a lost command interrupt is recovered by polling the EQ; 20 recoveries
-# leave nothing behind; a reload with dead firmware while the peer floods
+# leave nothing behind; mute firmware (alive, answering no command) is
+# found by 3 command timeouts in a row and put in internal error, so that
+# a reload, closing the netdev or rmmod returns within a few timeouts at
+# the default 60 s instead of one per command (over an hour), and
+# recovery brings it back once it answers again; a stated timeout above
+# 60 s is capped; a reload with dead firmware while the peer floods
 # the port stops the device's DMA before its RX buffers go back (behind
 # the IOMMU, a write into them would fault). The VM powers off at the end
-# with the firmware of one function dead and the driver loaded.
+# with the firmware of one function dead, of the other mute, and the
+# driver loaded.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 RECOVERIES=${RECOVERIES:-$(sized 20 5)}
 
-ktap_header 21
+ktap_header 29
 
 bdf=$(cx_functions | head -n 1)
 dl=pci/$bdf
@@ -221,7 +227,117 @@ ktap_check "after $RECOVERIES recoveries: as many objects and pages as before, n
 		 rmmod mlx5_core && [ \"\$(model_sum $bdf obj.)\" = 0 ] &&
 		 [ \"\$(model_get $bdf pages)\" = 0 ]"
 
-# 21: dead firmware while the peer floods the port.  The device's data
+# 21-28: mute firmware: alive (its health counter runs, no syndrome) but
+# answering no command, at the default command timeout (60 s; 2 s under
+# make check). Three commands in a row that time out with nothing
+# answered, over three timeouts (and at least 5 s), put the device in
+# internal error as dead firmware does, instead of each command of a
+# teardown waiting a timeout of its own (an hour at 60 s).
+MUTE_TO_MS=$(sized 0 2000)	# 0: the init segment's default, 60 s
+mute_to=$(sized 60 2)
+# Bounds: a teardown finds the firmware mute at its third command and goes
+# on without waiting; a reload then resets the function and its load
+# waits one timeout more (a new queue is no answer from the firmware).
+# 30 s for the rest, on a loaded TCG host. At 60 s: 270 s for a reload,
+# 210 s for a teardown (rmmod, closing the netdev, a power off); at 2 s:
+# 38 s and 36 s. Before, the reload alone took 140 s at 2 s.
+bound_teardown=$((3 * mute_to + 30))
+bound_reload=$((4 * mute_to + 30))
+
+# 21: a stated timeout above upstream's default is not taken. The reload
+# waits for nothing: every command is answered.
+cxsim timeout "$bdf" 600000
+dmesg_mark tocap
+load_ours
+capped=$(dmesg_since tocap | grep -c "mlx5_core $bdf: the device states a command timeout of 600000 ms: using 60000 ms")
+ktap_check "a stated command timeout of 600 s: the driver uses 60 s and says so once" \
+	test "$capped" = 1
+
+cxsim timeout "$bdf" "$MUTE_TO_MS"
+devlink dev reload "$dl"
+devlink health set "$dl" reporter fw_fatal auto_recover false
+nd=$(netdev_of "$bdf")
+ip link set dev "$nd" up
+sleep 2
+link0=$(ip -br link show dev "$nd" | awk '{ print $2, $4 }')
+err0=$(rep_get fw_fatal error)
+
+# link_is STATE: the netdev's operstate and flags, as before the mute.
+link_is() { [ "$(ip -br link show dev "$nd" | awk '{ print $2, $4 }')" = "$1" ]; }
+
+# 22-24: reload with the firmware mute.
+muted0=$(model_get "$bdf" cmd.muted)
+dmesg_mark mute
+cxsim dead "$bdf" mute
+t0=$(now)
+devlink dev reload "$dl" 2>/dev/null && diag "reload with mute firmware succeeded?"
+t_mute_reload=$(elapsed "$t0")
+diag "reload with mute firmware, timeout $mute_to s: returned after $t_mute_reload s"
+dmesg_since mute | grep "mlx5_core $bdf" | grep -e 'mute' -e 'fatal' -e 'internal error' | sed 's/^/# /'
+ktap_check "mute firmware: reload returns within 4 timeouts + 30 s = $bound_reload s ($t_mute_reload s)" \
+	below "$t_mute_reload" "$bound_reload"
+devlink health diagnose "$dl" reporter fw_fatal | sed 's/^/# /'
+ktap_check "mute firmware: found (dmesg), internal error, fw_fatal reports it; the model ignored its doorbells" \
+	bash -c "dmesg | sed -n '/selftest-mark: mute\$/,\$p' | grep -q 'mlx5_core $bdf: firmware mute: [0-9]* commands in a row timed out' &&
+		 [ '$(diag_get fw_fatal internal_error)' = true ] &&
+		 [ '$(diag_get fw_fatal fatal_error)' = 'firmware answers no command' ] &&
+		 [ '$(rep_get fw_fatal state)' = error ] && [ '$(rep_get fw_fatal error)' -gt '$err0' ] &&
+		 [ '$(model_get "$bdf" cmd.muted)' -gt '$muted0' ]"
+# Internal error for the netdev: it stays, detached from the device (no
+# carrier; it cannot be opened until the function is back).
+ip -br link show dev "$nd" | sed 's/^/# /'
+ktap_check "mute firmware: the netdev stays, detached: no carrier, cannot be opened" \
+	bash -c "! ip link show dev $nd | grep -q LOWER_UP && ip link set dev $nd down &&
+		 ! ip link set dev $nd up 2>/dev/null"
+
+# 25: the firmware answers again: recovery brings the function back.
+cxsim dead "$bdf" off
+devlink health recover "$dl" reporter fw_fatal
+ip link set dev "$nd" up
+mute_back() {
+	rep_is fw_fatal state healthy && [ "$(diag_get fw internal_error)" = false ] &&
+		wait_for 20 link_is "$link0"
+}
+ktap_check "firmware answers again: devlink health recover, the netdev is back ($link0)" \
+	mute_back
+
+# 26-27: mute while loaded: closing the netdev finds it; the health poll,
+# which still sees the counter run, leaves the device in internal error.
+cxsim dead "$bdf" mute
+t0=$(now)
+ip link set dev "$nd" down
+t_mute_down=$(elapsed "$t0")
+diag "closing the netdev with mute firmware: $t_mute_down s"
+ktap_check "mute firmware: closing the netdev returns within 3 timeouts + 30 s = $bound_teardown s ($t_mute_down s)" \
+	bash -c "$(declare -f below); below $t_mute_down $bound_teardown && [ '$(diag_get fw_fatal internal_error)' = true ]"
+hc0=$(diag_get fw health_counter)
+sleep 4
+hc1=$(diag_get fw health_counter)
+ktap_check "4 health polls later: counter ran ($hc0 -> $hc1), still internal error, fw_fatal in error" \
+	bash -c "[ '$hc1' != '$hc0' ] && [ '$(diag_get fw_fatal internal_error)' = true ] &&
+		 [ '$(rep_get fw_fatal state)' = error ]"
+cxsim dead "$bdf" off
+devlink health recover "$dl" reporter fw_fatal
+
+# 28: rmmod with the firmware mute, not yet found (the driver idle): the
+# same teardown as a power off.
+hca0=$(model_get "$bdf" hca_state)
+cxsim dead "$bdf" mute
+t0=$(now)
+rmmod mlx5_core
+t_mute_rmmod=$(elapsed "$t0")
+diag "rmmod with mute firmware (function $hca0 before): $t_mute_rmmod s"
+ktap_check "mute firmware: rmmod of the loaded function returns within 3 timeouts + 30 s = $bound_teardown s ($t_mute_rmmod s)" \
+	bash -c "$(declare -f below); [ '$hca0' = initialised ] && below $t_mute_rmmod $bound_teardown &&
+		 [ ! -d /sys/module/mlx5_core ]"
+# The firmware never saw that teardown: the function still holds what it
+# had (enabled, its EQs, its queues). A function reset drops it, as it
+# would on a device, before the next probe.
+cxsim dead "$bdf" off
+cxsim timeout "$bdf" 1000
+echo 1 > "/sys/bus/pci/devices/$bdf/reset"
+
+# 29: dead firmware while the peer floods the port.  The device's data
 # path still runs: it reads the RQs' doorbell records and WQEs and writes
 # received frames into the RX buffers; the reload's teardown gives them
 # back (DESTROY_RQ cannot reach dead firmware), so bus mastering must be
@@ -266,11 +382,15 @@ else
 		"needs the IOMMU (vm/run without --no-iommu)"
 fi
 
-# The VM powers off with the driver loaded and the firmware dead: the
-# runner fails the run if that hangs.
+# The VM powers off with the driver loaded, the firmware of the first
+# function dead and of the second mute (its teardown finds it within 3
+# timeouts, as rmmod above): the runner fails the run if that hangs.
+bdf2=$(cx_functions | sed -n 2p)
+cxsim timeout "$bdf2" "$MUTE_TO_MS"
 load_ours
 cxsim dead "$bdf" on
+cxsim dead "$bdf2" mute
 wait_for 30 rep_is fw_fatal error 1
-diag "powering off with $bdf's firmware dead"
+diag "powering off with $bdf's firmware dead, $bdf2's mute (timeout $mute_to s)"
 
 ktap_finish
