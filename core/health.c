@@ -335,6 +335,28 @@ static int mlx5_health_wait_vital(struct mlx5_core_dev *dev)
 }
 
 /**
+ * mlx5_health_reset_function() - make the firmware forget the function
+ * @dev: the device, unloaded, its DMA stopped
+ *
+ * A PCIe FLR, when the function offers one, and its config space back.
+ * The firmware drops whatever the function held: enabled state, EQs,
+ * queues, the host pages it was given.
+ */
+void mlx5_health_reset_function(struct mlx5_core_dev *dev)
+{
+	struct pci_dev *pdev = dev->pdev;
+	int err;
+
+	if (!mlx5_health_has_flr(pdev))
+		return;
+	err = pcie_flr(pdev);
+	if (err)
+		dev_warn(dev->device, "function reset failed: %d\n", err);
+	pci_restore_state(pdev);
+	pci_save_state(pdev);
+}
+
+/**
  * mlx5_health_revive() - reset a dead device's function and wait for life
  * @dev: the device, in internal error, unloaded (its DMA stopped)
  * @reset: reset the function first (not when the PCI core just did)
@@ -347,16 +369,10 @@ static int mlx5_health_wait_vital(struct mlx5_core_dev *dev)
  */
 int mlx5_health_revive(struct mlx5_core_dev *dev, bool reset)
 {
-	struct pci_dev *pdev = dev->pdev;
 	int err;
 
-	if (reset && mlx5_health_has_flr(pdev)) {
-		err = pcie_flr(pdev);
-		if (err)
-			dev_warn(dev->device, "function reset failed: %d\n", err);
-		pci_restore_state(pdev);
-		pci_save_state(pdev);
-	}
+	if (reset)
+		mlx5_health_reset_function(dev);
 	err = mlx5_health_wait_vital(dev);
 	if (err) {
 		dev_err(dev->device,

@@ -508,6 +508,21 @@ err_free:
 	return err;
 }
 
+/*
+ * A function torn down in internal error never told the firmware: it
+ * still holds the function (enabled, its EQs and queues, pages of this
+ * kernel's memory), and the next driver to turn bus mastering on (after
+ * rmmod, or a kexec) would have the device write into memory long freed.
+ * Reset it, its DMA already off, so that the firmware forgets it.
+ */
+static void mlx5_pci_forget(struct mlx5_core_dev *dev)
+{
+	if (!mlx5_dev_is_dead(dev))
+		return;
+	dev_info(dev->device, "resetting the function the firmware was not told to let go\n");
+	mlx5_health_reset_function(dev);
+}
+
 static void mlx5_pci_remove(struct pci_dev *pdev)
 {
 	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
@@ -521,6 +536,7 @@ static void mlx5_pci_remove(struct pci_dev *pdev)
 	devl_unregister(devlink);
 	devl_unlock(devlink);
 	mlx5_health_wq_cleanup(dev);
+	mlx5_pci_forget(dev);
 
 	mlx5_pci_disable(dev);
 	mlx5_caps_free(dev);
@@ -636,10 +652,11 @@ static const struct pci_error_handlers mlx5_pci_err_handler = {
 };
 
 /*
- * Power off, reboot, kexec: quiesce quickly. A dead device gets no
- * command at all; a live one is torn down, so that the firmware holds no
- * page of this kernel's memory when the next one starts (kexec). Either
- * way its DMA is off and its interrupts freed at the end.
+ * Power off, reboot, kexec: quiesce quickly. A live device is torn down,
+ * so that the firmware holds no page of this kernel's memory when the
+ * next one starts (kexec); a dead one gets no command and its function is
+ * reset instead. Either way its DMA is off and its interrupts freed at
+ * the end.
  */
 static void mlx5_pci_shutdown(struct pci_dev *pdev)
 {
@@ -648,6 +665,7 @@ static void mlx5_pci_shutdown(struct pci_dev *pdev)
 	dev_info(dev->device, "shutdown%s\n",
 		 mlx5_dev_is_dead(dev) ? " (device in internal error)" : "");
 	mlx5_pci_unload(dev);
+	mlx5_pci_forget(dev);
 	pci_clear_master(pdev);
 }
 

@@ -74,6 +74,7 @@ enum mlx5_sensor mlx5_health_check_fatal(struct mlx5_core_dev *dev);
 bool mlx5_enter_error_state(struct mlx5_core_dev *dev);
 void mlx5_health_fatal(struct mlx5_core_dev *dev, enum mlx5_sensor sensor);
 int mlx5_health_revive(struct mlx5_core_dev *dev, bool reset);
+void mlx5_health_reset_function(struct mlx5_core_dev *dev);
 void mlx5_health_allow(struct mlx5_core_dev *dev);
 
 /* core/main.c */

@@ -25,7 +25,7 @@ source "$(dirname "$0")/lib.sh"
 
 RECOVERIES=${RECOVERIES:-$(sized 20 5)}
 
-ktap_header 29
+ktap_header 30
 
 bdf=$(cx_functions | head -n 1)
 dl=pci/$bdf
@@ -319,7 +319,7 @@ ktap_check "4 health polls later: counter ran ($hc0 -> $hc1), still internal err
 cxsim dead "$bdf" off
 devlink health recover "$dl" reporter fw_fatal
 
-# 28: rmmod with the firmware mute, not yet found (the driver idle): the
+# 28-29: rmmod with the firmware mute, not yet found (the driver idle): the
 # same teardown as a power off.
 hca0=$(model_get "$bdf" hca_state)
 cxsim dead "$bdf" mute
@@ -330,14 +330,17 @@ diag "rmmod with mute firmware (function $hca0 before): $t_mute_rmmod s"
 ktap_check "mute firmware: rmmod of the loaded function returns within 3 timeouts + 30 s = $bound_teardown s ($t_mute_rmmod s)" \
 	bash -c "$(declare -f below); [ '$hca0' = initialised ] && below $t_mute_rmmod $bound_teardown &&
 		 [ ! -d /sys/module/mlx5_core ]"
-# The firmware never saw that teardown: the function still holds what it
-# had (enabled, its EQs, its queues). A function reset drops it, as it
-# would on a device, before the next probe.
+# The firmware never saw that teardown (the function enabled, its EQs,
+# its queues): the driver's remove resets the function, so that the next
+# probe finds it forgotten and no old EQ of the function is written once
+# bus mastering is back on (point 30 loads the driver again).
+ktap_check "rmmod in internal error reset the function: the firmware holds nothing of it ($(model_get "$bdf" hca_state), $(model_sum "$bdf" obj.) objects, $(model_get "$bdf" pages) pages)" \
+	bash -c "source $LIB_DIR/lib.sh; [ \"\$(model_sum $bdf obj.)\" = 0 ] && [ \"\$(model_get $bdf pages)\" = 0 ] &&
+		 [ \"\$(model_get $bdf hca_state)\" != initialised ]"
 cxsim dead "$bdf" off
 cxsim timeout "$bdf" 1000
-echo 1 > "/sys/bus/pci/devices/$bdf/reset"
 
-# 29: dead firmware while the peer floods the port.  The device's data
+# 30: dead firmware while the peer floods the port.  The device's data
 # path still runs: it reads the RQs' doorbell records and WQEs and writes
 # received frames into the RX buffers; the reload's teardown gives them
 # back (DESTROY_RQ cannot reach dead firmware), so bus mastering must be
