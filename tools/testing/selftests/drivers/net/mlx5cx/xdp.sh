@@ -11,8 +11,9 @@
 # the flag off, the flag toggled under traffic without recreating an SQ,
 # an error CQE on the XDP SQ recovered and reported to the tx health reporter, XDP_PASS leaving TCP byte-exact, XDP_REDIRECT to
 # a veth and ndo_xdp_xmit from one (bursts in sessions too), programs attached, detached and
-# swapped under traffic (swaps without rebuilding the RQs), and what
-# cannot work refused with the extack, state unchanged.
+# swapped under traffic (swaps without rebuilding the RQs), what
+# cannot work refused with the extack, state unchanged, and xdp-bench
+# redirect from A into B with no program on B (ndo_xdp_xmit without XDP).
 # vm-args: --timeout 1500
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -25,7 +26,7 @@ PAGE=$(getconf PAGESIZE)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ktap_header $((16 + 2 * $(wc -w <<<"$MTUS")))
+ktap_header $((17 + 2 * $(wc -w <<<"$MTUS")))
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -590,6 +591,77 @@ refused() {
 	return $rc
 }
 ktap_check "XDP at MTU 4000 refused with the extack unless frags-aware, MTU 4000 refused under single-buffer XDP; state unchanged" refused
+
+# xdp-bench redirect from A to B with no program on B: B is a redirect
+# target (ndo_xdp_xmit, its XDP SQs) without XDP of its own. xdp-bench
+# redirect always puts a dummy program (xdp_pass) on the egress device
+# too, for drivers that send redirected frames only with one (xdp-tools
+# 1.3's xdp_redirect_basic.c, no option against it): it is taken off B
+# once xdp-bench runs, and B has none while the frames flow. A joins B in
+# the netns (a redirect stays in one); pktgen on B sends to A's MAC, A's
+# program (bpf_redirect(), the MACs swapped) sends each frame out of B,
+# addressed to B: A's port drops it at steering (not its MAC), so nothing
+# loops. Every frame A's port delivered was redirected, B's XDP SQs sent
+# every one, B's port sent them beside pktgen's, none reached B's stack.
+a_counts() {
+	local k v
+
+	while read -r k v; do
+		case $k in
+		rx_packets | rx_xdp_redirect | rx_xdp_drop) echo "a_$k $v" ;;
+		esac
+	done < <(ethtool_stats "$a" "$NS")
+}
+xdp_prog_of() {
+	local p
+
+	p=$(ip -n "$NS" -d link show "$1" | grep -o 'prog/xdp id [0-9]*')
+	echo "${p:-no program}"
+}
+redirect_no_prog() {
+	local rc=0 n=$FRAMES ar asd r d x f t bt br
+
+	ip link set "$a" netns "$NS" || return 1
+	ip -n "$NS" link set "$a" up
+	wait_for 15 ns_carrier "$a" 1 || return 1
+	xdp_attached && return 1
+	xdp_bench_start "$a" redirect -m native "$a" "$b" || return 1
+	# Its dummy program, attached after the one on A.
+	wait_for 20 xdp_attached
+	diag "xdp-bench redirect $a $b: ip -d link: $a $(xdp_prog_of "$a"), $b $(xdp_prog_of "$b"): taken off $b"
+	ip -n "$NS" link set dev "$b" xdp off
+	wait_for 15 ns_carrier "$b" 1
+	xdp_attached && rc=1
+	diag "ip -d link: $a $(xdp_prog_of "$a"), $b $(xdp_prog_of "$b")"
+	PAIR_SNAP_MORE=a_counts
+	if pair_rest S0; then
+		pktgen_ns "$NS" "$b" "$a_mac" "$n"
+		pair_rest S1 || rc=1
+	else
+		rc=1
+	fi
+	PAIR_SNAP_MORE=
+	xdp_attached && rc=1
+	xdp_bench_stop "$a" || rc=1
+	delta ar a.rx.packets
+	delta asd a.rx.drops.steering
+	delta r x.a_rx_xdp_redirect
+	delta d x.a_rx_xdp_drop
+	delta x e.tx_xdp_xmit
+	delta f e.tx_xdp_full
+	delta t e.tx_packets
+	delta bt b.tx.packets
+	delta br e.rx_packets
+	# (pktgen's count is rounded up to its bursts: B sent t.)
+	diag "xdp-bench redirect $a -> $b, no program on $b: pktgen $n from $b (tx_packets +$t); A's port delivered $ar, A rx_xdp_redirect +$r, rx_xdp_drop +$d; B tx_xdp_xmit +$x, tx_xdp_full +$f; B's port sent $bt; A's port dropped $asd at steering (addressed to B: MACs swapped); B rx_packets +$br"
+	[ $rc -eq 0 ] && [ "$t" -ge "$n" ] && [ "$ar" -gt 0 ] &&
+		[ "$r" -eq "$ar" ] && [ "$d" -eq 0 ] && [ "$x" -eq "$r" ] &&
+		[ "$f" -eq 0 ] && [ "$bt" -eq $((t + x)) ] && [ "$asd" -eq "$x" ] &&
+		[ "$br" -eq 0 ] && return 0
+	grep -v '^ *$' "$XDP_BENCH_LOG" | tail -n 12 | sed 's/^/# xdp-bench: /'
+	return 1
+}
+ktap_check "xdp-bench redirect $a -> $b with no program on $b: every frame A delivered is redirected, sent by B's XDP SQs and B's port, none on B's stack" redirect_no_prog
 
 teardown() {
 	pair_down
