@@ -13,7 +13,9 @@
 # a veth and ndo_xdp_xmit from one (bursts in sessions too), programs attached, detached and
 # swapped under traffic (swaps without rebuilding the RQs), what
 # cannot work refused with the extack, state unchanged, and xdp-bench
-# redirect from A into B with no program on B (ndo_xdp_xmit without XDP).
+# redirect from A into B with no program on B (ndo_xdp_xmit without XDP),
+# then from A's NAPI on the CPU other than the one polling B's XDP SQ, B's
+# rings of 64, without a CQ overrun.
 # vm-args: --timeout 1500
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -26,7 +28,7 @@ PAGE=$(getconf PAGESIZE)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ktap_header $((17 + 2 * $(wc -w <<<"$MTUS")))
+ktap_header $((18 + 2 * $(wc -w <<<"$MTUS")))
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -662,6 +664,65 @@ redirect_no_prog() {
 	return 1
 }
 ktap_check "xdp-bench redirect $a -> $b with no program on $b: every frame A delivered is redirected, sent by B's XDP SQs and B's port, none on B's stack" redirect_no_prog
+
+# The same from the other CPU: A's completion interrupts on CPU 1, B's on
+# CPU 0, so A's NAPI posts on B's XDP SQ of channel 1 (ndo_xdp_xmit takes
+# the CPU's) while B's NAPI polls that SQ's CQ on CPU 0; B's rings of 64
+# (its CQ too), xdp_tx_mpwqe off (a WQE and a CQE a frame: the most CQEs
+# a poll can take). The XDP SQ hands slots back only once its CQ's doorbell record
+# says their CQEs are consumed: posting into slots a poll frees before
+# that would let the device write more CQEs than the CQ holds (the
+# model's cq.overruns, an error it fails the run for). Every frame A
+# redirected was posted or refused (a refused one ends its bulk: the
+# rest go back uncounted), B's port sent every one posted.
+comp_irqs() {
+	awk -v s="@pci:$1" '$NF ~ /^mlx5_comp[0-9]+@pci:/ && index($NF, s) {
+		sub(":", "", $1); print $1 }' /proc/interrupts
+}
+irqs_to() {
+	local i
+
+	for i in $(comp_irqs "$1"); do
+		echo "$2" >"/proc/irq/$i/smp_affinity_list" || return 1
+	done
+}
+redirect_cross_cpu() {
+	local rc=0 n ar r x f t bt ov
+
+	n=$(sized 20000 5000)
+	[ "$(nproc)" -ge 2 ] || { diag "one CPU"; return 0; }
+	nsx ethtool -G "$b" tx 64 || return 1
+	wait_for 15 ns_carrier "$b" 1
+	xdp_tx_mpwqe off || return 1
+	irqs_to "$bdf_a" 1 && irqs_to "$bdf_b" 0 || return 1
+	xdp_bench_start "$a" redirect -m native "$a" "$b" || return 1
+	wait_for 20 xdp_attached
+	ip -n "$NS" link set dev "$b" xdp off
+	wait_for 15 ns_carrier "$b" 1
+	xdp_attached && rc=1
+	PAIR_SNAP_MORE=a_counts
+	if pair_rest S0; then
+		pktgen_ns "$NS" "$b" "$a_mac" "$n"
+		pair_rest S1 || rc=1
+	else
+		rc=1
+	fi
+	PAIR_SNAP_MORE=
+	xdp_bench_stop "$a" || rc=1
+	delta ar a.rx.packets
+	delta r x.a_rx_xdp_redirect
+	delta x e.tx_xdp_xmit
+	delta f e.tx_xdp_full
+	delta t e.tx_packets
+	delta bt b.tx.packets
+	ov=$(model_get "$bdf_b" cq.overruns)
+	xdp_tx_mpwqe on
+	diag "redirect from CPU 1 into B's XDP SQs polled on CPU 0, B's rings 64, xdp_tx_mpwqe off: pktgen $n from $b (tx_packets +$t); A's port delivered $ar, A rx_xdp_redirect +$r; B tx_xdp_xmit +$x, tx_xdp_full +$f, tx_xdp_mpwqe +$((${S1[e.tx_xdp_mpwqe]} - ${S0[e.tx_xdp_mpwqe]})); B's port sent $bt (its SQs' WQEs +$(( ${S1[b.sq_wqes]} - ${S0[b.sq_wqes]} ))); B's CQ overruns ${ov:-?}"
+	nsx ethtool -G "$b" tx 1024
+	[ $rc -eq 0 ] && [ "$t" -ge "$n" ] && [ "$r" -eq "$ar" ] && [ "$x" -gt 0 ] &&
+		[ $((x + f)) -le "$r" ] && [ "$bt" -eq $((t + x)) ] && [ "$ov" = 0 ]
+}
+ktap_check "xdp-bench redirect from A's NAPI on CPU 1 into B's XDP SQs polled on CPU 0, rings of 64, a WQE a frame: every frame posted sent, no CQ overrun" redirect_cross_cpu
 
 teardown() {
 	pair_down
