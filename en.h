@@ -558,7 +558,7 @@ struct mlx5e_icosq {
  * @linear: one fragment holds the frame plus headroom and skb_shared_info
  * @headroom: bytes before the frame in a WQE's first fragment
  * @xdp_prog: the XDP program, or NULL (replaced under RCU)
- * @xdpsq: the channel's XDP SQ (with @xdp_prog)
+ * @xdpsq: the channel's XDP SQ, for XDP_TX (with @xdp_prog; else NULL)
  * @xdp_flush: XDP redirected frames this poll: xdp_do_flush() at its end
  * @xdp_rxq: what XDP knows of the queue (page_pool memory model)
  * @striding: a striding RQ (else legacy)
@@ -637,7 +637,7 @@ enum {
  * @sq: the send queue (one traffic class)
  * @rq: the receive queue
  * @icosq: the control SQ of a striding @rq
- * @xdpsq: the XDP send queue, while an XDP program is attached
+ * @xdpsq: the XDP send queue: XDP_TX, ndo_xdp_xmit (always there)
  * @priv: the netdev's private area
  * @mdev: the device
  * @netdev: the netdev

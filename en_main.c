@@ -813,7 +813,8 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	if (err)
 		goto err_rxq;
 	RCU_INIT_POINTER(rq->xdp_prog, params->xdp_prog);
-	rq->xdpsq = c->xdpsq;
+	/* XDP_TX's SQ: ndo_xdp_xmit posts on it with or without a program. */
+	rq->xdpsq = params->xdp_prog ? c->xdpsq : NULL;
 	rq->xdp_flush = false;
 	if (rq->striding)
 		mlx5e_init_mpwqes(rq);
@@ -874,8 +875,7 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	c->irq_events_seen = events;
 
 	busy = mlx5e_poll_tx_cq(&c->sq, budget);
-	if (c->xdpsq)
-		busy |= mlx5e_poll_xdpsq_cq(c->xdpsq);
+	busy |= mlx5e_poll_xdpsq_cq(c->xdpsq);
 	/* UMRs completed: their WQEs go to the device before RX polls. */
 	if (c->rq.striding)
 		busy |= mlx5e_poll_icosq_cq(&c->icosq, &c->rq);
@@ -896,8 +896,7 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	 */
 	if (test_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state))
 		mlx5e_cq_arm(&c->sq.cq);
-	if (c->xdpsq)
-		mlx5e_cq_arm(&c->xdpsq->cq);
+	mlx5e_cq_arm(&c->xdpsq->cq);
 	if (c->rq.striding)
 		mlx5e_cq_arm(&c->icosq.cq);
 	mlx5e_cq_arm(&c->rq.cq);
@@ -935,11 +934,9 @@ static int mlx5e_open_channel(struct mlx5e_priv *priv, u16 ix,
 	err = mlx5e_open_txqsq(c, params);
 	if (err)
 		goto err_napi;
-	if (params->xdp_prog) {
-		err = mlx5e_open_xdpsq(c, params);
-		if (err)
-			goto err_sq;
-	}
+	err = mlx5e_open_xdpsq(c, params);
+	if (err)
+		goto err_sq;
 	err = mlx5e_open_rq(c, params);
 	if (err)
 		goto err_xdpsq;
@@ -979,8 +976,7 @@ static int mlx5e_activate_channel(struct mlx5e_channel *c)
 	if (err)
 		goto err_sq;
 	set_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
-	if (c->xdpsq)
-		mlx5e_activate_xdpsq(c->xdpsq);
+	mlx5e_activate_xdpsq(c->xdpsq);
 	napi_enable(&c->napi);
 	netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_TX, &c->napi);
 	netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_RX, &c->napi);
@@ -1004,8 +1000,7 @@ static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 	/* Recovery needs NAPI: it is over before NAPI goes. */
 	cancel_work_sync(&c->sq.recover_work);
 	cancel_work_sync(&c->rq.recover_work);
-	if (c->xdpsq)
-		mlx5e_deactivate_xdpsq(c->xdpsq);
+	mlx5e_deactivate_xdpsq(c->xdpsq);
 	/* Unless a new channel of the same index took the queues over. */
 	if (__netif_get_rx_queue(c->netdev, c->ix)->napi == &c->napi)
 		netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_RX, NULL);

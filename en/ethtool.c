@@ -249,8 +249,7 @@ static void mlx5e_set_xdp_tx_mpwqe(struct mlx5e_priv *priv, bool on)
 	if (!test_bit(MLX5E_STATE_OPENED, &priv->state))
 		return;
 	for (i = 0; i < priv->channels.num; i++)
-		if (priv->channels.c[i]->xdpsq)
-			mlx5e_xdpsq_set_mpwqe(priv->channels.c[i]->xdpsq, on);
+		mlx5e_xdpsq_set_mpwqe(priv->channels.c[i]->xdpsq, on);
 }
 
 /* A flag that changes the queues (skb_tx_mpwqe, rx_striding_rq) reopens

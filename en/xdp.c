@@ -11,7 +11,11 @@
  * the pool when the send completes; XDP_REDIRECT hands it to
  * xdp_do_redirect() as a page_pool frame, flushed at the end of the poll.
  *
- * The XDP SQ exists while a program is attached. With xdp_tx_mpwqe (on
+ * Every channel has an XDP SQ, a program attached or not: XDP_TX posts
+ * on it from the channel's NAPI while a program runs there, and
+ * ndo_xdp_xmit (frames other devices redirect to us) always, so that the
+ * netdev is a redirect target (NDO_XMIT) with no program of its own, as
+ * upstream's. With xdp_tx_mpwqe (on
  * where the device has enhanced MPWQE) frames share Enhanced MPWQE
  * sessions built with the TX SQ's helpers (txrx.h): one control and one
  * Ethernet segment, a data segment per frame; a session opens on the
@@ -962,15 +966,13 @@ err_free:
 }
 
 /**
- * mlx5e_close_xdpsq() - destroy the channel's XDP SQ, if any
+ * mlx5e_close_xdpsq() - destroy the channel's XDP SQ
  * @c: the channel, its NAPI off
  */
 void mlx5e_close_xdpsq(struct mlx5e_channel *c)
 {
 	struct mlx5e_xdpsq *sq = c->xdpsq;
 
-	if (!sq)
-		return;
 	/* Deactivated: no recovery was queued after this one ran. */
 	cancel_work_sync(&sq->recover_work);
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
@@ -1017,12 +1019,12 @@ bool mlx5e_xdp_mpwqe_caps(struct mlx5_core_dev *mdev)
 
 /**
  * mlx5e_xdp_xmit_enable() - let ndo_xdp_xmit use the open channels
- * @priv: the netdev's private area, the channels active
+ * @priv: the netdev's private area, the channels active (each with its
+ *	XDP SQ, a program attached or not)
  */
 void mlx5e_xdp_xmit_enable(struct mlx5e_priv *priv)
 {
-	if (priv->channels.params.xdp_prog)
-		set_bit(MLX5E_STATE_XDP_XMIT, &priv->state);
+	set_bit(MLX5E_STATE_XDP_XMIT, &priv->state);
 }
 
 /**
@@ -1038,14 +1040,17 @@ void mlx5e_xdp_xmit_disable(struct mlx5e_priv *priv)
 }
 
 /**
- * mlx5e_xdp_features() - what XDP the netdev supports with no program
- * Return: NETDEV_XDP_ACT_* flags; NDO_XMIT joins while a program is
- *	attached (the XDP SQs exist only then).
+ * mlx5e_xdp_features() - what XDP the netdev supports
+ * Return: NETDEV_XDP_ACT_* flags, the same with a program or without: a
+ *	redirect target (NDO_XMIT) always, every channel having its XDP SQ,
+ *	of multi-buffer frames too (NDO_XMIT_SG: one SEND WQE of a data
+ *	segment per buffer, mlx5e_xdpsq_post_sg()).
  */
 xdp_features_t mlx5e_xdp_features(void)
 {
 	return NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
-	       NETDEV_XDP_ACT_RX_SG;
+	       NETDEV_XDP_ACT_RX_SG | NETDEV_XDP_ACT_NDO_XMIT |
+	       NETDEV_XDP_ACT_NDO_XMIT_SG;
 }
 
 static void mlx5e_xdp_swap_progs(struct mlx5e_priv *priv,
@@ -1082,10 +1087,6 @@ static int mlx5e_xdp_set(struct net_device *netdev, struct bpf_prog *prog,
 		if (err)
 			return err;
 	}
-	if (prog)
-		xdp_features_set_redirect_target(netdev, true);
-	else
-		xdp_features_clear_redirect_target(netdev);
 	/* The RQs read the program under RCU: it is freed after a grace
 	 * period.
 	 */

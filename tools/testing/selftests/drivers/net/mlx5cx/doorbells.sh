@@ -64,7 +64,7 @@ report() { cxsim report "$bdf_a" >"$WORK/$1"; }
 # found; fails unless SQ doorbells rang exactly min(N, NCH) registers
 # (1 for N 0: the EQs' page), the SQ of channel i (SQs in creation order)
 # only register i mod that, its control SQ (striding RQ) the same, its
-# CQs on that page and armed there, nothing
+# XDP SQ on that page and silent, its CQs on that page and armed there, nothing
 # on a wrong page, and (SPREAD 1) max/min over the registers <= 1.2.
 # NCH 0 (a driver with more SQs than channels): every SQ on one register,
 # the registers and nothing on a wrong page only.
@@ -117,10 +117,13 @@ for k in ("sq.doorbells_wrong_uar", "cq.arms_wrong_uar", "sq.doorbells_bad"):
         bad.append("%s +%d" % (k, delta(k)))
 
 # The striding RQs' control SQs (UMR WQEs, umr=1) apart: one a channel,
-# on its channel's register.
+# on its channel's register. Each channel creates its TX SQ, then its XDP
+# SQ (every channel has one, XDP program or not): the SQs alternate.
 ready = sorted((int(k[3:]), fields(v)) for k, v in after.items()
                if k[:3] == "sq." and k[3:].isdigit() and fields(v).get("st") == "RDY")
 sqs = [(q, f) for q, f in ready if f.get("umr", "0") == "0"]
+xdpsqs = sqs[1::2] if nch else []
+sqs = sqs[0::2] if nch else sqs
 icosqs = [(q, f) for q, f in ready if f.get("umr", "0") != "0"]
 rqs = sorted((int(k[3:]), fields(v)) for k, v in after.items()
              if k[:3] == "rq." and k[3:].isdigit() and fields(v).get("state") == "1")
@@ -164,6 +167,20 @@ if nch and icosqs:
               (i, q, f["uar"], f["regs"], f["doorbells"]))
         if (f["uar"], f["regs"]) != (g["uar"], g["regs"]) or int(f.get("wrong_uar", 0)):
             bad.append("control SQ %d not on channel %d's register" % (q, i))
+# The XDP SQs: one a channel, on its channel's page, silent (no XDP
+# traffic here); their CQs there too, armed by the channel's NAPI.
+if nch:
+    if len(xdpsqs) != len(sqs):
+        bad.append("%d XDP SQs for %d channels" % (len(xdpsqs), len(sqs)))
+    for i, ((q, f), (sqn, g)) in enumerate(zip(xdpsqs, sqs)):
+        c = cqs.get(int(f["cqn"]))
+        print("# channel %d: XDP SQ %d UAR %s doorbells %s, CQ %d arms %s" %
+              (i, q, f["uar"], f["doorbells"], int(f["cqn"]), c and c["arms"]))
+        if f["uar"] != g["uar"] or int(f["doorbells"]) or int(f.get("wrong_uar", 0)):
+            bad.append("XDP SQ %d: UAR %s doorbells %s, channel %d's UAR %s" %
+                       (q, f["uar"], f["doorbells"], i, g["uar"]))
+        if not c or c["uar"] != g["uar"] or not int(c["arms"]) or int(c["arms_wrong_uar"]):
+            bad.append("channel %d XDP CQ %s: %s" % (i, f["cqn"], c))
 for key, owners in owner.items():
     if len(owners) != 1:
         bad.append("register %s shared by channels of doorbells %s" % (key, owners))

@@ -883,7 +883,9 @@ health_counts() {
 }
 
 # model_tx_sqns BDF: the function's ready send queues in the model but
-# the striding RQs' control SQs (umr=1), in creation order.
+# the striding RQs' control SQs (umr=1), in creation order: each
+# channel's TX SQ and its XDP SQ (there with no XDP program too, which
+# no traffic of the stack's reaches).
 model_tx_sqns() {
 	cxsim report "$1" | awk '$1 ~ /^sq\.[0-9]+$/ && / st=RDY / && / umr=0 / {
 		print substr($1, 4) }' | sort -n

@@ -11,8 +11,11 @@
 # the flag off, the flag toggled under traffic without recreating an SQ,
 # an error CQE on the XDP SQ recovered and reported to the tx health reporter, XDP_PASS leaving TCP byte-exact, XDP_REDIRECT to
 # a veth and ndo_xdp_xmit from one (bursts in sessions too), programs attached, detached and
-# swapped under traffic (swaps without rebuilding the RQs), and what
-# cannot work refused with the extack, state unchanged.
+# swapped under traffic (swaps without rebuilding the RQs), what
+# cannot work refused with the extack, state unchanged, and xdp-bench
+# redirect from A into B with no program on B (ndo_xdp_xmit without XDP),
+# then from A's NAPI on the CPU other than the one polling B's XDP SQ, B's
+# rings of 64, without a CQ overrun.
 # vm-args: --timeout 1500
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -25,7 +28,7 @@ PAGE=$(getconf PAGESIZE)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ktap_header $((16 + 2 * $(wc -w <<<"$MTUS")))
+ktap_header $((18 + 2 * $(wc -w <<<"$MTUS")))
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -590,6 +593,136 @@ refused() {
 	return $rc
 }
 ktap_check "XDP at MTU 4000 refused with the extack unless frags-aware, MTU 4000 refused under single-buffer XDP; state unchanged" refused
+
+# xdp-bench redirect from A to B with no program on B: B is a redirect
+# target (ndo_xdp_xmit, its XDP SQs) without XDP of its own. xdp-bench
+# redirect always puts a dummy program (xdp_pass) on the egress device
+# too, for drivers that send redirected frames only with one (xdp-tools
+# 1.3's xdp_redirect_basic.c, no option against it): it is taken off B
+# once xdp-bench runs, and B has none while the frames flow. A joins B in
+# the netns (a redirect stays in one); pktgen on B sends to A's MAC, A's
+# program (bpf_redirect(), the MACs swapped) sends each frame out of B,
+# addressed to B: A's port drops it at steering (not its MAC), so nothing
+# loops. Every frame A's port delivered was redirected, B's XDP SQs sent
+# every one, B's port sent them beside pktgen's, none reached B's stack.
+a_counts() {
+	local k v
+
+	while read -r k v; do
+		case $k in
+		rx_packets | rx_xdp_redirect | rx_xdp_drop) echo "a_$k $v" ;;
+		esac
+	done < <(ethtool_stats "$a" "$NS")
+}
+xdp_prog_of() {
+	local p
+
+	p=$(ip -n "$NS" -d link show "$1" | grep -o 'prog/xdp id [0-9]*')
+	echo "${p:-no program}"
+}
+redirect_no_prog() {
+	local rc=0 n=$FRAMES ar asd r d x f t bt br
+
+	ip link set "$a" netns "$NS" || return 1
+	ip -n "$NS" link set "$a" up
+	wait_for 15 ns_carrier "$a" 1 || return 1
+	xdp_attached && return 1
+	xdp_bench_start "$a" redirect -m native "$a" "$b" || return 1
+	# Its dummy program, attached after the one on A.
+	wait_for 20 xdp_attached
+	diag "xdp-bench redirect $a $b: ip -d link: $a $(xdp_prog_of "$a"), $b $(xdp_prog_of "$b"): taken off $b"
+	ip -n "$NS" link set dev "$b" xdp off
+	wait_for 15 ns_carrier "$b" 1
+	xdp_attached && rc=1
+	diag "ip -d link: $a $(xdp_prog_of "$a"), $b $(xdp_prog_of "$b")"
+	PAIR_SNAP_MORE=a_counts
+	if pair_rest S0; then
+		pktgen_ns "$NS" "$b" "$a_mac" "$n"
+		pair_rest S1 || rc=1
+	else
+		rc=1
+	fi
+	PAIR_SNAP_MORE=
+	xdp_attached && rc=1
+	xdp_bench_stop "$a" || rc=1
+	delta ar a.rx.packets
+	delta asd a.rx.drops.steering
+	delta r x.a_rx_xdp_redirect
+	delta d x.a_rx_xdp_drop
+	delta x e.tx_xdp_xmit
+	delta f e.tx_xdp_full
+	delta t e.tx_packets
+	delta bt b.tx.packets
+	delta br e.rx_packets
+	# (pktgen's count is rounded up to its bursts: B sent t.)
+	diag "xdp-bench redirect $a -> $b, no program on $b: pktgen $n from $b (tx_packets +$t); A's port delivered $ar, A rx_xdp_redirect +$r, rx_xdp_drop +$d; B tx_xdp_xmit +$x, tx_xdp_full +$f; B's port sent $bt; A's port dropped $asd at steering (addressed to B: MACs swapped); B rx_packets +$br"
+	[ $rc -eq 0 ] && [ "$t" -ge "$n" ] && [ "$ar" -gt 0 ] &&
+		[ "$r" -eq "$ar" ] && [ "$d" -eq 0 ] && [ "$x" -eq "$r" ] &&
+		[ "$f" -eq 0 ] && [ "$bt" -eq $((t + x)) ] && [ "$asd" -eq "$x" ] &&
+		[ "$br" -eq 0 ] && return 0
+	grep -v '^ *$' "$XDP_BENCH_LOG" | tail -n 12 | sed 's/^/# xdp-bench: /'
+	return 1
+}
+ktap_check "xdp-bench redirect $a -> $b with no program on $b: every frame A delivered is redirected, sent by B's XDP SQs and B's port, none on B's stack" redirect_no_prog
+
+# The same from the other CPU: A's completion interrupts on CPU 1, B's on
+# CPU 0, so A's NAPI posts on B's XDP SQ of channel 1 (ndo_xdp_xmit takes
+# the CPU's) while B's NAPI polls that SQ's CQ on CPU 0; B's rings of 64
+# (its CQ too), xdp_tx_mpwqe off (a WQE and a CQE a frame: the most CQEs
+# a poll can take). The XDP SQ hands slots back only once its CQ's doorbell record
+# says their CQEs are consumed: posting into slots a poll frees before
+# that would let the device write more CQEs than the CQ holds (the
+# model's cq.overruns, an error it fails the run for). Every frame A
+# redirected was posted or refused (a refused one ends its bulk: the
+# rest go back uncounted), B's port sent every one posted.
+comp_irqs() {
+	awk -v s="@pci:$1" '$NF ~ /^mlx5_comp[0-9]+@pci:/ && index($NF, s) {
+		sub(":", "", $1); print $1 }' /proc/interrupts
+}
+irqs_to() {
+	local i
+
+	for i in $(comp_irqs "$1"); do
+		echo "$2" >"/proc/irq/$i/smp_affinity_list" || return 1
+	done
+}
+redirect_cross_cpu() {
+	local rc=0 n ar r x f t bt ov
+
+	n=$(sized 20000 5000)
+	[ "$(nproc)" -ge 2 ] || { diag "one CPU"; return 0; }
+	nsx ethtool -G "$b" tx 64 || return 1
+	wait_for 15 ns_carrier "$b" 1
+	xdp_tx_mpwqe off || return 1
+	irqs_to "$bdf_a" 1 && irqs_to "$bdf_b" 0 || return 1
+	xdp_bench_start "$a" redirect -m native "$a" "$b" || return 1
+	wait_for 20 xdp_attached
+	ip -n "$NS" link set dev "$b" xdp off
+	wait_for 15 ns_carrier "$b" 1
+	xdp_attached && rc=1
+	PAIR_SNAP_MORE=a_counts
+	if pair_rest S0; then
+		pktgen_ns "$NS" "$b" "$a_mac" "$n"
+		pair_rest S1 || rc=1
+	else
+		rc=1
+	fi
+	PAIR_SNAP_MORE=
+	xdp_bench_stop "$a" || rc=1
+	delta ar a.rx.packets
+	delta r x.a_rx_xdp_redirect
+	delta x e.tx_xdp_xmit
+	delta f e.tx_xdp_full
+	delta t e.tx_packets
+	delta bt b.tx.packets
+	ov=$(model_get "$bdf_b" cq.overruns)
+	xdp_tx_mpwqe on
+	diag "redirect from CPU 1 into B's XDP SQs polled on CPU 0, B's rings 64, xdp_tx_mpwqe off: pktgen $n from $b (tx_packets +$t); A's port delivered $ar, A rx_xdp_redirect +$r; B tx_xdp_xmit +$x, tx_xdp_full +$f, tx_xdp_mpwqe +$((${S1[e.tx_xdp_mpwqe]} - ${S0[e.tx_xdp_mpwqe]})); B's port sent $bt (its SQs' WQEs +$(( ${S1[b.sq_wqes]} - ${S0[b.sq_wqes]} ))); B's CQ overruns ${ov:-?}"
+	nsx ethtool -G "$b" tx 1024
+	[ $rc -eq 0 ] && [ "$t" -ge "$n" ] && [ "$r" -eq "$ar" ] && [ "$x" -gt 0 ] &&
+		[ $((x + f)) -le "$r" ] && [ "$bt" -eq $((t + x)) ] && [ "$ov" = 0 ]
+}
+ktap_check "xdp-bench redirect from A's NAPI on CPU 1 into B's XDP SQs polled on CPU 0, rings of 64, a WQE a frame: every frame posted sent, no CQ overrun" redirect_cross_cpu
 
 teardown() {
 	pair_down

@@ -28,7 +28,8 @@
 #      the old program stays and acts.
 # ndo_xdp_xmit of 8000-byte multi-buffer frames (a veth redirecting into
 # B): one multi-segment SEND WQE each, every frame out of B's port.
-# xdp_features says rx-sg, and ndo-xmit-sg while a program is attached.
+# xdp_features says rx-sg, ndo-xmit and ndo-xmit-sg, with a program or
+# without (every channel has its XDP SQ).
 # vm-args: --timeout 1200
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -123,7 +124,7 @@ pages_back() {
 }
 
 xdp_features() {
-	local none with rc=0
+	local none with f rc=0
 
 	have_ynl || { needs "$YNL_NEEDED"; return 1; }
 	none=$(ynl_py features) || return 1
@@ -131,11 +132,14 @@ xdp_features() {
 	with=$(ynl_py features)
 	detach
 	diag "xdp_features: no program: $none; frags program attached: $with"
-	grep -qw rx-sg <<<"$none" && ! grep -qw ndo-xmit <<<"$none" || rc=1
-	grep -qw rx-sg <<<"$with" && grep -qw ndo-xmit-sg <<<"$with" || rc=1
+	# (each flag a word of its own: grep -w would take ndo-xmit-sg for
+	# ndo-xmit)
+	for f in rx-sg ndo-xmit ndo-xmit-sg; do
+		[[ " $none " == *" $f "* && " $with " == *" $f "* ]] || rc=1
+	done
 	return $rc
 }
-ktap_check "xdp_features: rx-sg; ndo-xmit and ndo-xmit-sg while a program is attached" xdp_features
+ktap_check "xdp_features: rx-sg, ndo-xmit and ndo-xmit-sg, with a program and without" xdp_features
 
 # (a) Not frags-aware at a non-linear MTU: refused, the extack names the
 # single-buffer limit and what works; no program, MTU as it was.
