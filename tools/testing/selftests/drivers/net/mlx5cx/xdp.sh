@@ -620,13 +620,12 @@ xdp_prog_of() {
 	p=$(ip -n "$NS" -d link show "$1" | grep -o 'prog/xdp id [0-9]*')
 	echo "${p:-no program}"
 }
-redirect_no_prog() {
-	local rc=0 n=$FRAMES ar asd r d x f t bt br
+# redirect_frames N: xdp-bench redirect A -> B, its dummy program taken
+# off B, N frames from pktgen on B to A between the snapshots S0 and S1
+# (A's counters in them too); fails when a step does or B had a program.
+redirect_frames() {
+	local rc=0
 
-	ip link set "$a" netns "$NS" || return 1
-	ip -n "$NS" link set "$a" up
-	wait_for 15 ns_carrier "$a" 1 || return 1
-	xdp_attached && return 1
 	xdp_bench_start "$a" redirect -m native "$a" "$b" || return 1
 	# Its dummy program, attached after the one on A.
 	wait_for 20 xdp_attached
@@ -634,10 +633,9 @@ redirect_no_prog() {
 	ip -n "$NS" link set dev "$b" xdp off
 	wait_for 15 ns_carrier "$b" 1
 	xdp_attached && rc=1
-	diag "ip -d link: $a $(xdp_prog_of "$a"), $b $(xdp_prog_of "$b")"
 	PAIR_SNAP_MORE=a_counts
 	if pair_rest S0; then
-		pktgen_ns "$NS" "$b" "$a_mac" "$n"
+		pktgen_ns "$NS" "$b" "$a_mac" "$1"
 		pair_rest S1 || rc=1
 	else
 		rc=1
@@ -645,6 +643,16 @@ redirect_no_prog() {
 	PAIR_SNAP_MORE=
 	xdp_attached && rc=1
 	xdp_bench_stop "$a" || rc=1
+	return $rc
+}
+redirect_no_prog() {
+	local rc=0 n=$FRAMES ar asd r d x f t bt br
+
+	ip link set "$a" netns "$NS" || return 1
+	ip -n "$NS" link set "$a" up
+	wait_for 15 ns_carrier "$a" 1 || return 1
+	xdp_attached && return 1
+	redirect_frames "$n" || rc=1
 	delta ar a.rx.packets
 	delta asd a.rx.drops.steering
 	delta r x.a_rx_xdp_redirect
@@ -695,20 +703,7 @@ redirect_cross_cpu() {
 	wait_for 15 ns_carrier "$b" 1
 	xdp_tx_mpwqe off || return 1
 	irqs_to "$bdf_a" 1 && irqs_to "$bdf_b" 0 || return 1
-	xdp_bench_start "$a" redirect -m native "$a" "$b" || return 1
-	wait_for 20 xdp_attached
-	ip -n "$NS" link set dev "$b" xdp off
-	wait_for 15 ns_carrier "$b" 1
-	xdp_attached && rc=1
-	PAIR_SNAP_MORE=a_counts
-	if pair_rest S0; then
-		pktgen_ns "$NS" "$b" "$a_mac" "$n"
-		pair_rest S1 || rc=1
-	else
-		rc=1
-	fi
-	PAIR_SNAP_MORE=
-	xdp_bench_stop "$a" || rc=1
+	redirect_frames "$n" || rc=1
 	delta ar a.rx.packets
 	delta r x.a_rx_xdp_redirect
 	delta x e.tx_xdp_xmit
