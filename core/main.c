@@ -597,6 +597,7 @@ static pci_ers_result_t mlx5_pci_err_detected(struct pci_dev *pdev,
 	dev_warn(dev->device, "PCI error detected, channel state %d\n", state);
 	mlx5_enter_error_state(dev);
 	mlx5_pci_unload(dev);
+	mlx5_health_pci_error(dev);
 	if (state == pci_channel_io_perm_failure)
 		return PCI_ERS_RESULT_DISCONNECT;
 	/*
@@ -630,7 +631,10 @@ static pci_ers_result_t mlx5_pci_slot_reset(struct pci_dev *pdev)
 
 static void mlx5_pci_resume(struct pci_dev *pdev)
 {
-	mlx5_pci_reload(pci_get_drvdata(pdev));
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	if (!mlx5_pci_reload(dev))
+		mlx5_health_pci_recovered(dev);
 }
 
 /* A function reset through the PCI core (sysfs reset, VFIO...). */
