@@ -42,6 +42,7 @@ static const char * const mlx5_sensor_str[] = {
 	[MLX5_SENSOR_NIC_SW_RESET]	= "NIC interface in SW reset",
 	[MLX5_SENSOR_FW_SYND_RFR]	= "firmware syndrome requests a reset",
 	[MLX5_SENSOR_FW_MUTE]		= "firmware answers no command",
+	[MLX5_SENSOR_PCI_AER]		= "PCI error, recovered by the PCI core",
 };
 
 static struct mlx5_core_dev *mlx5_health_to_dev(struct mlx5_health *health)
@@ -382,6 +383,39 @@ int mlx5_health_revive(struct mlx5_core_dev *dev, bool reset)
 	}
 	WRITE_ONCE(dev->state, MLX5_DEVICE_STATE_UP);
 	return 0;
+}
+
+/**
+ * mlx5_health_pci_error() - count a PCI error on fw_fatal
+ * @dev: the device, in internal error, unloaded, its PCI reset under way
+ *	(dev->pci_reset), the devlink lock not held
+ *
+ * The PCI core's error recovery (AER, DPC) resets and reloads the
+ * function, not fw_fatal; an operator still looks at fw_fatal for what
+ * took the function down. The report counts the error (and dumps the
+ * health buffer); the recovery devlink then asks for is refused while the
+ * reset is under way. mlx5_health_pci_recovered() counts the recovery.
+ */
+void mlx5_health_pci_error(struct mlx5_core_dev *dev)
+{
+	struct mlx5_health *health = &dev->health;
+
+	health->fatal = MLX5_SENSOR_PCI_AER;
+	health->fatal_poll = READ_ONCE(health->polls);
+	health->synd = ioread8(&dev->iseg->health.synd);
+	devlink_health_report(health->fatal_reporter, "PCI error", NULL);
+}
+
+/**
+ * mlx5_health_pci_recovered() - the PCI core's recovery loaded the
+ *	function again: count it on fw_fatal
+ * @dev: the device, loaded (fw_fatal healthy again)
+ *
+ * A recovery of its own for devlink: it starts fw_fatal's grace period.
+ */
+void mlx5_health_pci_recovered(struct mlx5_core_dev *dev)
+{
+	devlink_health_reporter_recovery_done(dev->health.fatal_reporter);
 }
 
 /* Called by devlink with the instance lock held. */

@@ -597,14 +597,26 @@ static pci_ers_result_t mlx5_pci_err_detected(struct pci_dev *pdev,
 	dev_warn(dev->device, "PCI error detected, channel state %d\n", state);
 	mlx5_enter_error_state(dev);
 	mlx5_pci_unload(dev);
-	return state == pci_channel_io_perm_failure ?
-	       PCI_ERS_RESULT_DISCONNECT : PCI_ERS_RESULT_NEED_RESET;
+	mlx5_health_pci_error(dev);
+	if (state == pci_channel_io_perm_failure)
+		return PCI_ERS_RESULT_DISCONNECT;
+	/*
+	 * Only a fatal error's recovery resets the link before slot_reset;
+	 * after a non-fatal one the function still holds what the load gave
+	 * it (enabled, its EQs and queues live, our pages), and slot_reset
+	 * turns its DMA back on. Make the firmware forget it now, its DMA
+	 * off, as the link reset would.
+	 */
+	if (state == pci_channel_io_normal)
+		mlx5_health_reset_function(dev);
+	return PCI_ERS_RESULT_NEED_RESET;
 }
 
 static pci_ers_result_t mlx5_pci_slot_reset(struct pci_dev *pdev)
 {
 	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
 
+	dev_info(dev->device, "PCI slot reset: waiting for the firmware\n");
 	pci_restore_state(pdev);
 	pci_save_state(pdev);
 	pci_set_master(pdev);
@@ -619,7 +631,10 @@ static pci_ers_result_t mlx5_pci_slot_reset(struct pci_dev *pdev)
 
 static void mlx5_pci_resume(struct pci_dev *pdev)
 {
-	mlx5_pci_reload(pci_get_drvdata(pdev));
+	struct mlx5_core_dev *dev = pci_get_drvdata(pdev);
+
+	if (!mlx5_pci_reload(dev))
+		mlx5_health_pci_recovered(dev);
 }
 
 /* A function reset through the PCI core (sysfs reset, VFIO...). */

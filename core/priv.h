@@ -76,6 +76,8 @@ void mlx5_health_fatal(struct mlx5_core_dev *dev, enum mlx5_sensor sensor);
 int mlx5_health_revive(struct mlx5_core_dev *dev, bool reset);
 void mlx5_health_reset_function(struct mlx5_core_dev *dev);
 void mlx5_health_allow(struct mlx5_core_dev *dev);
+void mlx5_health_pci_error(struct mlx5_core_dev *dev);
+void mlx5_health_pci_recovered(struct mlx5_core_dev *dev);
 
 /* core/main.c */
 int mlx5_init_one(struct mlx5_core_dev *dev);

@@ -309,6 +309,8 @@ struct mlx5_pages {
  * @MLX5_SENSOR_FW_SYND_RFR: a health syndrome that requests a reset
  * @MLX5_SENSOR_FW_MUTE: the firmware answers no command (found by the
  *	command interface, not by the poll)
+ * @MLX5_SENSOR_PCI_AER: the PCI core reported an error of the function
+ *	(AER, DPC) and recovers it (not a poll's finding)
  */
 enum mlx5_sensor {
 	MLX5_SENSOR_NO_ERR,
@@ -318,6 +320,7 @@ enum mlx5_sensor {
 	MLX5_SENSOR_NIC_SW_RESET,
 	MLX5_SENSOR_FW_SYND_RFR,
 	MLX5_SENSOR_FW_MUTE,
+	MLX5_SENSOR_PCI_AER,
 };
 
 /**

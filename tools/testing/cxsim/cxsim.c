@@ -33,6 +33,7 @@
 #include "sysemu/dma.h"
 #include "qemu/timer.h"
 #include "qemu/notify.h"
+#include "qemu/range.h"
 #include "qom/object.h"
 #include "sysemu/sysemu.h"
 
@@ -50,6 +51,13 @@
  */
 #define CXSIM_VSC_OFFSET		0xa0
 #define CXSIM_VSC_SIZE			0x18
+/*
+ * Advanced error reporting (aer=on), the first extended capability, as
+ * e1000e has it: QEMU's pcie_aer_inject_error reports through it to the
+ * root port above the function (behind a pcie-root-port; on pcie.0 the
+ * function is a root complex integrated endpoint and reports nowhere).
+ */
+#define CXSIM_AER_OFFSET		0x100
 /* The core's native port number for this function. */
 #define CXSIM_PORT			1
 
@@ -72,6 +80,7 @@ struct CxsimState {
 	bool vlan_insert;
 	char *inline_mode;
 	bool testport_on;
+	bool aer;
 	uint64_t latency_ns;
 	uint64_t jitter_ns;
 	uint64_t seed;
@@ -390,6 +399,14 @@ static void cxsim_init_core(CxsimState *s, enum cx_model model)
 	cx_core_init(&s->core, &host, &params);
 }
 
+static void cxsim_pcie_exit(PCIDevice *pd)
+{
+	if (pd->exp.aer_cap)
+		pcie_aer_exit(pd);
+	if (pci_is_express(pd))
+		pcie_cap_exit(pd);
+}
+
 static void cxsim_realize(PCIDevice *pd, Error **errp)
 {
 	CxsimState *s = CXSIM(pd);
@@ -443,14 +460,21 @@ static void cxsim_realize(PCIDevice *pd, Error **errp)
 		/* Function level reset: resets the function as hardware does. */
 		pcie_cap_flr_init(pd);
 	}
-	if (cxsim_init_vsc(pd, errp)) {
-		if (pci_is_express(pd))
+	if (s->aer) {
+		if (!pci_is_express(pd)) {
+			error_setg(errp, "cxsim: aer=on needs a PCIe bus");
+			return;
+		}
+		/* Device Control's error reporting enables, writable. */
+		pcie_cap_deverr_init(pd);
+		if (pcie_aer_init(pd, PCI_ERR_VER, CXSIM_AER_OFFSET,
+				  PCI_ERR_SIZEOF, errp) < 0) {
 			pcie_cap_exit(pd);
-		return;
+			return;
+		}
 	}
-	if (cxsim_init_msix(s, errp)) {
-		if (pci_is_express(pd))
-			pcie_cap_exit(pd);
+	if (cxsim_init_vsc(pd, errp) || cxsim_init_msix(s, errp)) {
+		cxsim_pcie_exit(pd);
 		return;
 	}
 
@@ -479,26 +503,35 @@ static void cxsim_exit(PCIDevice *pd)
 	qemu_del_nic(s->nic);
 	msix_unuse_all_vectors(pd);
 	msix_uninit(pd, &s->bar0, &s->bar0);
-	if (pci_is_express(pd))
-		pcie_cap_exit(pd);
+	cxsim_pcie_exit(pd);
 }
 
 static void cxsim_reset(DeviceState *dev)
 {
 	CxsimState *s = CXSIM(dev);
+	PCIDevice *pd = PCI_DEVICE(dev);
 
 	trace_cxsim_reset();
 	/* PCI core resets MSI-X; vectors stay in use for the next driver. */
 	cx_core_reset(&s->core);
+	if (pd->exp.aer_cap)
+		pcie_cap_deverr_reset(pd);
 }
 
-/* An FLR (PCIe device control bit) resets the function (cxsim_reset). */
+/*
+ * An FLR (PCIe device control bit) resets the function (cxsim_reset). A
+ * write to the AER capability (the guest clearing the error status) moves
+ * the first error pointer and the header log on, as a port's does.
+ */
 static void cxsim_write_config(PCIDevice *pd, uint32_t addr, uint32_t val,
 			       int len)
 {
 	pci_default_write_config(pd, addr, val, len);
 	if (pci_is_express(pd))
 		pcie_cap_flr_write_config(pd, addr, val, len);
+	if (pd->exp.aer_cap && ranges_overlap(addr, len, pd->exp.aer_cap,
+					      PCI_ERR_SIZEOF))
+		pcie_aer_write_config(pd, addr, val, len);
 }
 
 static const VMStateDescription cxsim_vmstate = {
@@ -514,6 +547,8 @@ static Property cxsim_properties[] = {
 	DEFINE_PROP_BOOL("vlan_insert", CxsimState, vlan_insert, true),
 	DEFINE_PROP_STRING("inline", CxsimState, inline_mode),
 	DEFINE_PROP_BOOL("testport", CxsimState, testport_on, true),
+	/* The AER extended capability (off: none, as before). */
+	DEFINE_PROP_BOOL("aer", CxsimState, aer, false),
 	/*
 	 * The asynchronous engine: doorbells' work done this long after the
 	 * write (ns, plus a jitter in [0, jitter] from seed), at most
