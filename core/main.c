@@ -730,3 +730,4 @@ module_exit(mlx5_cleanup);
 
 MODULE_DESCRIPTION("NVIDIA ConnectX-5+ core and Ethernet driver");
 MODULE_LICENSE("Dual BSD/GPL");
+MODULE_VERSION(MLX5_DRIVER_VERSION);

@@ -25,6 +25,8 @@
 #include <linux/types.h>
 
 #define MLX5_DRIVER_NAME	KBUILD_MODNAME
+/* The release of this driver, as dkms.conf's PACKAGE_VERSION names it. */
+#define MLX5_DRIVER_VERSION	"0.1"
 #define MLX5_BOARD_ID_LEN	64
 
 /* The command interface revision this driver speaks. */

@@ -25,7 +25,7 @@ if load_ours; then
 else
 	ktap_fail "our mlx5_core binds every function"
 fi
-ktap_check "the loaded mlx5_core is ours (out of tree)" ours_loaded
+ktap_check "the loaded mlx5_core is ours (it has our version)" ours_loaded
 
 fw_logged() {
 	local bdf
