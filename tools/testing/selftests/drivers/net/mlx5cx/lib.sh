@@ -868,8 +868,26 @@ ours_pair_up() {
 	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 }
 
+# eth_adev BDF: the function's Ethernet auxiliary device (mlx5_core.eth.N),
+# the device the netdev's driver binds to.
+eth_adev() {
+	local d
+
+	for d in /sys/bus/pci/devices/"$1"/mlx5_core.eth.*; do
+		[ -e "$d" ] && basename "$d"
+	done
+}
+
+# eth_health_dl BDF: the devlink handle of the health reporters "tx" and
+# "rx" of the function's netdev, for health_counts and devlink health:
+# the function's devlink instance.
+eth_health_dl() {
+	echo "pci/$1"
+}
+
 # health_counts DL REPORTER: "ERRORS RECOVERIES STATE" of the devlink
-# health reporter REPORTER of DL (pci/BDF), "0 0 ?" when it has none.
+# health reporter REPORTER of DL (pci/BDF, or a port's handle:
+# eth_health_dl), "0 0 ?" when it has none.
 health_counts() {
 	devlink health show "$1" reporter "$2" 2>/dev/null | awk '
 		{

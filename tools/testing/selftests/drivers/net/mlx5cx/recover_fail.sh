@@ -24,8 +24,8 @@ ktap_header 13
 ours_pair_up
 ktap_check "one channel on A" ethtool -L "$a" combined 1
 
-tx_health() { health_counts "pci/$bdf_a" tx; }
-rx_health() { health_counts "pci/$bdf_b" rx; }
+tx_health() { health_counts "$(eth_health_dl "$bdf_a")" tx; }
+rx_health() { health_counts "$(eth_health_dl "$bdf_b")" rx; }
 
 # err_cqe_with_fault OPCODE: one error CQE on A's SQ, and OPCODE fails
 # once in the recovery that follows; succeeds once the model failed both.
@@ -73,7 +73,7 @@ recover_by_devlink() {
 
 	read -r _ r0 _ <<<"$(tx_health)"
 	rec0=$(ethtool_stat "$a" tx_recover)
-	out=$(devlink health recover "pci/$bdf_a" reporter tx 2>&1) ||
+	out=$(devlink health recover "$(eth_health_dl "$bdf_a")" reporter tx 2>&1) ||
 		{ diag "devlink health recover: $out"; return 1; }
 	read -r _ r _ <<<"$(tx_health)"
 	rec=$(ethtool_stat "$a" tx_recover)
@@ -123,7 +123,7 @@ ktap_check "error CQE on B's RQ, QUERY_RQ fails once: said, reporter rx in error
 rx_recover() {
 	local out
 
-	out=$(devlink health recover "pci/$bdf_b" reporter rx 2>&1) ||
+	out=$(devlink health recover "$(eth_health_dl "$bdf_b")" reporter rx 2>&1) ||
 		{ diag "devlink health recover: $out"; return 1; }
 	diag "reporter rx: $(rx_health)"
 	[ "$(rx_health | awk '{ print $3 }')" = healthy ] &&
