@@ -880,9 +880,16 @@ eth_adev() {
 
 # eth_health_dl BDF: the devlink handle of the health reporters "tx" and
 # "rx" of the function's netdev, for health_counts and devlink health:
-# the function's devlink instance.
+# the netdev's port on the devlink instance of the Ethernet auxiliary
+# device (auxiliary/mlx5_core.eth.N/65535), for our driver as for the
+# distribution's. Found through the instance, not the netdev's name: a
+# port whose netdev moved to another namespace shows none.
 eth_health_dl() {
-	echo "pci/$1"
+	local adev
+
+	adev=$(eth_adev "$1")
+	[ -n "$adev" ] || return 1
+	devlink port show | sed -n "s|^\(auxiliary/$adev/[0-9]*\): .*|\1|p"
 }
 
 # health_counts DL REPORTER: "ERRORS RECOVERIES STATE" of the devlink

@@ -181,6 +181,7 @@ reporters_listed() {
 	local dl
 
 	dl=$(eth_health_dl "$bdf_a")
+	devlink port show | sed 's/^/# /'
 	devlink -j health show | python3 -c '
 import json, sys
 h = json.load(sys.stdin)["health"].get(sys.argv[1], [])
