@@ -791,6 +791,7 @@ enum {
  * @events_nb: the core's async events
  * @max_nch: channels the device can give us
  * @max_mtu: port maximum, software MTU
+ * @devlink: the Ethernet side's devlink instance, its port the netdev's
  * @tx_reporter: devlink health reporter of the SQs
  * @rx_reporter: devlink health reporter of the RQs
  */
@@ -816,6 +817,7 @@ struct mlx5e_priv {
 	struct notifier_block events_nb;
 	u16 max_nch;
 	u16 max_mtu;
+	struct devlink *devlink;
 	struct devlink_health_reporter *tx_reporter;
 	struct devlink_health_reporter *rx_reporter;
 };
@@ -850,6 +852,11 @@ void mlx5e_tx_bql_detach(struct mlx5e_txqsq *sq);
 void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq);
 void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq);
 void mlx5e_tx_err_cqe_work(struct work_struct *work);
+
+/* en/devlink.c */
+int mlx5e_devlink_create(struct mlx5e_priv *priv, struct device *dev);
+void mlx5e_devlink_destroy(struct mlx5e_priv *priv);
+struct devlink_port *mlx5e_devlink_port(struct mlx5e_priv *priv);
 
 /* en/health.c */
 struct devlink_health_reporter_ops;

@@ -3,10 +3,14 @@
  * mlx5e: the netdev of an mlx5 function.
  *
  * The Ethernet side is an auxiliary driver bound to the core's
- * mlx5_core.eth device. probe creates the netdev; suspend (before the core
- * tears the hardware down for reload or recovery) destroys every hardware
- * object and detaches it; resume recreates them and reopens; remove
- * unregisters it.
+ * mlx5_core.eth device. probe creates the netdev, with a devlink instance
+ * and port of its own for its health reporters (en/devlink.c); suspend
+ * (before the core tears the hardware down for reload or recovery)
+ * destroys every hardware object and detaches it; resume recreates them
+ * and reopens; remove unregisters it. probe and remove run under the
+ * function's devlink lock when the core adds or deletes the device, with
+ * no devlink lock when sysfs binds or unbinds the driver: they neither
+ * take nor assert the function's instance lock.
  *
  * Opening the netdev builds the channels (each: NAPI, a TX CQ and SQ, an
  * RX CQ and RQ, in that order), then the RSS objects that point at the RQs
@@ -1750,15 +1754,20 @@ static int mlx5e_probe(struct auxiliary_device *adev,
 	err = mlx5e_hw_attach(priv);
 	if (err)
 		goto err_priv;
+	err = mlx5e_devlink_create(priv, &adev->dev);
+	if (err)
+		goto err_detach;
 	netif_carrier_off(netdev);
 	err = register_netdev(netdev);
 	if (err)
-		goto err_detach;
+		goto err_devlink;
 	mlx5e_tx_reporter_create(priv);
 	mlx5e_rx_reporter_create(priv);
 	auxiliary_set_drvdata(adev, priv);
 	return 0;
 
+err_devlink:
+	mlx5e_devlink_destroy(priv);
 err_detach:
 	mlx5e_hw_detach(priv);
 err_priv:
@@ -1776,6 +1785,7 @@ static void mlx5e_remove(struct auxiliary_device *adev)
 	unregister_netdev(netdev);
 	mlx5e_tx_reporter_destroy(priv);
 	mlx5e_rx_reporter_destroy(priv);
+	mlx5e_devlink_destroy(priv);
 	cancel_work_sync(&priv->rx_mode_work);
 	mutex_lock(&priv->state_lock);
 	mlx5e_hw_detach(priv);

@@ -13,7 +13,8 @@
  * @priv: the netdev's private area
  * @ops: the reporter's operations (its name among them)
  *
- * Called from probe, where the core holds the devlink instance lock.
+ * On the netdev's devlink port (en/devlink.c), whose instance devlink
+ * locks itself: probe may run with no devlink lock held (a sysfs bind).
  * Without a reporter (devlink refused), queues still recover, unreported.
  *
  * Return: the reporter, or NULL.
@@ -22,10 +23,10 @@ struct devlink_health_reporter *
 mlx5e_health_create(struct mlx5e_priv *priv,
 		    const struct devlink_health_reporter_ops *ops)
 {
-	struct devlink *devlink = priv_to_devlink(priv->mdev);
 	struct devlink_health_reporter *r;
 
-	r = devl_health_reporter_create(devlink, ops, 0, priv);
+	r = devlink_port_health_reporter_create(mlx5e_devlink_port(priv), ops,
+						0, priv);
 	if (!IS_ERR(r))
 		return r;
 	netdev_warn(priv->netdev, "no %s health reporter: %ld\n", ops->name,
@@ -40,7 +41,7 @@ mlx5e_health_create(struct mlx5e_priv *priv,
 void mlx5e_health_destroy(struct devlink_health_reporter **r)
 {
 	if (*r)
-		devl_health_reporter_destroy(*r);
+		devlink_health_reporter_destroy(*r);
 	*r = NULL;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Recovery of a receive queue after an error CQE, reported through the
- * devlink health reporter "rx" of the function.
+ * devlink health reporter "rx" of the netdev's devlink port.
  *
  * The device completed a WQE of the RQ in error and moved the RQ to ERR,
  * where it takes no more frames; or the driver found a completion it
@@ -176,12 +176,13 @@ static int mlx5e_rx_reporter_recover(struct devlink_health_reporter *reporter,
 }
 
 /*
- * No .dump: devlink takes the devlink instance lock for it, and the core
- * holds that lock while it removes or reloads us, waiting for the
- * recovery work that would be waiting for the lock.  For the same reason
- * the work recovers the RQ itself and tells the reporter (see
- * mlx5e_rx_err_cqe_work()); .recover is devlink health recover's, for an
- * RQ whose recovery failed.
+ * No .dump: devlink takes the reporter's instance lock for it (the
+ * netdev's, en/devlink.c), which devlink health recover holds while it
+ * waits for priv->state_lock, which closing the channels holds while it
+ * waits for the recovery work that would be waiting for the instance
+ * lock.  For the same reason the work recovers the RQ itself and tells
+ * the reporter (see mlx5e_rx_err_cqe_work()); .recover is devlink health
+ * recover's, for an RQ whose recovery failed.
  */
 static const struct devlink_health_reporter_ops mlx5e_rx_reporter_ops = {
 	.name = "rx",

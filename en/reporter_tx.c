@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Recovery of a send queue after an error CQE, reported through the
- * devlink health reporter "tx" of the function.
+ * devlink health reporter "tx" of the netdev's devlink port.
  *
  * The device moved the SQ to ERR and flushed what was posted behind the
  * failed WQE. Recovery stops the TX queue, keeps NAPI away, frees what
@@ -191,12 +191,13 @@ static int mlx5e_tx_reporter_recover(struct devlink_health_reporter *reporter,
 }
 
 /*
- * No .dump: devlink takes the devlink instance lock for it, and the core
- * holds that lock while it removes or reloads us, waiting for the
- * recovery work that would be waiting for the lock.  For the same reason
- * the works recover their SQ themselves and tell the reporter
- * (mlx5e_health_report(), mlx5e_health_recovered()); .recover is devlink health
- * recover's, for an SQ whose recovery failed.
+ * No .dump: devlink takes the reporter's instance lock for it (the
+ * netdev's, en/devlink.c), which devlink health recover holds while it
+ * waits for priv->state_lock, which closing the channels holds while it
+ * waits for the recovery work that would be waiting for the instance
+ * lock.  For the same reason the works recover their SQ themselves and
+ * tell the reporter (mlx5e_health_report(), mlx5e_health_recovered());
+ * .recover is devlink health recover's, for an SQ whose recovery failed.
  */
 static const struct devlink_health_reporter_ops mlx5e_tx_reporter_ops = {
 	.name = "tx",

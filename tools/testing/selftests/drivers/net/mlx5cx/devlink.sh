@@ -27,14 +27,6 @@ ktap_check "devlink dev info: fw.version $FW_VERSION running" \
 ktap_check "devlink dev info: fw.psid from the device" \
 	bash -c "devlink dev info $dl | grep -q 'fw.psid $BOARD_ID'"
 
-# The Ethernet auxiliary device of a function: mlx5_core.eth.<id> under it.
-eth_adev() {
-	local d
-
-	for d in /sys/bus/pci/devices/"$1"/mlx5_core.eth.*; do
-		[ -e "$d" ] && basename "$d"
-	done
-}
 adev=$(eth_adev "$bdf")
 diag "auxiliary device of $bdf: ${adev:-none}"
 one_adev_each() {

@@ -317,7 +317,7 @@ ktap_check "RSS: 64 UDP flows reach every RX queue; ethtool -X equal 1 moves the
 
 # An error CQE on one SQ: counted, reported by the devlink health reporter
 # "tx", the SQ recovered (ERR -> RST -> RDY), traffic through it again.
-tx_health() { health_counts "pci/$bdf_a" tx; }
+tx_health() { health_counts "$(eth_health_dl "$bdf_a")" tx; }
 
 err_cqe_recovery() {
 	local hit e0 r0 e r st rec err

@@ -99,7 +99,7 @@ else
 	ktap_check "XDP_TX under inline=$INLINE: the L2 header inlined, SEND WQEs, every frame back to A, no WQE error" xdp_tx_inline
 fi
 
-tx_health() { health_counts "pci/$bdf_a" tx; }
+tx_health() { health_counts "$(eth_health_dl "$bdf_a")" tx; }
 
 # A SEND inlining less than the mode asks: error CQE, the reporter
 # recovers the SQ. Ping (ICMP: IP mode asks the IPv4 header, TCP mode

@@ -870,8 +870,33 @@ ours_pair_up() {
 	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 }
 
+# eth_adev BDF: the function's Ethernet auxiliary device (mlx5_core.eth.N),
+# the device the netdev's driver binds to.
+eth_adev() {
+	local d
+
+	for d in /sys/bus/pci/devices/"$1"/mlx5_core.eth.*; do
+		[ -e "$d" ] && basename "$d"
+	done
+}
+
+# eth_health_dl BDF: the devlink handle of the health reporters "tx" and
+# "rx" of the function's netdev, for health_counts and devlink health:
+# the netdev's port on the devlink instance of the Ethernet auxiliary
+# device (auxiliary/mlx5_core.eth.N/65535), for our driver as for the
+# distribution's. Found through the instance, not the netdev's name: a
+# port whose netdev moved to another namespace shows none.
+eth_health_dl() {
+	local adev
+
+	adev=$(eth_adev "$1")
+	[ -n "$adev" ] || return 1
+	devlink port show | sed -n "s|^\(auxiliary/$adev/[0-9]*\): .*|\1|p"
+}
+
 # health_counts DL REPORTER: "ERRORS RECOVERIES STATE" of the devlink
-# health reporter REPORTER of DL (pci/BDF), "0 0 ?" when it has none.
+# health reporter REPORTER of DL (pci/BDF, or a port's handle:
+# eth_health_dl), "0 0 ?" when it has none.
 health_counts() {
 	devlink health show "$1" reporter "$2" 2>/dev/null | awk '
 		{

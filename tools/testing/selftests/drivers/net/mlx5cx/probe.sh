@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Probe and remove: our mlx5_core binds every emulated function and reports
-# the model's firmware version; load/unload cycles leave nothing bound; the
+# the model's firmware version; the Ethernet side unbound and bound again
+# through sysfs comes back; load/unload cycles leave nothing bound; the
 # distribution's mlx5_core, carried by the VM, binds the same functions.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -13,7 +14,7 @@ CYCLES=${CYCLES:-$(sized 20 3)}
 # the card's (README.md).
 FW_VERSION=${FW_VERSION:-16.35.4030}
 
-ktap_header 8
+ktap_header 9
 
 nfn=$(cx_functions | wc -l)
 diag "emulated functions: $(cx_functions | tr '\n' ' ')"
@@ -47,6 +48,36 @@ devlink_fw() {
 	done
 }
 ktap_check "devlink dev info reports fw.version $FW_VERSION" devlink_fw
+
+# The Ethernet side unbound and bound again through sysfs: the driver core
+# runs its remove and probe holding only the auxiliary device's lock, not
+# the function's devlink lock (a reload holds it; on the debug kernel,
+# lockdep WARNs when a devlink lock assertion fails). Each netdev comes
+# back with its health reporters tx and rx.
+eth_rebind() {
+	local drv=/sys/bus/auxiliary/drivers/mlx5_core.eth bdf adev dl s
+
+	dmesg_mark rebind
+	for bdf in $(cx_functions); do
+		adev=$(eth_adev "$bdf")
+		echo "$adev" >"$drv/unbind" || return 1
+		if netdev_of "$bdf" >/dev/null; then
+			diag "$adev unbound, $bdf still has a netdev"
+			return 1
+		fi
+		echo "$adev" >"$drv/bind" || return 1
+		netdev_of "$bdf" >/dev/null || { diag "$adev bound, no netdev"; return 1; }
+		dl=$(eth_health_dl "$bdf")
+		diag "$adev bound again: netdev $(netdev_of "$bdf"), reporters on ${dl:-none}"
+		devlink health show "$dl" reporter tx >/dev/null &&
+			devlink health show "$dl" reporter rx >/dev/null || return 1
+	done
+	s=$(kernel_splats rebind)
+	[ -z "$s" ] || echo "$s" | head -n 40 | sed 's/^/# /'
+	[ -z "$s" ]
+}
+ktap_check "sysfs unbind and bind of each mlx5_core.eth.N: netdev and reporters back, no WARN" \
+	eth_rebind
 
 unload_mlx5
 ktap_check "rmmod unbinds every function" none_bound

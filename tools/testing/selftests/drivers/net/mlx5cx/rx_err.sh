@@ -23,11 +23,12 @@ recovers() { rq_recovers "$b" "$NS"; }
 reporter_count() {
 	local e r
 
-	read -r e r _ <<<"$(health_counts "pci/$bdf_b" rx)"
+	read -r e r _ <<<"$(health_counts "$(eth_health_dl "$bdf_b")" rx)"
 	if [ "$1" = error ]; then echo "$e"; else echo "$r"; fi
 }
 
-ktap_check "devlink health reporter rx exists" bash -c "devlink health show pci/$bdf_b reporter rx >/dev/null"
+rx_reporter() { devlink health show "$(eth_health_dl "$bdf_b")" reporter rx >/dev/null; }
+ktap_check "devlink health reporter rx exists" rx_reporter
 
 one_error() {
 	local e0 r0 e1 r1
@@ -45,7 +46,7 @@ one_error() {
 ktap_check "injected RX error CQE: rx_wqe_err and rxN_recover count it once" one_error
 
 reported() {
-	devlink health show "pci/$bdf_b" reporter rx | sed 's/^/# /'
+	devlink health show "$(eth_health_dl "$bdf_b")" reporter rx | sed 's/^/# /'
 	[ "$(reporter_count error)" = 1 ] && [ "$(reporter_count recover)" = 1 ]
 }
 ktap_check "devlink reporter rx: 1 error, 1 recover" reported

@@ -39,7 +39,7 @@ recovers() { rq_recovers "$b" "$NS"; }
 reporter_count() {
 	local e r
 
-	read -r e r _ <<<"$(health_counts "pci/$bdf_b" rx)"
+	read -r e r _ <<<"$(health_counts "$(eth_health_dl "$bdf_b")" rx)"
 	if [ "$1" = error ]; then echo "$e"; else echo "$r"; fi
 }
 b_model() { model_get "$bdf_b" "$1"; }
@@ -184,9 +184,9 @@ ktap_check "a UMR fails: rx_umr_cqe_err +1, the RQ and its ICOSQ reset once" umr
 ktap_check "that RQ receives again: every frame the port delivers reaches the stack" deliver_all
 
 reported() {
-	devlink health show "pci/$bdf_b" reporter rx | sed 's/^/# /'
+	devlink health show "$(eth_health_dl "$bdf_b")" reporter rx | sed 's/^/# /'
 	[ "$(reporter_count error)" = 4 ] && [ "$(reporter_count recover)" = 4 ] &&
-		devlink health show "pci/$bdf_b" reporter rx | grep -q 'state healthy'
+		devlink health show "$(eth_health_dl "$bdf_b")" reporter rx | grep -q 'state healthy'
 }
 ktap_check "devlink reporter rx: 4 errors, 4 recoveries, healthy" reported
 

@@ -37,7 +37,7 @@ setup() {
 }
 ktap_check "one channel, TX ring of 8192, BQL floor" setup
 
-tx_health() { health_counts "pci/$bdf_a" tx; }
+tx_health() { health_counts "$(eth_health_dl "$bdf_a")" tx; }
 sq_inflight() { cxsim report "$bdf_a" | awk -v k="sq.$sqn" '$1 == k'; }
 stopped() { [ "$(ethtool_stat "$a" tx0_queue_stopped)" -gt "$stop0" ]; }
 injected() { [ "$(model_get "$bdf_a" sq.errors_injected)" != "$inj0" ]; }

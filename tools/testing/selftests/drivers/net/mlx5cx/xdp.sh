@@ -287,7 +287,7 @@ xdp_tx_send() {
 }
 ktap_check "XDP_TX, xdp_tx_mpwqe off (switched in place, no SQ recreated): one WQE and one WQEBB per frame, every frame reaches A" xdp_tx_send
 
-tx_health() { health_counts "pci/$bdf_b" tx; }
+tx_health() { health_counts "$(eth_health_dl "$bdf_b")" tx; }
 # An error CQE on the XDP SQ that pktgen's flow reaches: the driver
 # recovers it (ERR -> RST -> RDY) and tells the tx health reporter,
 # XDP_TX delivers again.
