@@ -849,6 +849,13 @@ netdev_tx_t mlx5e_xmit(struct sk_buff *skb, struct net_device *netdev);
 bool mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget);
 void mlx5e_drain_tx_cq(struct mlx5e_txqsq *sq);
 void mlx5e_tx_bql_detach(struct mlx5e_txqsq *sq);
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+void mlx5e_fault_debugfs_init(struct dentry *root);
+#else
+static inline void mlx5e_fault_debugfs_init(struct dentry *root)
+{
+}
+#endif
 void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq);
 void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq);
 void mlx5e_tx_err_cqe_work(struct work_struct *work);

@@ -1820,8 +1820,16 @@ static struct auxiliary_driver mlx5e_driver = {
 	.id_table = mlx5e_id_table,
 };
 
-int mlx5e_init(void)
+/**
+ * mlx5e_init() - register the Ethernet auxiliary driver
+ * @dbg_root: the module's debugfs directory, for the data path's fault
+ *	injection attributes (mlx5e_fault_debugfs_init())
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5e_init(struct dentry *dbg_root)
 {
+	mlx5e_fault_debugfs_init(dbg_root);
 	return auxiliary_driver_register(&mlx5e_driver);
 }
 

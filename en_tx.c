@@ -27,6 +27,7 @@
  * long batch every quarter ring. An error CQE hands the SQ to its
  * recovery work.
  */
+#include <linux/fault-inject.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <net/netdev_queues.h>
@@ -192,6 +193,44 @@ static void mlx5e_dma_push(struct mlx5e_txqsq *sq, dma_addr_t addr, u32 size,
 	d->page = page;
 }
 
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+/*
+ * debugfs mlx5/fail_tx_map: TX mappings failed on purpose, as an exhausted
+ * IOMMU fails them (Documentation/fault-injection/fault-injection.rst).
+ * Off (probability 0) until a test sets it.
+ */
+static DECLARE_FAULT_ATTR(mlx5e_fail_tx_map);
+
+/**
+ * mlx5e_fault_debugfs_init() - the data path's fault injection attributes
+ * @root: the module's debugfs directory
+ */
+void mlx5e_fault_debugfs_init(struct dentry *root)
+{
+	fault_create_debugfs_attr("fail_tx_map", root, &mlx5e_fail_tx_map);
+}
+
+static bool mlx5e_tx_map_fails(u32 len)
+{
+	return should_fail(&mlx5e_fail_tx_map, len);
+}
+#else
+static bool mlx5e_tx_map_fails(u32 len)
+{
+	return false;
+}
+#endif
+
+/* Map a linear TX buffer: 0, or -ENOMEM and nothing mapped. */
+static int mlx5e_tx_map_single(struct mlx5e_txqsq *sq, void *ptr, u32 len,
+			       dma_addr_t *addr)
+{
+	if (mlx5e_tx_map_fails(len))
+		return -ENOMEM;
+	*addr = dma_map_single(sq->pdev, ptr, len, DMA_TO_DEVICE);
+	return unlikely(dma_mapping_error(sq->pdev, *addr)) ? -ENOMEM : 0;
+}
+
 static void mlx5e_dma_unmap(struct mlx5e_txqsq *sq, struct mlx5e_sq_dma *d)
 {
 	if (d->page)
@@ -214,10 +253,10 @@ static int mlx5e_txwqe_build_dsegs(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 	int i, n = 0;
 
 	if (attr->headlen) {
-		dma_addr_t addr = dma_map_single(sq->pdev, skb->data + attr->ihs,
-						 attr->headlen, DMA_TO_DEVICE);
+		dma_addr_t addr;
 
-		if (unlikely(dma_mapping_error(sq->pdev, addr)))
+		if (mlx5e_tx_map_single(sq, skb->data + attr->ihs,
+					attr->headlen, &addr))
 			return -ENOMEM;
 		dseg->addr = cpu_to_be64(addr);
 		dseg->lkey = sq->mkey_be;
@@ -472,8 +511,7 @@ static void mlx5e_sq_xmit_mpwqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 	struct mlx5e_wqe_ctrl_seg *ctrl = NULL;
 	dma_addr_t addr;
 
-	addr = dma_map_single(sq->pdev, skb->data, skb->len, DMA_TO_DEVICE);
-	if (unlikely(dma_mapping_error(sq->pdev, addr))) {
+	if (mlx5e_tx_map_single(sq, skb->data, skb->len, &addr)) {
 		mlx5e_tx_drop(sq, skb, xmit_more);
 		return;
 	}

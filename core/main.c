@@ -701,7 +701,7 @@ static int __init mlx5_init(void)
 	int err;
 
 	mlx5_debugfs_root = debugfs_create_dir("mlx5", NULL);
-	err = mlx5e_init();
+	err = mlx5e_init(mlx5_debugfs_root);
 	if (err)
 		goto err_debugfs;
 

@@ -518,10 +518,10 @@ void mlx5_doorbell_global(struct mlx5_core_dev *dev, struct mlx5_doorbell *db);
  * describes its in-tree driver, not this one).
  */
 #ifdef MLX5_CORE_EN
-int mlx5e_init(void);
+int mlx5e_init(struct dentry *dbg_root);
 void mlx5e_cleanup(void);
 #else
-static inline int mlx5e_init(void)
+static inline int mlx5e_init(struct dentry *dbg_root)
 {
 	return 0;
 }
