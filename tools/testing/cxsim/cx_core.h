@@ -212,6 +212,17 @@
  * event posted), on the device's clock.
  */
 #define CX_TP_EQ_FLOOD		0x094
+/*
+ * XOFF: 1: the link partner holds the port off with PAUSE frames (XOFF,
+ * refreshed before its quanta run out); 0: it lets go (XON).  Each write
+ * that changes it is one PAUSE frame received.  While held off, and only
+ * where global RX pause is on (PFCC pprx), the port sends nothing: SQs
+ * that send frames stop at their next WQE, their CQEs wait, the driver's
+ * ring fills.  UMR-only work (reg_umr SQs) goes on, as on hardware.  A
+ * PAUSE frame is honoured or not as it arrives: PFCC changes take effect
+ * at the next one.  Reads back whether the port is held off.
+ */
+#define CX_TP_XOFF		0x098
 /* HEALTH_SYND: bit 8 also sets the reset-request (RFR) bit: fatal. */
 #define CX_TP_HEALTH_SYND_RFR	0x100
 #define CX_TP_REPORT		0x8000
@@ -402,6 +413,8 @@ struct cx_faults {
 	uint64_t eq_flood_start_ns;	/* when the last flood was asked */
 	uint64_t eq_flood_end_ns;	/* its last event posted; 0: not yet */
 	uint32_t msix_on_create_eq;	/* CX_TP_MSIX_RAISE armed; 0: none */
+	bool xoff;			/* CX_TP_XOFF written, and honoured */
+	bool xoff_asked;		/* CX_TP_XOFF as last written */
 };
 
 /* The function's firmware-side state. */

@@ -214,6 +214,10 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "async.max_lag_ns", dp->async_max_lag_ns);
 	KV(o, "wire.speed_mbps", core->params.speed_mbps);
 	KV(o, "wire.waits", dp->wire_waits);
+	KV(o, "wire.pause_waits", dp->pause_waits);
+	KV(o, "wire.xoff", core->faults.xoff);
+	KV(o, "port.rx_pause_frames",
+	   core->func.nic ? core->func.nic->port.rx_pause_frames : 0);
 	KV(o, "dp.desc_bytes", dp->desc_bytes);
 	KV(o, "dp.wqebbs", dp->wqebbs);
 	KV(o, "dp.payload_bytes", dp->payload_bytes);

@@ -85,6 +85,7 @@ struct cx_dp {
 	/* the wire (cx_params.speed_mbps) */
 	uint64_t wire_free_ns;		/* busy with sent frames until then */
 	uint64_t wire_waits;		/* SQ steps held back by a busy wire */
+	uint64_t pause_waits;		/* ... by the partner's XOFF */
 	/* scratch buffers */
 	uint8_t *txbuf;			/* CX_DP_TXBUF */
 	uint8_t *scratch;		/* CX_DP_SCRATCH */
@@ -125,6 +126,8 @@ int cx_mkey_dma(struct cx_core *core, uint32_t pd, uint32_t lkey,
 
 /* Transmit path (cx_tx.c): run the SQ's posted WQEs. */
 void cx_sq_process(struct cx_core *core, struct cx_sq *sq);
+/* The partner's XON (test port): the SQs its XOFF held back run on. */
+void cx_port_pause_update(struct cx_core *core);
 /*
  * The test port's UMR hold: end every hold (UMR_RELEASE), or those whose
  * time ran out (the host timer).

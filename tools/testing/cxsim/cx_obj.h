@@ -319,6 +319,8 @@ struct cx_port {
 	uint64_t tx_oversize;
 	uint32_t eth_proto_admin;	/* PTYS */
 	bool pptx, pprx;	/* PFCC global pause */
+	/* PAUSE frames received (PPCNT a_pause_mac_ctrl_frames_received) */
+	uint64_t rx_pause_frames;
 	uint8_t pfctx, pfcrx;
 	uint64_t port_events;
 };

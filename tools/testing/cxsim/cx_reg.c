@@ -7,7 +7,8 @@
  *	PMTU	maximum, administrative and operational port MTU
  *	PTYS	Ethernet protocols: capability, admin, operational
  *	PMLP	module lanes of the port
- *	PPCNT	port counters (frames over the MTU; the rest read zero)
+ *	PPCNT	port counters (frames over the MTU, PAUSE frames received; the
+ *		rest read zero)
  *	PFCC	global pause and PFC
  *	DTOR	default timeouts (all 0: the driver keeps its own)
  *
@@ -171,7 +172,8 @@ static uint8_t cx_reg_ppcnt(struct cx_cmd *cmd, bool write, const void *in,
 
 	/*
 	 * Writing only clears (clr).  What the port counts: frames over its
-	 * MTU, received and sent; every other counter reads 0.
+	 * MTU, received and sent, and PAUSE frames received; every other
+	 * counter reads 0.
 	 */
 	(void)write;
 	MLX5_SET(ppcnt_reg, out, local_port, CX_LOCAL_PORT);
@@ -182,6 +184,12 @@ static uint8_t cx_reg_ppcnt(struct cx_cmd *cmd, bool write, const void *in,
 			 a_frame_too_long_errors_high, p->rx_oversize >> 32);
 		MLX5_SET(eth_802_3_cntrs_grp_data_layout, set,
 			 a_frame_too_long_errors_low, (uint32_t)p->rx_oversize);
+		MLX5_SET(eth_802_3_cntrs_grp_data_layout, set,
+			 a_pause_mac_ctrl_frames_received_high,
+			 p->rx_pause_frames >> 32);
+		MLX5_SET(eth_802_3_cntrs_grp_data_layout, set,
+			 a_pause_mac_ctrl_frames_received_low,
+			 (uint32_t)p->rx_pause_frames);
 	} else if (grp == MLX5_RFC_2863_COUNTERS_GROUP) {
 		MLX5_SET(eth_2863_cntrs_grp_data_layout, set,
 			 if_out_errors_high, p->tx_oversize >> 32);

@@ -285,6 +285,7 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_PAGE_OFFSET:		return f->page_offset;
 	case CX_TP_PAGE_BOGUS:		return f->page_bogus;
 	case CX_TP_EQ_FLOOD:		return f->eq_flood;
+	case CX_TP_XOFF:		return f->xoff;
 	case CX_TP_MSIX_RAISE:		return f->msix_on_create_eq;
 	default:			return 0;
 	}
@@ -418,6 +419,16 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 	case CX_TP_LINK_DOWN:
 		/* 1: cable out (link down, PORT_CHANGE event), 0: back in. */
 		cx_port_set_link(core, val == 0);
+		break;
+	case CX_TP_XOFF:
+		/* A PAUSE frame, honoured where global RX pause is on. */
+		if (!core->func.nic || f->xoff_asked == (val != 0))
+			break;
+		f->xoff_asked = val != 0;
+		core->func.nic->port.rx_pause_frames++;
+		if (!f->xoff_asked || core->func.nic->port.pprx)
+			f->xoff = f->xoff_asked;
+		cx_port_pause_update(core);
 		break;
 	default:
 		break;

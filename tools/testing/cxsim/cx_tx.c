@@ -119,6 +119,15 @@ static void cx_wire_take(struct cx_core *core, size_t len)
 				   core->params.speed_mbps;
 }
 
+/*
+ * Does the link partner's PAUSE hold @sq back?  Not an SQ that may post
+ * UMRs: its work does not go to the wire.
+ */
+static bool cx_wire_paused(struct cx_core *core, const struct cx_sq *sq)
+{
+	return core->faults.xoff && !sq->reg_umr;
+}
+
 /* Is the wire still busy with frames sent earlier? */
 static bool cx_wire_busy(struct cx_core *core)
 {
@@ -493,6 +502,7 @@ enum cx_sq_stop {
 	CX_SQ_STOP_DONE,		/* caught up with pc, in error, or held */
 	CX_SQ_STOP_BUDGET,	/* ran its budget of WQEs: more to do */
 	CX_SQ_STOP_WIRE,		/* the wire is busy: more to do */
+	CX_SQ_STOP_PAUSED,	/* the partner's XOFF: more to do at XON */
 };
 
 /*
@@ -530,6 +540,8 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 			break;
 		if (budget && done == budget)
 			return CX_SQ_STOP_BUDGET;
+		if (cx_wire_paused(core, sq))
+			return CX_SQ_STOP_PAUSED;
 		if (cx_wire_busy(core))
 			return CX_SQ_STOP_WIRE;
 		r = cx_wqe_decode(&ring, (uint16_t)sq->cc, pc, dp->txbuf,
@@ -659,7 +671,34 @@ static bool cx_sq_step(struct cx_core *core, struct cx_sq *sq)
 		cx_sq_due(core, sq, dp->wire_free_ns);
 		return true;
 	}
+	if (stop == CX_SQ_STOP_PAUSED) {
+		/* Pending with no deadline: cx_port_pause_update() sets one. */
+		dp->pause_waits++;
+		return true;
+	}
 	return false;
+}
+
+void cx_port_pause_update(struct cx_core *core)
+{
+	struct cx_nic *nic = core->func.nic;
+	struct cx_dp *dp = core->dp;
+	uint32_t i;
+
+	if (!dp || !nic || core->faults.xoff)
+		return;
+	for (i = 0; i < nic->sq.cap; i++) {
+		struct cx_sq *sq = nic->sq.slot[i];
+
+		if (!sq)
+			continue;
+		if (cx_async(core)) {
+			if (sq->db_pending)
+				cx_sq_due(core, sq, cx_async_due(core));
+		} else if (sq->state == MLX5_SQC_STATE_RDY) {
+			cx_sq_process(core, sq);
+		}
+	}
 }
 
 void cx_sq_timer(struct cx_core *core)

@@ -356,5 +356,8 @@ void cx_vport_reset(struct cx_core *core)
 	memset(&nic->port, 0, sizeof(nic->port));
 	nic->port.admin_mtu = nic->port.oper_mtu = v->mtu;
 	nic->port.ee_event = 1;
+	/* Global pause is on in both directions out of reset. */
+	nic->port.pptx = true;
+	nic->port.pprx = true;
 	memset(&nic->vcnt, 0, sizeof(nic->vcnt));
 }

@@ -1268,6 +1268,32 @@ static void test_dp_async(void)
 	dp_fire();
 	ok(dp_nframes == 3 && !fh.timer_deadline, "wire: all three sent");
 
+	/* The partner's PAUSE: nothing leaves until its XON. */
+	ok(dp_async_setup(&e, &cqn, &sqn, 7, 0, 0), "pause: a TX path");
+	ok(core.func.nic->port.pprx, "pause: global RX pause on out of reset");
+	cx_core_testport_write(&core, CX_TP_XOFF, 1, 4);
+	dp_post_sends(&e, sqn, 0, 2);
+	n0 = report_val("cqe.tx");
+	dp_fire();
+	ok(dp_nframes == 0 && report_val("cqe.tx") == n0 && !fh.timer_deadline &&
+	   report_val("wire.pause_waits") == 1 &&
+	   report_val("port.rx_pause_frames") == 1 &&
+	   cx_core_testport_read(&core, CX_TP_XOFF, 4) == 1,
+	   "pause: XOFF: the SQ holds its WQEs, no CQE, no busy timer");
+	cx_core_testport_write(&core, CX_TP_XOFF, 0, 4);
+	ok(fh.timer_deadline && dp_fire() && dp_nframes == 2 &&
+	   report_val("cqe.tx") == n0 + 2 &&
+	   report_val("port.rx_pause_frames") == 2,
+	   "pause: XON: both sent and completed");
+	core.func.nic->port.pprx = false;
+	cx_core_testport_write(&core, CX_TP_XOFF, 1, 4);
+	dp_post_sends(&e, sqn, 2, 1);
+	dp_fire();
+	ok(dp_nframes == 3 && report_val("port.rx_pause_frames") == 3 &&
+	   cx_core_testport_read(&core, CX_TP_XOFF, 4) == 0,
+	   "pause: RX pause off: the PAUSE frame counted, not honoured");
+	cx_core_testport_write(&core, CX_TP_XOFF, 0, 4);
+
 	/* Same seed, same delays; another seed, others. */
 	dp_async_deadlines(42, a, 8);
 	dp_async_deadlines(42, b, 8);
