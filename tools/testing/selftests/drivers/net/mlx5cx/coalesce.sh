@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The port and interrupt settings of our netdev through ethtool: link
-# modes and speed from PTYS, global pause (-a/-A) in PFCC, and interrupt
+# modes and speed from PTYS, global pause (-a/-A) in PFCC and the PAUSE
+# frames the link partner sends (the model's XOFF), and interrupt
 # moderation: ethtool -c/-C (rx/tx usecs and
 # frames, adaptive) programmed with MODIFY_CQ, bad values refused with the
 # state unchanged, and what it does: a pktgen stream from A into B, B's
@@ -21,7 +22,7 @@ source "$(dirname "$0")/lib.sh"
 PKTS=$(sized 20000 4000)
 PKTS1=$(sized 2000 1000)
 
-ktap_header 12
+ktap_header 13
 
 ours_pair_up
 
@@ -62,6 +63,32 @@ pause_autoneg() {
 	pause_is on on
 }
 ktap_check "ethtool -A autoneg on refused, pause unchanged" pause_autoneg
+
+# rx_pause_is N: the PAUSE frames A received, as ethtool reads them (PPCNT).
+rx_pause_is() {
+	ethtool --include-statistics -a "$a" | grep -q "rx_pause_frames: $1\$"
+}
+# The partner's XOFF holds A's sending while RX pause is on; with it off
+# the PAUSE frame is counted and ignored.
+partner_pause() {
+	cxsim xoff "$bdf_a" on || return 1
+	ping -c 1 -W 1 "$B_IP" >/dev/null && { diag "XOFF not honoured: a ping went out"; return 1; }
+	rx_pause_is 1 || { diag "after XOFF: $(ethtool --include-statistics -a "$a" | grep rx_pause)"; return 1; }
+	cxsim xoff "$bdf_a" off || return 1
+	ping -c 1 -W 5 "$B_IP" >/dev/null || { diag "no ping after XON"; return 1; }
+	ethtool -A "$a" rx off || return 1
+	cxsim xoff "$bdf_a" on || return 1
+	ping -c 1 -W 5 "$B_IP" >/dev/null || { diag "RX pause off: XOFF still held A"; return 1; }
+	cxsim xoff "$bdf_a" off
+	ethtool -A "$a" rx on || return 1
+	diag "$(ethtool --include-statistics -a "$a" | grep -i pause_frames | tr '\n' ' ')"
+	rx_pause_is 4
+}
+if [ "$MLX5CX_TESTPORT" = yes ]; then
+	ktap_check "PAUSE frames from the partner: counted (PPCNT), honoured only with RX pause on" partner_pause
+else
+	ktap_skip "PAUSE frames from the partner: counted (PPCNT), honoured only with RX pause on" "$TESTPORT_NEEDED"
+fi
 coal_get() { nsb ethtool -c "$b" | awk -v k="$1:" '$1 == k { print $2; exit }'; }
 
 set_coal() {

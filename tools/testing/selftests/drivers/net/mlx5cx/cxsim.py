@@ -30,6 +30,10 @@ as root.
                                      as fast as the driver takes them
                                      (0 stops); eqflood BDF prints what
                                      is left
+    cxsim.py xoff BDF on|off         the link partner's PAUSE: XOFF holds the
+                                     port's sending (where RX pause is on),
+                                     XON lets it go; xoff BDF prints 1
+                                     while held off
     cxsim.py msix BDF VECTOR [createeq]
                                      an MSI-X message on VECTOR now, or
                                      when the next CREATE_EQ is rung
@@ -111,6 +115,7 @@ REG_DMA_PROBE_HI = 0x070
 REG_PAGE_OFFSET = 0x08C
 REG_PAGE_BOGUS = 0x090
 REG_EQ_FLOOD = 0x094
+REG_XOFF = 0x098
 REG_MSIX_RAISE = 0x074
 MSIX_ON_CREATE_EQ = 0x80000000
 MSIX_NOW = 0x40000000
@@ -428,6 +433,14 @@ def eq_flood(bdf, n=None):
     return n
 
 
+def xoff(bdf, on=None):
+    """The partner's XOFF (on) or XON (off); without on, whether held off."""
+    if on is None:
+        return port(bdf).rd(REG_XOFF)
+    port(bdf).wr(REG_XOFF, 1 if on else 0)
+    return int(on)
+
+
 def _count(s):
     return ALWAYS if s in ("always", "-1") else int(s, 0)
 
@@ -481,6 +494,11 @@ def main(argv):
         page_offset(bdf, int(args[1], 0))
     elif cmd == "pagebogus":
         page_bogus(bdf, int(args[1], 0))
+    elif cmd == "xoff":
+        if len(args) > 1:
+            xoff(bdf, args[1] in ("on", "1", "yes"))
+        else:
+            print(xoff(bdf))
     elif cmd == "eqflood":
         if len(args) > 1:
             eq_flood(bdf, int(args[1], 0))
