@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Error CQEs on a full SQ, one after another, under load. The wire is
-# slow (the model's speed property, 2 Mb/s) and BQL out of the way, so that
-# pktgen fills port A's one SQ (its largest ring); then the test port
-# fails the next WQE the SQ runs: an error CQE, and a flush CQE for every
-# WQE behind it, thousands at once. Recovery must take every completion
+# Error CQEs on a full SQ, one after another, under load. The link
+# partner holds port A off with PAUSE frames (the model's XOFF; global RX
+# pause on) and BQL is out of the way, so that pktgen fills A's one SQ (its
+# largest ring) however slow the guest is; then the test port fails the
+# next WQE the SQ runs and the partner lets go (XON): an error CQE, and a
+# flush CQE for every WQE behind it, thousands at once. Recovery must take every completion
 # the device wrote before the SQ is reset: one left in the CQ names a WQE
 # of the old ring, and completing it in the new one frees WQEs in flight
 # (their buffers unmapped under the device: a DMA fault behind the
@@ -14,8 +15,6 @@
 # none. Each round: one recovery more, exactly (ethtool tx0_recover,
 # devlink health reporter tx); no completion outside the posted WQEs
 # (tx0_cqe_stale); traffic resumes.
-#
-# vm-args: --port-prop speed=2
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -30,12 +29,13 @@ ours_pair_up
 setup() {
 	ethtool -L "$a" combined 1 || return 1
 	ethtool -G "$a" tx 8192 || return 1
+	ethtool -A "$a" rx on || return 1
 	bql_floor "$a" 100000000 || return 1
 	sqn=$(model_tx_sqns "$bdf_a" | head -n 1)
 	diag "one channel, TX ring $(ethtool -g "$a" | awk '/^TX:/ { v = $2 } END { print v }'), SQ ${sqn:-?}"
 	[ -n "$sqn" ]
 }
-ktap_check "one channel, TX ring of 8192, BQL floor" setup
+ktap_check "one channel, TX ring of 8192, RX pause, BQL floor" setup
 
 tx_health() { health_counts "$(eth_health_dl "$bdf_a")" tx; }
 sq_inflight() { cxsim report "$bdf_a" | awk -v k="sq.$sqn" '$1 == k'; }
@@ -43,8 +43,9 @@ stopped() { [ "$(ethtool_stat "$a" tx0_queue_stopped)" -gt "$stop0" ]; }
 injected() { [ "$(model_get "$bdf_a" sq.errors_injected)" != "$inj0" ]; }
 recovered() { [ "$(ethtool_stat "$a" tx0_recover)" -ge "$want_r" ]; }
 
-# storm: pktgen floods the SQ until stopped; ROUNDS times, once the SQ
-# holds many WQEs, an error CQE, and the recovery awaited.
+# storm: pktgen floods the SQ; ROUNDS times, the partner's XOFF until the
+# ring is full and the queue stopped, an error CQE armed, XON, and the
+# recovery awaited.
 storm() {
 	local i rec0 rec ok=0
 
@@ -53,16 +54,18 @@ storm() {
 	pktgen_start until_stopped &
 	for ((i = 1; i <= ROUNDS; i++)); do
 		inj0=$(model_get "$bdf_a" sq.errors_injected)
-		# pktgen outruns the wire (2 Mb/s: 3 kpps): the ring fills.
 		stop0=$(ethtool_stat "$a" tx0_queue_stopped)
+		cxsim xoff "$bdf_a" on || break
 		wait_for 20 stopped || { diag "round $i: the ring did not fill"; break; }
 		cxsim errcqe "$bdf_a" "$sqn" || break
+		cxsim xoff "$bdf_a" off || break
 		wait_for 20 injected || { diag "round $i: no error CQE injected"; break; }
 		want_r=$((rec0 + i))
 		wait_for 30 recovered || { diag "round $i: not recovered"; break; }
 		ok=$i
 	done
 	cxsim errcqe "$bdf_a" 0
+	cxsim xoff "$bdf_a" off
 	traffic 0 pktgen_ctl stop
 	wait
 	rec=$(settled 15 ethtool_stat "$a" tx0_recover)
