@@ -310,10 +310,10 @@ static uint64_t cx_cmd_entry_addr(struct cx_core *core, unsigned int idx)
 	return cx_cmdq_base(core) + ((uint64_t)idx << CX_CMDQ_LOG_STRIDE);
 }
 
-static void cx_cmd_complete(struct cx_core *core, unsigned int idx, int ds,
+static void cx_cmd_complete(struct cx_core *core, unsigned int idx,
+			    uint64_t addr, int ds,
 			    const struct mlx5_cmd_layout *ent, int cmd_eq)
 {
-	uint64_t addr = cx_cmd_entry_addr(core, idx);
 	uint8_t own = (uint8_t)(ds << 1);
 	struct mlx5_eqe eqe;
 
@@ -403,14 +403,15 @@ out:
 	return ds;
 }
 
-static void cx_cmd_execute(struct cx_core *core, unsigned int idx)
+/* Run entry @idx, at @addr: where it was rung. */
+static void cx_cmd_execute(struct cx_core *core, unsigned int idx,
+			   uint64_t addr)
 {
 	struct mlx5_cmd_layout ent;
 	int cmd_eq = cx_eq_find(core, MLX5_EVENT_TYPE_CMD);
 	int ds;
 
-	if (cx_dma_read_as(core, CX_DMA_CMD, cx_cmd_entry_addr(core, idx),
-			   &ent, sizeof(ent))) {
+	if (cx_dma_read_as(core, CX_DMA_CMD, addr, &ent, sizeof(ent))) {
 		core->stats.cmd_delivery_errors++;
 		cx_log(core, "cxsim: cannot read command entry %u\n", idx);
 		return;
@@ -420,7 +421,7 @@ static void cx_cmd_execute(struct cx_core *core, unsigned int idx)
 		cx_model_error(core, CX_MERR_CMD_DELIVERY,
 			       "cxsim: command entry %u: delivery status 0x%x\n",
 			       idx, ds);
-	cx_cmd_complete(core, idx, ds, &ent, cmd_eq);
+	cx_cmd_complete(core, idx, addr, ds, &ent, cmd_eq);
 }
 
 /* The opcode of the command in entry @idx, or -1 if it cannot be read. */
@@ -505,17 +506,24 @@ void cx_cmd_doorbell(struct cx_core *core, uint32_t vector)
 	for (idx = 0; idx < CX_CMDQ_ENTRIES; idx++) {
 		if (!(vector & (1u << idx)))
 			continue;
-		if (core->cmdq.delayed & (1u << idx))
-			continue;	/* still executing */
+		if (core->cmdq.delayed & (1u << idx)) {
+			/* Still executing: the entry is the firmware's. */
+			core->stats.cmd_busy++;
+			cx_model_error(core, CX_MERR_CMD_BUSY,
+				       "cxsim: command doorbell for entry %u, still executing\n",
+				       idx);
+			continue;
+		}
 		cx_cmd_arrived(core, idx);
 		if (core->host.timer_mod && cx_cmd_should_delay(core, idx)) {
 			core->stats.cmd_delays++;
 			core->cmdq.delayed |= 1u << idx;
 			core->cmdq.deadline[idx] = cx_now(core) +
 				(uint64_t)core->faults.delay_ms * 1000000ULL;
+			core->cmdq.entry[idx] = cx_cmd_entry_addr(core, idx);
 			continue;
 		}
-		cx_cmd_execute(core, idx);
+		cx_cmd_execute(core, idx, cx_cmd_entry_addr(core, idx));
 	}
 	cx_cmd_arm_timer(core);
 }
@@ -533,7 +541,7 @@ void cx_cmd_timer(struct cx_core *core)
 		/* Firmware that died or went mute meanwhile never answers. */
 		if (core->fw_dead & (CX_TP_FW_DEAD_ON | CX_TP_FW_MUTE))
 			continue;
-		cx_cmd_execute(core, idx);
+		cx_cmd_execute(core, idx, core->cmdq.entry[idx]);
 	}
 	cx_cmd_arm_timer(core);
 }

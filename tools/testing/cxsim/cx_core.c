@@ -141,11 +141,11 @@ static void cx_write32(struct cx_core *core, uint64_t off, uint32_t val)
 		return;
 	}
 	/*
-	 * A new command queue: commands still delayed on the old one are
-	 * dropped, the driver gave their memory back.
+	 * A new command queue: commands still executing go on and answer
+	 * in the entry they were rung in, on the old queue: the firmware
+	 * does not know the driver gave that memory back.  Only a function
+	 * reset drops them.
 	 */
-	if (off == offsetof(struct mlx5_init_seg, cmdq_addr_l_sz))
-		cx_cmd_reset(core);
 	if (cx_iseg_contains(off))
 		cx_iseg_write32(core, off, val);
 }

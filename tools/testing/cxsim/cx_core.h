@@ -436,6 +436,8 @@ struct cx_func {
 struct cx_cmdq {
 	uint32_t delayed;		/* bitmap of entries */
 	uint64_t deadline[CX_CMDQ_ENTRIES];
+	/* where each delayed entry was rung: it answers there */
+	uint64_t entry[CX_CMDQ_ENTRIES];
 };
 
 /*
@@ -496,6 +498,7 @@ enum cx_merr {
 	CX_MERR_CMD_NO_QUEUE,		/* command doorbell, no queue address */
 	CX_MERR_CMD_EARLY,		/* command doorbell while initializing */
 	CX_MERR_CMD_DELIVERY,		/* a malformed command entry */
+	CX_MERR_CMD_BUSY,		/* doorbell for an entry still executing */
 	CX_MERR_PAGES_BAD_GIVE,		/* a firmware page unaligned or given twice */
 	CX_MERR_RQ_OVERPOSTED,		/* an RQ counter more than a ring ahead */
 	CX_MERR_NKINDS,
@@ -560,6 +563,7 @@ struct cx_stats {
 	uint64_t cmd_delivery_errors;
 	uint64_t cmd_faults;		/* injected failures */
 	uint64_t cmd_delays;		/* injected delays */
+	uint64_t cmd_busy;		/* doorbells for entries still executing */
 	uint64_t cmd_other;		/* opcodes >= CX_NR_OPCODES */
 	uint64_t eqe_posted;
 	uint64_t eqe_dropped;		/* no EQ subscribed, or DMA failed */

@@ -40,6 +40,7 @@ static const char * const cx_merr_names[CX_MERR_NKINDS] = {
 	[CX_MERR_CMD_NO_QUEUE]		= "cmd.no_queue",
 	[CX_MERR_CMD_EARLY]		= "cmd.early",
 	[CX_MERR_CMD_DELIVERY]		= "cmd.delivery",
+	[CX_MERR_CMD_BUSY]		= "cmd.busy",
 	[CX_MERR_PAGES_BAD_GIVE]	= "pages.bad_give",
 	[CX_MERR_RQ_OVERPOSTED]		= "rq.overposted",
 };

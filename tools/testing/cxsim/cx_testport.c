@@ -129,6 +129,7 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "cmd.delivery_errors", st->cmd_delivery_errors);
 	KV(o, "cmd.faults", st->cmd_faults);
 	KV(o, "cmd.delays", st->cmd_delays);
+	KV(o, "cmd.busy", st->cmd_busy);
 	KV(o, "cmd.doorbells", st->cmd_doorbells);
 	for (i = 0; i < CX_NR_OPCODES; i++) {
 		const char *name;

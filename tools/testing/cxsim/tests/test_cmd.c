@@ -7,6 +7,7 @@
 
 /* Fake guest memory map. */
 #define CMDQ_ADDR	0x1000ULL
+#define CMDQ_ADDR2	0x4000ULL	/* a second queue, as after a reload */
 #define MBOX_BASE	0x10000ULL	/* mailboxes, 1 KiB each */
 #define MBOX_END	0x200000ULL
 #define EQ_BASE		0x200000ULL	/* EQ buffers */
@@ -752,7 +753,9 @@ static void test_faults(void)
 	wr32be(ISEG(cmd_dbell), 1);
 	fh.now += 50 * MS;
 	cx_core_timer(&core);
-	ok(entry(0)->status_own & 1, "not done at 50 ms (re-ring ignored)");
+	ok((entry(0)->status_own & 1) && report_val("cmd.busy") == 1 &&
+	   report_val("model_errors") >= 1,
+	   "not done at 50 ms (a re-ring is refused: a model error)");
 	fh.now += 50 * MS;
 	cx_core_timer(&core);
 	ok(!(entry(0)->status_own & 1) &&
@@ -798,6 +801,38 @@ static void test_faults(void)
 	ok(rd32be(ISEG(initializing)) >> 31 == 0 &&
 	   simple_cmd(MLX5_CMD_OP_QUERY_ISSI, 0) == 0,
 	   "10 ms later ready and taking commands");
+
+	/* A command still executing when the driver moves the queue. */
+	{
+		struct mlx5_cmd_layout *e2 = gmem(CMDQ_ADDR2);
+
+		tp_wr(CX_TP_DELAY_MS, 100);
+		tp_wr(CX_TP_DELAY_COUNT, 1);
+		tp_wr(CX_TP_DELAY_OPCODE, MLX5_CMD_OP_QUERY_ISSI);
+		post_cmd(0, (uint32_t[4]){ cpu_to_be32(MLX5_CMD_OP_QUERY_ISSI << 16) },
+			 16, 512);
+		wr32be(ISEG(cmd_dbell), 1);
+		memcpy(e2, entry(0), sizeof(*e2));
+		wr32be(ISEG(cmdq_addr_l_sz), (uint32_t)CMDQ_ADDR2);
+		fh.now += 20 * MS;
+		wr32be(ISEG(cmd_dbell), 1);
+		ok((e2->status_own & 1) && report_val("cmd.busy") == 2,
+		   "new queue: entry 0 still executing, its doorbell refused");
+		fh.now += 80 * MS;
+		cx_core_timer(&core);
+		ok(!(entry(0)->status_own & 1) && (e2->status_own & 1),
+		   "the late answer lands where it was rung: the old queue");
+		tp_wr(CX_TP_DELAY_MS, 100);
+		tp_wr(CX_TP_DELAY_COUNT, 1);
+		wr32be(ISEG(cmd_dbell), 1);
+		ok((e2->status_own & 1) && fh.timer_deadline,
+		   "delayed again on the new queue");
+		cx_core_reset(&core);
+		fh.now += 200 * MS;
+		cx_core_timer(&core);
+		ok((e2->status_own & 1) && !(core.cmdq.delayed & 1),
+		   "a function reset drops it: never answered");
+	}
 }
 
 static void test_fw_dead(void)
