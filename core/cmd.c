@@ -964,15 +964,17 @@ static int mlx5_cmd_abandoned(struct mlx5_cmd *cmd)
  * device). Before the function is disabled, wait a bounded time for the
  * abandoned entries to come back, so that what they give back is not
  * left on the device. Not when the device is dead.
+ *
+ * Return: how many entries are still unanswered.
  */
-void mlx5_cmd_wait_late(struct mlx5_core_dev *dev)
+int mlx5_cmd_wait_late(struct mlx5_core_dev *dev)
 {
 	struct mlx5_cmd *cmd = &dev->cmd;
 	unsigned long deadline;
 	int n;
 
 	if (!cmd->queue || !mlx5_cmd_abandoned(cmd))
-		return;
+		return 0;
 	deadline = jiffies + msecs_to_jiffies(max(cmd->timeout_ms,
 						  MLX5_CMD_LATE_WAIT_MS));
 	while ((n = mlx5_cmd_abandoned(cmd)) && !mlx5_dev_is_dead(dev) &&
@@ -982,6 +984,7 @@ void mlx5_cmd_wait_late(struct mlx5_core_dev *dev)
 		dev_warn(dev->device,
 			 "%d command entries still unanswered, going on without them\n",
 			 n);
+	return n;
 }
 
 /**

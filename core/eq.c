@@ -243,6 +243,7 @@ static void mlx5_eq_free_buf(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
 				  eq->dma);
 	} else {
 		atomic_inc(&dev->eq_bufs_kept);
+		dev->needs_reset = true;
 		dev_warn(dev->device,
 			 "keeping the buffer of EQ %u: the device may still write it (%d)\n",
 			 eq->eqn, err);

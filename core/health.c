@@ -353,6 +353,8 @@ void mlx5_health_reset_function(struct mlx5_core_dev *dev)
 	err = pcie_flr(pdev);
 	if (err)
 		dev_warn(dev->device, "function reset failed: %d\n", err);
+	else
+		dev->needs_reset = false;
 	pci_restore_state(pdev);
 	pci_save_state(pdev);
 }

@@ -119,13 +119,31 @@ static void mlx5_log_device(struct mlx5_core_dev *dev)
  * The last commands are done: wait (bounded) for late answers, then stop
  * the function's DMA before the memory it may still write goes back: the
  * command queue and mailboxes here, the firmware pages after. The next
- * mlx5_cmd_init() turns bus mastering on again.
+ * mlx5_cmd_init() turns bus mastering on again: a command still
+ * unanswered would then be answered into the freed queue, so the next
+ * load resets the function first (mlx5_hw_up()).
  */
 static void mlx5_function_quiesce(struct mlx5_core_dev *dev)
 {
-	mlx5_cmd_wait_late(dev);
+	if (mlx5_cmd_wait_late(dev))
+		dev->needs_reset = true;
 	pci_clear_master(dev->pdev);
 	mlx5_cmd_cleanup(dev);
+}
+
+/*
+ * The previous load left the device holding memory that is ours no more:
+ * commands never answered, an EQ it never let go of. It cannot write it
+ * while bus mastering is off; reset the function (its DMA still off) so
+ * that it forgets them before the next load turns DMA on.
+ */
+static void mlx5_forget_stale(struct mlx5_core_dev *dev)
+{
+	if (!dev->needs_reset)
+		return;
+	dev_info(dev->device,
+		 "resetting the function: the last unload left it holding memory the driver freed\n");
+	mlx5_health_reset_function(dev);
 }
 
 /* From reset to INIT_HCA: the function owns its firmware resources. */
@@ -255,6 +273,7 @@ static int mlx5_hw_up(struct mlx5_core_dev *dev)
 {
 	int err;
 
+	mlx5_forget_stale(dev);
 	err = mlx5_pagealloc_init(dev);
 	if (err)
 		return err;
@@ -517,8 +536,10 @@ err_free:
  */
 static void mlx5_pci_forget(struct mlx5_core_dev *dev)
 {
-	if (!mlx5_dev_is_dead(dev))
+	if (!mlx5_dev_is_dead(dev)) {
+		mlx5_forget_stale(dev);
 		return;
+	}
 	dev_info(dev->device, "resetting the function the firmware was not told to let go\n");
 	mlx5_health_reset_function(dev);
 }
@@ -580,6 +601,8 @@ static int mlx5_pci_reload(struct mlx5_core_dev *dev)
 	mlx5_health_allow(dev);
 	devl_lock(devlink);
 	dev->pci_reset = false;
+	/* The function was reset: it forgot what the last load left. */
+	dev->needs_reset = false;
 	err = mlx5_load_one_devl_locked(dev);
 	devl_unlock(devlink);
 	if (err)

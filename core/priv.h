@@ -21,7 +21,7 @@ void mlx5_cmd_use_events(struct mlx5_core_dev *dev);
 void mlx5_cmd_use_polling(struct mlx5_core_dev *dev);
 void mlx5_cmd_comp_handler(struct mlx5_core_dev *dev, u32 vector);
 void mlx5_cmd_flush(struct mlx5_core_dev *dev);
-void mlx5_cmd_wait_late(struct mlx5_core_dev *dev);
+int mlx5_cmd_wait_late(struct mlx5_core_dev *dev);
 
 /* core/fw.c */
 int mlx5_cmd_enable_hca(struct mlx5_core_dev *dev);

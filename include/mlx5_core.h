@@ -412,6 +412,9 @@ struct mlx5_adev;
  * @pci_reset: a PCI reset or error recovery of the function is under way
  *	(from reset_prepare or error_detected until the PCI core's callback
  *	loads it again): only that callback may load it
+ * @needs_reset: the last unload left the device holding memory the driver
+ *	freed (commands never answered, an EQ not destroyed): the function is
+ *	reset before its DMA is turned on again, or before it is let go
  * @adev: the auxiliary device the Ethernet side binds to
  *
  * Allocated as the private area of the function's devlink instance.
@@ -439,6 +442,7 @@ struct mlx5_core_dev {
 	enum mlx5_device_state state;
 	bool loaded;
 	bool pci_reset;
+	bool needs_reset;
 	struct mlx5_adev *adev;
 };
 

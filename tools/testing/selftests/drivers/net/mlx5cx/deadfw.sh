@@ -8,6 +8,8 @@
 # answered after their timeout give their entries back (the reported
 # reload hang: 40 doorbells, 300 ms timeout, DEALLOC_UAR 1 s late); a
 # command answered 3 s late in a reload's teardown leaves nothing behind;
+# one still unanswered when the unload stops waiting (8 s late) has the
+# next load reset the function before DMA is on again;
 # a lost command interrupt is recovered by polling the EQ; 20 recoveries
 # leave nothing behind; mute firmware (alive, answering no command) is
 # found by 3 command timeouts in a row and put in internal error, so that
@@ -25,7 +27,7 @@ source "$(dirname "$0")/lib.sh"
 
 RECOVERIES=${RECOVERIES:-$(sized 20 5)}
 
-ktap_header 30
+ktap_header 32
 
 bdf=$(cx_functions | head -n 1)
 dl=pci/$bdf
@@ -186,7 +188,34 @@ ktap_check "3 s late: next reload and rmmod clean, no dma_pool complaint, device
 		 ! dmesg | sed -n '/selftest-mark: late3$/,\$p' | grep -qi 'dma_pool' &&
 		 [ \"\$(model_sum $bdf obj.)\" = 0 ] && [ \"\$(model_get $bdf pages)\" = 0 ]"
 
-# 18: one command completion interrupt is lost.
+# 18-19: a command answered 8 s late in a reload's teardown, after the
+# 5 s the unload gives late answers: the function still owns its entry
+# in the command queue the driver freed.  The next load resets the
+# function before it turns DMA on again; without the reset the load's
+# first command is rung in that entry while the device still executes it
+# (the model's cmd.busy, a model error) and the late answer lands in
+# freed memory.
+cxsim timeout "$bdf" 1000
+load_ours
+busy0=$(model_get "$bdf" cmd.busy)
+cxsim delay "$bdf" 8000 TEARDOWN_HCA 1
+dmesg_mark late8
+t0=$SECONDS
+devlink dev reload "$dl"
+rc=$?
+dmesg_since late8 | grep -e 'unanswered' -e 'resetting the function' | sed 's/^/# /'
+ktap_check "8 s late TEARDOWN_HCA: unanswered after the wait, the next load reset the function first" \
+	bash -c "[ $rc = 0 ] && dmesg | sed -n '/selftest-mark: late8$/,\$p' | grep -q 'command entries still unanswered' &&
+		 dmesg | sed -n '/selftest-mark: late8$/,\$p' | grep -q 'resetting the function: the last unload left it'"
+# Past the time the answer was due.
+[ $((t0 + 10 - SECONDS)) -gt 0 ] && sleep $((t0 + 10 - SECONDS))
+diag "cmd.busy $busy0 -> $(model_get "$bdf" cmd.busy), delayed commands $(model_get "$bdf" cmd.delays)"
+ktap_check "8 s late: never answered into the old queue, no doorbell on a busy entry; reload and rmmod clean, device empty" \
+	bash -c "source $LIB_DIR/lib.sh; [ \"\$(model_get $bdf cmd.busy)\" = '$busy0' ] &&
+		 devlink dev reload $dl && rmmod mlx5_core &&
+		 [ \"\$(model_sum $bdf obj.)\" = 0 ] && [ \"\$(model_get $bdf pages)\" = 0 ]"
+
+# 20: one command completion interrupt is lost.
 cxsim timeout "$bdf" 1000
 load_ours
 rec0=$(diag_get fw cmd_eq_recoveries)
@@ -201,7 +230,7 @@ ktap_check "a lost completion interrupt: the command completes by EQ recovery, c
 	bash -c "[ '$rec' = $((rec0 + 1)) ] && [ '$(diag_get fw cmd_timeouts)' = '$to0' ] &&
 		 [ '$(model_get "$bdf" irq.dropped)' = 1 ]"
 
-# 19-20: recoveries from a fatal syndrome, which a function reset clears.
+# 21-22: recoveries from a fatal syndrome, which a function reset clears.
 devlink health set "$dl" reporter fw_fatal auto_recover true grace_period 0
 objs0=$(model_objs)
 pages0=$(model_get "$bdf" pages)
@@ -227,7 +256,7 @@ ktap_check "after $RECOVERIES recoveries: as many objects and pages as before, n
 		 rmmod mlx5_core && [ \"\$(model_sum $bdf obj.)\" = 0 ] &&
 		 [ \"\$(model_get $bdf pages)\" = 0 ]"
 
-# 21-28: mute firmware: alive (its health counter runs, no syndrome) but
+# 23-30: mute firmware: alive (its health counter runs, no syndrome) but
 # answering no command, at the default command timeout (60 s; 2 s under
 # make check). Three commands in a row that time out with nothing
 # answered, over three timeouts (and at least 5 s), put the device in
@@ -244,7 +273,7 @@ mute_to=$(sized 60 2)
 bound_teardown=$((3 * mute_to + 30))
 bound_reload=$((4 * mute_to + 30))
 
-# 21: a stated timeout above upstream's default is not taken. The reload
+# 23: a stated timeout above upstream's default is not taken. The reload
 # waits for nothing: every command is answered.
 cxsim timeout "$bdf" 600000
 dmesg_mark tocap
@@ -265,7 +294,7 @@ err0=$(rep_get fw_fatal error)
 # link_is STATE: the netdev's operstate and flags, as before the mute.
 link_is() { [ "$(ip -br link show dev "$nd" | awk '{ print $2, $4 }')" = "$1" ]; }
 
-# 22-24: reload with the firmware mute.
+# 24-26: reload with the firmware mute.
 muted0=$(model_get "$bdf" cmd.muted)
 dmesg_mark mute
 cxsim dead "$bdf" mute
@@ -290,7 +319,7 @@ ktap_check "mute firmware: the netdev stays, detached: no carrier, cannot be ope
 	bash -c "! ip link show dev $nd | grep -q LOWER_UP && ip link set dev $nd down &&
 		 ! ip link set dev $nd up 2>/dev/null"
 
-# 25: the firmware answers again: recovery brings the function back.
+# 27: the firmware answers again: recovery brings the function back.
 cxsim dead "$bdf" off
 devlink health recover "$dl" reporter fw_fatal
 ip link set dev "$nd" up
@@ -301,7 +330,7 @@ mute_back() {
 ktap_check "firmware answers again: devlink health recover, the netdev is back ($link0)" \
 	mute_back
 
-# 26-27: mute while loaded: closing the netdev finds it; the health poll,
+# 28-29: mute while loaded: closing the netdev finds it; the health poll,
 # which still sees the counter run, leaves the device in internal error.
 cxsim dead "$bdf" mute
 t0=$(now)
@@ -319,7 +348,7 @@ ktap_check "4 health polls later: counter ran ($hc0 -> $hc1), still internal err
 cxsim dead "$bdf" off
 devlink health recover "$dl" reporter fw_fatal
 
-# 28-29: rmmod with the firmware mute, not yet found (the driver idle): the
+# 30-31: rmmod with the firmware mute, not yet found (the driver idle): the
 # same teardown as a power off.
 hca0=$(model_get "$bdf" hca_state)
 cxsim dead "$bdf" mute
@@ -340,7 +369,7 @@ ktap_check "rmmod in internal error reset the function: the firmware holds nothi
 cxsim dead "$bdf" off
 cxsim timeout "$bdf" 1000
 
-# 30: dead firmware while the peer floods the port.  The device's data
+# 32: dead firmware while the peer floods the port.  The device's data
 # path still runs: it reads the RQs' doorbell records and WQEs and writes
 # received frames into the RX buffers; the reload's teardown gives them
 # back (DESTROY_RQ cannot reach dead firmware), so bus mastering must be
