@@ -277,7 +277,7 @@ static void mlx5_cmd_copy_from_msg(void *dst, struct mlx5_cmd_mbox *mb,
 
 static bool mlx5_cmd_is_down(struct mlx5_core_dev *dev)
 {
-	return !READ_ONCE(dev->cmd.up) || mlx5_dev_is_dead(dev) ||
+	return !READ_ONCE(mlx5_priv(dev)->cmd.up) || mlx5_dev_is_dead(dev) ||
 	       pci_channel_offline(dev->pdev);
 }
 
@@ -367,7 +367,7 @@ static bool mlx5_cmd_try_take(struct mlx5_cmd *cmd, bool pages, int *idx)
 static bool mlx5_cmd_unanswered(struct mlx5_core_dev *dev,
 				unsigned long since)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	unsigned int n, silent_ms, mute_ms;
 	unsigned long flags;
 
@@ -399,7 +399,7 @@ static bool mlx5_cmd_unanswered(struct mlx5_core_dev *dev,
  */
 static int mlx5_cmd_take_slot(struct mlx5_core_dev *dev, u16 opcode, int *idx)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	bool pages = opcode == MLX5_CMD_OP_MANAGE_PAGES;
 	unsigned long start = jiffies;
 	bool got = false;
@@ -454,7 +454,7 @@ static bool mlx5_cmd_abandon(struct mlx5_cmd *cmd, int idx)
 static int mlx5_cmd_poll(struct mlx5_core_dev *dev, int idx,
 			 unsigned long deadline)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	struct mlx5_cmd_slot *slot = &cmd->slot[idx];
 	unsigned int delay = MLX5_CMD_POLL_MIN_US;
 	unsigned long flags;
@@ -484,7 +484,7 @@ static bool mlx5_cmd_slot_done(struct mlx5_cmd *cmd, int idx)
 static int mlx5_cmd_wait_event(struct mlx5_core_dev *dev, int idx,
 			       unsigned long deadline)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	struct mlx5_cmd_slot *slot = &cmd->slot[idx];
 	long left = (long)deadline - (long)jiffies;
 
@@ -517,7 +517,7 @@ static int mlx5_cmd_wait_event(struct mlx5_core_dev *dev, int idx,
  */
 void mlx5_cmd_comp_handler(struct mlx5_core_dev *dev, u32 vector)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	unsigned long bits = vector;
 	unsigned long flags;
 	bool freed = false;
@@ -556,7 +556,7 @@ void mlx5_cmd_comp_handler(struct mlx5_core_dev *dev, u32 vector)
  */
 void mlx5_cmd_flush(struct mlx5_core_dev *dev)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	unsigned long flags;
 	int idx;
 
@@ -592,7 +592,7 @@ static int mlx5_cmd_post_and_wait(struct mlx5_core_dev *dev, int idx,
 				  const void *in, int inlen, void *out,
 				  int outlen)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	struct mlx5_cmd_slot *slot = &cmd->slot[idx];
 	struct mlx5_cmd_layout *ent = mlx5_cmd_entry(cmd, idx);
 	struct mlx5_cmd_mbox *imb = NULL, *omb = NULL;
@@ -748,7 +748,7 @@ static int mlx5_cmd_dead_result(u16 opcode, void *out, int outlen)
 int mlx5_cmd_exec(struct mlx5_core_dev *dev, const void *in, int inlen,
 		  void *out, int outlen)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	u16 opcode = MLX5_GET(mbox_in, in, opcode);
 	u16 op_mod = MLX5_GET(mbox_in, in, op_mod);
 	u32 syndrome;
@@ -788,7 +788,7 @@ int mlx5_cmd_exec(struct mlx5_core_dev *dev, const void *in, int inlen,
  */
 static void mlx5_cmd_set_mode(struct mlx5_core_dev *dev, bool events)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 
 	down_write(&cmd->mode_sem);
 	WRITE_ONCE(cmd->use_events, events);
@@ -849,11 +849,11 @@ static unsigned int mlx5_cmd_timeout_ms(struct mlx5_core_dev *dev)
 	if (!ms)
 		return MLX5_CMD_TIMEOUT_MS;
 	if (ms > MLX5_CMD_TIMEOUT_MS) {
-		if (!dev->cmd.timeout_capped)
+		if (!mlx5_priv(dev)->cmd.timeout_capped)
 			dev_warn(dev->device,
 				 "the device states a command timeout of %u ms: using %u ms\n",
 				 ms, MLX5_CMD_TIMEOUT_MS);
-		dev->cmd.timeout_capped = true;
+		mlx5_priv(dev)->cmd.timeout_capped = true;
 		return MLX5_CMD_TIMEOUT_MS;
 	}
 	return ms;
@@ -871,7 +871,7 @@ static unsigned int mlx5_cmd_timeout_ms(struct mlx5_core_dev *dev)
  */
 int mlx5_cmd_init(struct mlx5_core_dev *dev)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	u32 sz = ioread32be(&dev->iseg->cmdq_addr_l_sz) & 0xff;
 	int i;
 
@@ -939,8 +939,8 @@ int mlx5_cmd_init(struct mlx5_core_dev *dev)
  */
 void mlx5_cmd_disable(struct mlx5_core_dev *dev)
 {
-	WRITE_ONCE(dev->cmd.up, false);
-	wake_up_all(&dev->cmd.slot_wq);
+	WRITE_ONCE(mlx5_priv(dev)->cmd.up, false);
+	wake_up_all(&mlx5_priv(dev)->cmd.slot_wq);
 }
 
 static int mlx5_cmd_abandoned(struct mlx5_cmd *cmd)
@@ -969,7 +969,7 @@ static int mlx5_cmd_abandoned(struct mlx5_cmd *cmd)
  */
 int mlx5_cmd_wait_late(struct mlx5_core_dev *dev)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	unsigned long deadline;
 	int n;
 
@@ -997,7 +997,7 @@ int mlx5_cmd_wait_late(struct mlx5_core_dev *dev)
  */
 void mlx5_cmd_cleanup(struct mlx5_core_dev *dev)
 {
-	struct mlx5_cmd *cmd = &dev->cmd;
+	struct mlx5_cmd *cmd = &mlx5_priv(dev)->cmd;
 	unsigned long flags;
 	int idx, n = 0;
 

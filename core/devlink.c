@@ -159,7 +159,7 @@ unsigned int mlx5_devlink_num_doorbells(struct mlx5_core_dev *dev)
  */
 struct devlink *mlx5_devlink_alloc(struct device *device)
 {
-	return devlink_alloc(&mlx5_devlink_ops, sizeof(struct mlx5_core_dev),
+	return devlink_alloc(&mlx5_devlink_ops, sizeof(struct mlx5_core_priv),
 			     device);
 }
 

@@ -47,7 +47,7 @@ static const char * const mlx5_sensor_str[] = {
 
 static struct mlx5_core_dev *mlx5_health_to_dev(struct mlx5_health *health)
 {
-	return container_of(health, struct mlx5_core_dev, health);
+	return &container_of(health, struct mlx5_core_priv, health)->dev;
 }
 
 static u32 mlx5_health_counter(struct mlx5_core_dev *dev)
@@ -136,7 +136,7 @@ static void mlx5_health_queue(struct mlx5_health *health,
  */
 void mlx5_health_fatal(struct mlx5_core_dev *dev, enum mlx5_sensor sensor)
 {
-	struct mlx5_health *health = &dev->health;
+	struct mlx5_health *health = &mlx5_priv(dev)->health;
 	u8 synd = ioread8(&dev->iseg->health.synd);
 
 	if (!mlx5_enter_error_state(dev))
@@ -230,7 +230,7 @@ static int mlx5_fw_reporter_diagnose(struct devlink_health_reporter *reporter,
 				     struct netlink_ext_ack *extack)
 {
 	struct mlx5_core_dev *dev = devlink_health_reporter_priv(reporter);
-	struct mlx5_health *health = &dev->health;
+	struct mlx5_health *health = &mlx5_priv(dev)->health;
 
 	devlink_fmsg_u32_pair_put(fmsg, "health_counter",
 				  mlx5_health_counter(dev));
@@ -239,11 +239,11 @@ static int mlx5_fw_reporter_diagnose(struct devlink_health_reporter *reporter,
 	devlink_fmsg_u8_pair_put(fmsg, "syndrome",
 				 ioread8(&dev->iseg->health.synd));
 	devlink_fmsg_u32_pair_put(fmsg, "cmd_timeouts",
-				  atomic_read(&dev->cmd.timeouts));
+				  atomic_read(&mlx5_priv(dev)->cmd.timeouts));
 	devlink_fmsg_u32_pair_put(fmsg, "cmd_late_answers",
-				  atomic_read(&dev->cmd.late));
+				  atomic_read(&mlx5_priv(dev)->cmd.late));
 	devlink_fmsg_u32_pair_put(fmsg, "cmd_eq_recoveries",
-				  atomic_read(&dev->cmd.eq_recoveries));
+				  atomic_read(&mlx5_priv(dev)->cmd.eq_recoveries));
 	devlink_fmsg_u32_pair_put(fmsg, "eq_buffers_kept",
 				  atomic_read(&dev->eq_bufs_kept));
 	devlink_fmsg_bool_pair_put(fmsg, "internal_error",
@@ -295,7 +295,7 @@ mlx5_fw_fatal_reporter_diagnose(struct devlink_health_reporter *reporter,
 				struct netlink_ext_ack *extack)
 {
 	struct mlx5_core_dev *dev = devlink_health_reporter_priv(reporter);
-	struct mlx5_health *health = &dev->health;
+	struct mlx5_health *health = &mlx5_priv(dev)->health;
 
 	devlink_fmsg_string_pair_put(fmsg, "fatal_error",
 				     mlx5_sensor_str[health->fatal]);
@@ -400,7 +400,7 @@ int mlx5_health_revive(struct mlx5_core_dev *dev, bool reset)
  */
 void mlx5_health_pci_error(struct mlx5_core_dev *dev)
 {
-	struct mlx5_health *health = &dev->health;
+	struct mlx5_health *health = &mlx5_priv(dev)->health;
 
 	health->fatal = MLX5_SENSOR_PCI_AER;
 	health->fatal_poll = READ_ONCE(health->polls);
@@ -417,7 +417,7 @@ void mlx5_health_pci_error(struct mlx5_core_dev *dev)
  */
 void mlx5_health_pci_recovered(struct mlx5_core_dev *dev)
 {
-	devlink_health_reporter_recovery_done(dev->health.fatal_reporter);
+	devlink_health_reporter_recovery_done(mlx5_priv(dev)->health.fatal_reporter);
 }
 
 /* Called by devlink with the instance lock held. */
@@ -444,7 +444,7 @@ static int mlx5_fw_fatal_reporter_recover(struct devlink_health_reporter *report
 		dev_err(dev->device, "recovery failed: %d\n", err);
 		return err;
 	}
-	devlink_health_reporter_state_update(dev->health.fw_reporter,
+	devlink_health_reporter_state_update(mlx5_priv(dev)->health.fw_reporter,
 					     DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
 	dev_info(dev->device, "recovered\n");
 	return 0;
@@ -469,7 +469,7 @@ static const struct devlink_health_reporter_ops mlx5_fw_fatal_reporter_ops = {
  */
 int mlx5_health_wq_init(struct mlx5_core_dev *dev)
 {
-	struct mlx5_health *health = &dev->health;
+	struct mlx5_health *health = &mlx5_priv(dev)->health;
 
 	INIT_DELAYED_WORK(&health->poll, mlx5_health_poll);
 	INIT_WORK(&health->report, mlx5_health_report_work);
@@ -491,7 +491,7 @@ int mlx5_health_wq_init(struct mlx5_core_dev *dev)
  */
 void mlx5_health_wq_cleanup(struct mlx5_core_dev *dev)
 {
-	destroy_workqueue(dev->health.wq);
+	destroy_workqueue(mlx5_priv(dev)->health.wq);
 }
 
 /**
@@ -503,7 +503,7 @@ void mlx5_health_wq_cleanup(struct mlx5_core_dev *dev)
 int mlx5_health_init(struct mlx5_core_dev *dev)
 {
 	struct devlink *devlink = priv_to_devlink(dev);
-	struct mlx5_health *health = &dev->health;
+	struct mlx5_health *health = &mlx5_priv(dev)->health;
 	int err;
 
 	health->fw_reporter = devl_health_reporter_create(devlink,
@@ -531,8 +531,8 @@ err_fw:
 
 void mlx5_health_cleanup(struct mlx5_core_dev *dev)
 {
-	devl_health_reporter_destroy(dev->health.fatal_reporter);
-	devl_health_reporter_destroy(dev->health.fw_reporter);
+	devl_health_reporter_destroy(mlx5_priv(dev)->health.fatal_reporter);
+	devl_health_reporter_destroy(mlx5_priv(dev)->health.fw_reporter);
 }
 
 /**
@@ -541,7 +541,7 @@ void mlx5_health_cleanup(struct mlx5_core_dev *dev)
  */
 void mlx5_health_start(struct mlx5_core_dev *dev)
 {
-	struct mlx5_health *health = &dev->health;
+	struct mlx5_health *health = &mlx5_priv(dev)->health;
 
 	health->prev_counter = mlx5_health_counter(dev);
 	health->miss = 0;
@@ -558,7 +558,7 @@ void mlx5_health_start(struct mlx5_core_dev *dev)
  */
 void mlx5_health_stop(struct mlx5_core_dev *dev)
 {
-	cancel_delayed_work_sync(&dev->health.poll);
+	cancel_delayed_work_sync(&mlx5_priv(dev)->health.poll);
 }
 
 /**
@@ -567,9 +567,9 @@ void mlx5_health_stop(struct mlx5_core_dev *dev)
  */
 void mlx5_health_set_healthy(struct mlx5_core_dev *dev)
 {
-	devlink_health_reporter_state_update(dev->health.fw_reporter,
+	devlink_health_reporter_state_update(mlx5_priv(dev)->health.fw_reporter,
 					     DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
-	devlink_health_reporter_state_update(dev->health.fatal_reporter,
+	devlink_health_reporter_state_update(mlx5_priv(dev)->health.fatal_reporter,
 					     DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
 }
 
@@ -580,10 +580,10 @@ void mlx5_health_set_healthy(struct mlx5_core_dev *dev)
  */
 void mlx5_health_flush(struct mlx5_core_dev *dev)
 {
-	WRITE_ONCE(dev->health.stopping, true);
-	cancel_delayed_work_sync(&dev->health.poll);
-	cancel_work_sync(&dev->health.report);
-	cancel_work_sync(&dev->health.fatal_report);
+	WRITE_ONCE(mlx5_priv(dev)->health.stopping, true);
+	cancel_delayed_work_sync(&mlx5_priv(dev)->health.poll);
+	cancel_work_sync(&mlx5_priv(dev)->health.report);
+	cancel_work_sync(&mlx5_priv(dev)->health.fatal_report);
 }
 
 /**
@@ -592,5 +592,5 @@ void mlx5_health_flush(struct mlx5_core_dev *dev)
  */
 void mlx5_health_allow(struct mlx5_core_dev *dev)
 {
-	WRITE_ONCE(dev->health.stopping, false);
+	WRITE_ONCE(mlx5_priv(dev)->health.stopping, false);
 }

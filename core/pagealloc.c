@@ -60,7 +60,7 @@ static int mlx5_page_alloc_one(struct mlx5_core_dev *dev, u64 *addr)
 		__free_page(page);
 		return -EINVAL;
 	}
-	err = xa_insert(&dev->pages.tree, dma >> MLX5_ADAPTER_PAGE_SHIFT, page,
+	err = xa_insert(&mlx5_priv(dev)->pages.tree, dma >> MLX5_ADAPTER_PAGE_SHIFT, page,
 			GFP_KERNEL);
 	if (err) {
 		dma_unmap_page(dev->device, dma, MLX5_ADAPTER_PAGE_SIZE,
@@ -83,7 +83,7 @@ static bool mlx5_page_free_one(struct mlx5_core_dev *dev, u64 addr)
 	unsigned long idx = addr >> MLX5_ADAPTER_PAGE_SHIFT;
 	struct page *page;
 
-	page = xa_erase(&dev->pages.tree, idx);
+	page = xa_erase(&mlx5_priv(dev)->pages.tree, idx);
 	if (!page)
 		return false;
 	dma_unmap_page(dev->device, (dma_addr_t)idx << MLX5_ADAPTER_PAGE_SHIFT,
@@ -95,7 +95,7 @@ static bool mlx5_page_free_one(struct mlx5_core_dev *dev, u64 addr)
 /* The device handed back @addr, which the driver never gave: refused. */
 static void mlx5_page_bad_return(struct mlx5_core_dev *dev, u64 addr)
 {
-	struct mlx5_pages *pages = &dev->pages;
+	struct mlx5_pages *pages = &mlx5_priv(dev)->pages;
 
 	pages->bad_returns++;
 	if (pages->bad_return_warned)
@@ -149,7 +149,7 @@ static int mlx5_give_batch(struct mlx5_core_dev *dev, u16 func_id, int n)
 		}
 		goto err_free;
 	}
-	dev->pages.count += n;
+	mlx5_priv(dev)->pages.count += n;
 	goto out;
 
 err_free:
@@ -165,12 +165,12 @@ out:
 /* Would @npages more go past MLX5_FW_PAGES_MAX?  Then refuse them. */
 static bool mlx5_pages_refused(struct mlx5_core_dev *dev, int npages)
 {
-	if (npages <= MLX5_FW_PAGES_MAX - dev->pages.count)
+	if (npages <= MLX5_FW_PAGES_MAX - mlx5_priv(dev)->pages.count)
 		return false;
-	dev->pages.refused++;
+	mlx5_priv(dev)->pages.refused++;
 	dev_err(dev->device,
 		"device asked for %d firmware pages, holding %d, more than the %d a function may hold: refused\n",
-		npages, dev->pages.count, MLX5_FW_PAGES_MAX);
+		npages, mlx5_priv(dev)->pages.count, MLX5_FW_PAGES_MAX);
 	return true;
 }
 
@@ -228,7 +228,7 @@ static int mlx5_take_batch(struct mlx5_core_dev *dev, u16 func_id, int n)
 		u64 addr = MLX5_GET64(manage_pages_out, out, pas[i]);
 
 		if (mlx5_page_free_one(dev, addr))
-			dev->pages.count--;
+			mlx5_priv(dev)->pages.count--;
 		else
 			mlx5_page_bad_return(dev, addr);
 	}
@@ -259,8 +259,8 @@ static void mlx5_page_req_work(struct work_struct *work)
 {
 	struct mlx5_pages *pages = container_of(work, struct mlx5_pages,
 						req_work);
-	struct mlx5_core_dev *dev = container_of(pages, struct mlx5_core_dev,
-						 pages);
+	struct mlx5_core_dev *dev = &container_of(pages, struct mlx5_core_priv,
+						  pages)->dev;
 	int refuse = atomic_xchg(&pages->refuse_pending, 0);
 	int give = atomic_xchg(&pages->give_pending, 0);
 	int take = atomic_xchg(&pages->take_pending, 0);
@@ -290,7 +290,7 @@ static void mlx5_page_req_work(struct work_struct *work)
  */
 void mlx5_pages_request(struct mlx5_core_dev *dev, u16 func_id, s32 npages)
 {
-	struct mlx5_pages *pages = &dev->pages;
+	struct mlx5_pages *pages = &mlx5_priv(dev)->pages;
 
 	WRITE_ONCE(pages->req_func, func_id);
 	if (npages > 0) {
@@ -338,9 +338,9 @@ int mlx5_satisfy_startup_pages(struct mlx5_core_dev *dev, bool boot)
 	if (npages <= 0)
 		return 0;
 
-	mutex_lock(&dev->pages.lock);
+	mutex_lock(&mlx5_priv(dev)->pages.lock);
 	err = mlx5_give_pages(dev, func_id, npages);
-	mutex_unlock(&dev->pages.lock);
+	mutex_unlock(&mlx5_priv(dev)->pages.lock);
 	return err;
 }
 
@@ -357,26 +357,26 @@ int mlx5_reclaim_startup_pages(struct mlx5_core_dev *dev)
 {
 	int err = 0;
 
-	flush_workqueue(dev->pages.wq);
-	mutex_lock(&dev->pages.lock);
+	flush_workqueue(mlx5_priv(dev)->pages.wq);
+	mutex_lock(&mlx5_priv(dev)->pages.lock);
 	/*
 	 * Again while pages come back: an address refused (never given)
 	 * counts as one handed back but leaves its page with the device.
 	 */
-	while (!err && dev->pages.count) {
-		int held = dev->pages.count;
+	while (!err && mlx5_priv(dev)->pages.count) {
+		int held = mlx5_priv(dev)->pages.count;
 
 		err = mlx5_reclaim_pages(dev, 0, held);
-		if (dev->pages.count == held)
+		if (mlx5_priv(dev)->pages.count == held)
 			break;
 	}
 	/* A dead device returns nothing: the pages are freed at cleanup. */
-	if (!err && dev->pages.count && !mlx5_dev_is_dead(dev)) {
+	if (!err && mlx5_priv(dev)->pages.count && !mlx5_dev_is_dead(dev)) {
 		dev_warn(dev->device, "device kept %d firmware pages\n",
-			 dev->pages.count);
+			 mlx5_priv(dev)->pages.count);
 		err = -EBUSY;
 	}
-	mutex_unlock(&dev->pages.lock);
+	mutex_unlock(&mlx5_priv(dev)->pages.lock);
 	return err;
 }
 
@@ -397,7 +397,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(mlx5_fw_pages_fops, mlx5_fw_pages_get, NULL,
  */
 static void mlx5_pages_debugfs_init(struct mlx5_core_dev *dev)
 {
-	struct mlx5_pages *pages = &dev->pages;
+	struct mlx5_pages *pages = &mlx5_priv(dev)->pages;
 	struct dentry *dir;
 
 	pages->dbg = debugfs_create_dir(pci_name(dev->pdev), mlx5_debugfs_root);
@@ -410,19 +410,19 @@ static void mlx5_pages_debugfs_init(struct mlx5_core_dev *dev)
 
 int mlx5_pagealloc_init(struct mlx5_core_dev *dev)
 {
-	xa_init(&dev->pages.tree);
-	mutex_init(&dev->pages.lock);
-	dev->pages.count = 0;
-	dev->pages.bad_returns = 0;
-	dev->pages.bad_return_warned = false;
-	dev->pages.refused = 0;
-	atomic_set(&dev->pages.give_pending, 0);
-	atomic_set(&dev->pages.take_pending, 0);
-	atomic_set(&dev->pages.refuse_pending, 0);
-	INIT_WORK(&dev->pages.req_work, mlx5_page_req_work);
-	dev->pages.wq = alloc_workqueue("mlx5_pages", WQ_MEM_RECLAIM |
+	xa_init(&mlx5_priv(dev)->pages.tree);
+	mutex_init(&mlx5_priv(dev)->pages.lock);
+	mlx5_priv(dev)->pages.count = 0;
+	mlx5_priv(dev)->pages.bad_returns = 0;
+	mlx5_priv(dev)->pages.bad_return_warned = false;
+	mlx5_priv(dev)->pages.refused = 0;
+	atomic_set(&mlx5_priv(dev)->pages.give_pending, 0);
+	atomic_set(&mlx5_priv(dev)->pages.take_pending, 0);
+	atomic_set(&mlx5_priv(dev)->pages.refuse_pending, 0);
+	INIT_WORK(&mlx5_priv(dev)->pages.req_work, mlx5_page_req_work);
+	mlx5_priv(dev)->pages.wq = alloc_workqueue("mlx5_pages", WQ_MEM_RECLAIM |
 					WQ_UNBOUND, 1);
-	if (!dev->pages.wq)
+	if (!mlx5_priv(dev)->pages.wq)
 		return -ENOMEM;
 	mlx5_pages_debugfs_init(dev);
 	return 0;
@@ -437,14 +437,14 @@ void mlx5_pagealloc_cleanup(struct mlx5_core_dev *dev)
 	unsigned long idx;
 	struct page *page;
 
-	debugfs_remove_recursive(dev->pages.dbg);
-	dev->pages.dbg = NULL;
-	destroy_workqueue(dev->pages.wq);
-	xa_for_each(&dev->pages.tree, idx, page) {
+	debugfs_remove_recursive(mlx5_priv(dev)->pages.dbg);
+	mlx5_priv(dev)->pages.dbg = NULL;
+	destroy_workqueue(mlx5_priv(dev)->pages.wq);
+	xa_for_each(&mlx5_priv(dev)->pages.tree, idx, page) {
 		dma_unmap_page(dev->device, idx << MLX5_ADAPTER_PAGE_SHIFT,
 			       MLX5_ADAPTER_PAGE_SIZE, DMA_BIDIRECTIONAL);
 		__free_page(page);
 	}
-	xa_destroy(&dev->pages.tree);
-	mutex_destroy(&dev->pages.lock);
+	xa_destroy(&mlx5_priv(dev)->pages.tree);
+	mutex_destroy(&mlx5_priv(dev)->pages.lock);
 }
