@@ -5,12 +5,15 @@
  * u64_stats_sync, kept when channels close so totals survive
  * reconfiguration. ethtool -S names follow upstream mlx5e: totals
  * (rx_packets, tx_packets, ...), then per channel chN_*, per RQ rxN_*, per
- * SQ txN_*; every name comes from the tables below.
+ * SQ txN_*; every name comes from the tables below. With
+ * CONFIG_PAGE_POOL_STATS, rx_pp_* after the device totals: the page_pool
+ * counters of the open RQs.
  *
  * The standard ethtool groups (eth-mac, eth-ctrl, eth-phy, rmon) come
  * from the port's PPCNT counter groups, read on each request.
  */
 #include <linux/ethtool.h>
+#include <net/page_pool/helpers.h>
 
 #include "stats.h"
 #include "common.h"
@@ -121,6 +124,60 @@ static const char * const mlx5e_hw_names[] = {
 	"rx_out_of_buffer",
 };
 
+#ifdef CONFIG_PAGE_POOL_STATS
+#define MLX5E_PP_DESC(name, field) \
+	{ name, offsetof(struct page_pool_stats, field) }
+
+/* Upstream mlx5e's names for the page_pool counters. */
+static const struct mlx5e_counter_desc mlx5e_pp_desc[] = {
+	MLX5E_PP_DESC("rx_pp_alloc_fast", alloc_stats.fast),
+	MLX5E_PP_DESC("rx_pp_alloc_slow", alloc_stats.slow),
+	MLX5E_PP_DESC("rx_pp_alloc_slow_high_order", alloc_stats.slow_high_order),
+	MLX5E_PP_DESC("rx_pp_alloc_empty", alloc_stats.empty),
+	MLX5E_PP_DESC("rx_pp_alloc_refill", alloc_stats.refill),
+	MLX5E_PP_DESC("rx_pp_alloc_waive", alloc_stats.waive),
+	MLX5E_PP_DESC("rx_pp_recycle_cached", recycle_stats.cached),
+	MLX5E_PP_DESC("rx_pp_recycle_cache_full", recycle_stats.cache_full),
+	MLX5E_PP_DESC("rx_pp_recycle_ring", recycle_stats.ring),
+	MLX5E_PP_DESC("rx_pp_recycle_ring_full", recycle_stats.ring_full),
+	MLX5E_PP_DESC("rx_pp_recycle_released_ref", recycle_stats.released_refcnt),
+};
+
+#define MLX5E_NUM_PP_STATS	ARRAY_SIZE(mlx5e_pp_desc)
+
+static void mlx5e_pp_strings(u8 **data)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5E_NUM_PP_STATS; i++)
+		ethtool_puts(data, mlx5e_pp_desc[i].name);
+}
+
+/* Sum over the open RQs' pools; the caller holds state_lock. */
+static void mlx5e_pp_fill(struct mlx5e_priv *priv, u64 *data)
+{
+	struct page_pool_stats pps = {};
+	unsigned int i;
+
+	if (test_bit(MLX5E_STATE_OPENED, &priv->state))
+		for (i = 0; i < priv->channels.num; i++)
+			page_pool_get_stats(priv->channels.c[i]->rq.page_pool,
+					    &pps);
+	for (i = 0; i < MLX5E_NUM_PP_STATS; i++)
+		data[i] = *(u64 *)((void *)&pps + mlx5e_pp_desc[i].offset);
+}
+#else
+#define MLX5E_NUM_PP_STATS	0
+
+static void mlx5e_pp_strings(u8 **data)
+{
+}
+
+static void mlx5e_pp_fill(struct mlx5e_priv *priv, u64 *data)
+{
+}
+#endif
+
 void mlx5e_stats_init(struct mlx5e_priv *priv)
 {
 	unsigned int i;
@@ -162,7 +219,7 @@ static unsigned int mlx5e_per_channel_count(void)
 
 int mlx5e_stats_count(struct mlx5e_priv *priv)
 {
-	return ARRAY_SIZE(mlx5e_hw_names) +
+	return ARRAY_SIZE(mlx5e_hw_names) + MLX5E_NUM_PP_STATS +
 	       mlx5e_per_channel_count() * (1 + priv->stats_nch);
 }
 
@@ -176,6 +233,7 @@ void mlx5e_stats_strings(struct mlx5e_priv *priv, u8 *data)
 					mlx5e_groups[i].desc[j].name);
 	for (i = 0; i < ARRAY_SIZE(mlx5e_hw_names); i++)
 		ethtool_puts(&data, mlx5e_hw_names[i]);
+	mlx5e_pp_strings(&data);
 	for (ch = 0; ch < priv->stats_nch; ch++)
 		for (i = 0; i < ARRAY_SIZE(mlx5e_groups); i++)
 			for (j = 0; j < mlx5e_groups[i].n; j++)
@@ -196,7 +254,8 @@ static void mlx5e_update_q_counter(struct mlx5e_priv *priv)
 void mlx5e_stats_fill(struct mlx5e_priv *priv, u64 *data)
 {
 	unsigned int n = mlx5e_per_channel_count();
-	u64 *totals = data, *per = data + n + ARRAY_SIZE(mlx5e_hw_names);
+	u64 *totals = data, *pp = data + n + ARRAY_SIZE(mlx5e_hw_names);
+	u64 *per = pp + MLX5E_NUM_PP_STATS;
 	unsigned int i, ch;
 
 	memset(totals, 0, n * sizeof(*totals));
@@ -213,6 +272,7 @@ void mlx5e_stats_fill(struct mlx5e_priv *priv, u64 *data)
 	}
 	mutex_lock(&priv->state_lock);
 	mlx5e_update_q_counter(priv);
+	mlx5e_pp_fill(priv, pp);
 	mutex_unlock(&priv->state_lock);
 	data[n] = priv->q_out_of_buffer;
 }
