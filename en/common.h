@@ -30,6 +30,7 @@ u32 mlx5e_ptys_speed(u32 proto);
 void mlx5e_ptys_link_modes(u32 proto, unsigned long *modes);
 int mlx5e_port_query_pause(struct mlx5_core_dev *mdev, u32 *rx, u32 *tx);
 int mlx5e_port_set_pause(struct mlx5_core_dev *mdev, u32 rx, u32 tx);
+int mlx5e_port_ppcnt(struct mlx5_core_dev *mdev, u8 grp, void *out);
 int mlx5e_port_pause_frames(struct mlx5_core_dev *mdev, u64 *rx, u64 *tx);
 
 #endif /* __MLX5_EN_COMMON_H__ */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * ethtool: driver info, link modes and pause, counters (en/stats.c), channels, rings,
+ * ethtool: driver info, link modes and pause, counters and the standard
+ * counter groups (en/stats.c), channels, rings,
  * interrupt moderation, private flags, RSS indirection table and key, the
  * hashed fields. Every change of queue
  * parameters goes through mlx5e_safe_switch_params(), so a refused or
@@ -487,6 +488,31 @@ static void mlx5e_get_pause_stats(struct net_device *netdev,
 	stats->tx_pause_frames = tx;
 }
 
+static void mlx5e_get_eth_mac_stats(struct net_device *netdev,
+				    struct ethtool_eth_mac_stats *mac)
+{
+	mlx5e_stats_eth_mac(netdev_priv(netdev), mac);
+}
+
+static void mlx5e_get_eth_ctrl_stats(struct net_device *netdev,
+				     struct ethtool_eth_ctrl_stats *ctrl)
+{
+	mlx5e_stats_eth_ctrl(netdev_priv(netdev), ctrl);
+}
+
+static void mlx5e_get_eth_phy_stats(struct net_device *netdev,
+				    struct ethtool_eth_phy_stats *phy)
+{
+	mlx5e_stats_eth_phy(netdev_priv(netdev), phy);
+}
+
+static void
+mlx5e_get_rmon_stats(struct net_device *netdev, struct ethtool_rmon_stats *rmon,
+		     const struct ethtool_rmon_hist_range **ranges)
+{
+	mlx5e_stats_rmon(netdev_priv(netdev), rmon, ranges);
+}
+
 const struct ethtool_ops mlx5e_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_MAX_FRAMES |
@@ -497,6 +523,10 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.get_pauseparam		= mlx5e_get_pauseparam,
 	.set_pauseparam		= mlx5e_set_pauseparam,
 	.get_pause_stats	= mlx5e_get_pause_stats,
+	.get_eth_mac_stats	= mlx5e_get_eth_mac_stats,
+	.get_eth_ctrl_stats	= mlx5e_get_eth_ctrl_stats,
+	.get_eth_phy_stats	= mlx5e_get_eth_phy_stats,
+	.get_rmon_stats		= mlx5e_get_rmon_stats,
 	.get_sset_count		= mlx5e_get_sset_count,
 	.get_strings		= mlx5e_get_strings,
 	.get_ethtool_stats	= mlx5e_get_ethtool_stats,

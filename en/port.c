@@ -279,6 +279,24 @@ int mlx5e_port_set_pause(struct mlx5_core_dev *mdev, u32 rx, u32 tx)
 }
 
 /**
+ * mlx5e_port_ppcnt() - one counter group of the port (PPCNT)
+ * @mdev: the device
+ * @grp: MLX5_*_COUNTERS_GROUP
+ * @out: MLX5_ST_SZ_BYTES(ppcnt_reg) bytes, filled in; the counters are at
+ *	 its counter_set
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_port_ppcnt(struct mlx5_core_dev *mdev, u8 grp, void *out)
+{
+	u32 in[MLX5_ST_SZ_DW(ppcnt_reg)] = {};
+
+	MLX5_SET(ppcnt_reg, in, local_port, MLX5E_LOCAL_PORT);
+	MLX5_SET(ppcnt_reg, in, grp, grp);
+	return mlx5e_reg(mdev, in, out, sizeof(in), MLX5E_REG_PPCNT, false);
+}
+
+/**
  * mlx5e_port_pause_frames() - pause frames counted by the port (PPCNT,
  * IEEE 802.3 group)
  * @mdev: the device
@@ -289,28 +307,17 @@ int mlx5e_port_set_pause(struct mlx5_core_dev *mdev, u32 rx, u32 tx)
  */
 int mlx5e_port_pause_frames(struct mlx5_core_dev *mdev, u64 *rx, u64 *tx)
 {
-	int sz = MLX5_ST_SZ_BYTES(ppcnt_reg);
-	void *in, *out, *grp;
+	u32 out[MLX5_ST_SZ_DW(ppcnt_reg)];
+	void *grp;
 	int err;
 
-	in = kvzalloc(sz, GFP_KERNEL);
-	out = kvzalloc(sz, GFP_KERNEL);
-	if (!in || !out) {
-		err = -ENOMEM;
-		goto free;
-	}
-	MLX5_SET(ppcnt_reg, in, local_port, MLX5E_LOCAL_PORT);
-	MLX5_SET(ppcnt_reg, in, grp, MLX5_IEEE_802_3_COUNTERS_GROUP);
-	err = mlx5e_reg(mdev, in, out, sz, MLX5E_REG_PPCNT, false);
+	err = mlx5e_port_ppcnt(mdev, MLX5_IEEE_802_3_COUNTERS_GROUP, out);
 	if (err)
-		goto free;
+		return err;
 	grp = MLX5_ADDR_OF(ppcnt_reg, out, counter_set);
 	*rx = MLX5_GET64(eth_802_3_cntrs_grp_data_layout, grp,
 			 a_pause_mac_ctrl_frames_received_high);
 	*tx = MLX5_GET64(eth_802_3_cntrs_grp_data_layout, grp,
 			 a_pause_mac_ctrl_frames_transmitted_high);
-free:
-	kvfree(in);
-	kvfree(out);
-	return err;
+	return 0;
 }

@@ -5,9 +5,15 @@
  * u64_stats_sync, kept when channels close so totals survive
  * reconfiguration. ethtool -S names follow upstream mlx5e: totals
  * (rx_packets, tx_packets, ...), then per channel chN_*, per RQ rxN_*, per
- * SQ txN_*; every name comes from the tables below.
+ * SQ txN_*; every name comes from the tables below. With
+ * CONFIG_PAGE_POOL_STATS, rx_pp_* after the device totals: the page_pool
+ * counters of the open RQs.
+ *
+ * The standard ethtool groups (eth-mac, eth-ctrl, eth-phy, rmon) come
+ * from the port's PPCNT counter groups, read on each request.
  */
 #include <linux/ethtool.h>
+#include <net/page_pool/helpers.h>
 
 #include "stats.h"
 #include "common.h"
@@ -118,6 +124,60 @@ static const char * const mlx5e_hw_names[] = {
 	"rx_out_of_buffer",
 };
 
+#ifdef CONFIG_PAGE_POOL_STATS
+#define MLX5E_PP_DESC(name, field) \
+	{ name, offsetof(struct page_pool_stats, field) }
+
+/* Upstream mlx5e's names for the page_pool counters. */
+static const struct mlx5e_counter_desc mlx5e_pp_desc[] = {
+	MLX5E_PP_DESC("rx_pp_alloc_fast", alloc_stats.fast),
+	MLX5E_PP_DESC("rx_pp_alloc_slow", alloc_stats.slow),
+	MLX5E_PP_DESC("rx_pp_alloc_slow_high_order", alloc_stats.slow_high_order),
+	MLX5E_PP_DESC("rx_pp_alloc_empty", alloc_stats.empty),
+	MLX5E_PP_DESC("rx_pp_alloc_refill", alloc_stats.refill),
+	MLX5E_PP_DESC("rx_pp_alloc_waive", alloc_stats.waive),
+	MLX5E_PP_DESC("rx_pp_recycle_cached", recycle_stats.cached),
+	MLX5E_PP_DESC("rx_pp_recycle_cache_full", recycle_stats.cache_full),
+	MLX5E_PP_DESC("rx_pp_recycle_ring", recycle_stats.ring),
+	MLX5E_PP_DESC("rx_pp_recycle_ring_full", recycle_stats.ring_full),
+	MLX5E_PP_DESC("rx_pp_recycle_released_ref", recycle_stats.released_refcnt),
+};
+
+#define MLX5E_NUM_PP_STATS	ARRAY_SIZE(mlx5e_pp_desc)
+
+static void mlx5e_pp_strings(u8 **data)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5E_NUM_PP_STATS; i++)
+		ethtool_puts(data, mlx5e_pp_desc[i].name);
+}
+
+/* Sum over the open RQs' pools; the caller holds state_lock. */
+static void mlx5e_pp_fill(struct mlx5e_priv *priv, u64 *data)
+{
+	struct page_pool_stats pps = {};
+	unsigned int i;
+
+	if (test_bit(MLX5E_STATE_OPENED, &priv->state))
+		for (i = 0; i < priv->channels.num; i++)
+			page_pool_get_stats(priv->channels.c[i]->rq.page_pool,
+					    &pps);
+	for (i = 0; i < MLX5E_NUM_PP_STATS; i++)
+		data[i] = *(u64 *)((void *)&pps + mlx5e_pp_desc[i].offset);
+}
+#else
+#define MLX5E_NUM_PP_STATS	0
+
+static void mlx5e_pp_strings(u8 **data)
+{
+}
+
+static void mlx5e_pp_fill(struct mlx5e_priv *priv, u64 *data)
+{
+}
+#endif
+
 void mlx5e_stats_init(struct mlx5e_priv *priv)
 {
 	unsigned int i;
@@ -159,7 +219,7 @@ static unsigned int mlx5e_per_channel_count(void)
 
 int mlx5e_stats_count(struct mlx5e_priv *priv)
 {
-	return ARRAY_SIZE(mlx5e_hw_names) +
+	return ARRAY_SIZE(mlx5e_hw_names) + MLX5E_NUM_PP_STATS +
 	       mlx5e_per_channel_count() * (1 + priv->stats_nch);
 }
 
@@ -173,6 +233,7 @@ void mlx5e_stats_strings(struct mlx5e_priv *priv, u8 *data)
 					mlx5e_groups[i].desc[j].name);
 	for (i = 0; i < ARRAY_SIZE(mlx5e_hw_names); i++)
 		ethtool_puts(&data, mlx5e_hw_names[i]);
+	mlx5e_pp_strings(&data);
 	for (ch = 0; ch < priv->stats_nch; ch++)
 		for (i = 0; i < ARRAY_SIZE(mlx5e_groups); i++)
 			for (j = 0; j < mlx5e_groups[i].n; j++)
@@ -193,7 +254,8 @@ static void mlx5e_update_q_counter(struct mlx5e_priv *priv)
 void mlx5e_stats_fill(struct mlx5e_priv *priv, u64 *data)
 {
 	unsigned int n = mlx5e_per_channel_count();
-	u64 *totals = data, *per = data + n + ARRAY_SIZE(mlx5e_hw_names);
+	u64 *totals = data, *pp = data + n + ARRAY_SIZE(mlx5e_hw_names);
+	u64 *per = pp + MLX5E_NUM_PP_STATS;
 	unsigned int i, ch;
 
 	memset(totals, 0, n * sizeof(*totals));
@@ -210,8 +272,128 @@ void mlx5e_stats_fill(struct mlx5e_priv *priv, u64 *data)
 	}
 	mutex_lock(&priv->state_lock);
 	mlx5e_update_q_counter(priv);
+	mlx5e_pp_fill(priv, pp);
 	mutex_unlock(&priv->state_lock);
 	data[n] = priv->q_out_of_buffer;
+}
+
+/* A 64-bit counter of a PPCNT group's counter set @set. */
+#define MLX5E_PPCNT(layout, set, name) \
+	MLX5_GET64(layout, set, name##_high)
+#define MLX5E_802_3(set, name) \
+	MLX5E_PPCNT(eth_802_3_cntrs_grp_data_layout, set, name)
+#define MLX5E_2819(set, name) \
+	MLX5E_PPCNT(eth_2819_cntrs_grp_data_layout, set, name)
+
+/*
+ * The standard groups: a PPCNT group read into @out, its counter set
+ * returned; NULL when the command fails (the group is then not reported).
+ */
+static void *mlx5e_ppcnt_set(struct mlx5e_priv *priv, u8 grp, u32 *out)
+{
+	if (mlx5e_port_ppcnt(priv->mdev, grp, out))
+		return NULL;
+	return MLX5_ADDR_OF(ppcnt_reg, out, counter_set);
+}
+
+void mlx5e_stats_eth_mac(struct mlx5e_priv *priv,
+			 struct ethtool_eth_mac_stats *mac)
+{
+	u32 out[MLX5_ST_SZ_DW(ppcnt_reg)];
+	void *set;
+
+	set = mlx5e_ppcnt_set(priv, MLX5_IEEE_802_3_COUNTERS_GROUP, out);
+	if (!set)
+		return;
+	mac->FramesTransmittedOK = MLX5E_802_3(set, a_frames_transmitted_ok);
+	mac->FramesReceivedOK = MLX5E_802_3(set, a_frames_received_ok);
+	mac->FrameCheckSequenceErrors =
+		MLX5E_802_3(set, a_frame_check_sequence_errors);
+	mac->AlignmentErrors = MLX5E_802_3(set, a_alignment_errors);
+	mac->OctetsTransmittedOK = MLX5E_802_3(set, a_octets_transmitted_ok);
+	mac->OctetsReceivedOK = MLX5E_802_3(set, a_octets_received_ok);
+	mac->MulticastFramesXmittedOK =
+		MLX5E_802_3(set, a_multicast_frames_xmitted_ok);
+	mac->BroadcastFramesXmittedOK =
+		MLX5E_802_3(set, a_broadcast_frames_xmitted_ok);
+	mac->MulticastFramesReceivedOK =
+		MLX5E_802_3(set, a_multicast_frames_received_ok);
+	mac->BroadcastFramesReceivedOK =
+		MLX5E_802_3(set, a_broadcast_frames_received_ok);
+	mac->InRangeLengthErrors = MLX5E_802_3(set, a_in_range_length_errors);
+	mac->OutOfRangeLengthField =
+		MLX5E_802_3(set, a_out_of_range_length_field);
+	mac->FrameTooLongErrors = MLX5E_802_3(set, a_frame_too_long_errors);
+}
+
+void mlx5e_stats_eth_ctrl(struct mlx5e_priv *priv,
+			  struct ethtool_eth_ctrl_stats *ctrl)
+{
+	u32 out[MLX5_ST_SZ_DW(ppcnt_reg)];
+	void *set;
+
+	set = mlx5e_ppcnt_set(priv, MLX5_IEEE_802_3_COUNTERS_GROUP, out);
+	if (!set)
+		return;
+	ctrl->MACControlFramesTransmitted =
+		MLX5E_802_3(set, a_mac_control_frames_transmitted);
+	ctrl->MACControlFramesReceived =
+		MLX5E_802_3(set, a_mac_control_frames_received);
+	ctrl->UnsupportedOpcodesReceived =
+		MLX5E_802_3(set, a_unsupported_opcodes_received);
+}
+
+void mlx5e_stats_eth_phy(struct mlx5e_priv *priv,
+			 struct ethtool_eth_phy_stats *phy)
+{
+	u32 out[MLX5_ST_SZ_DW(ppcnt_reg)];
+	void *set;
+
+	set = mlx5e_ppcnt_set(priv, MLX5_IEEE_802_3_COUNTERS_GROUP, out);
+	if (set)
+		phy->SymbolErrorDuringCarrier =
+			MLX5E_802_3(set, a_symbol_error_during_carrier);
+}
+
+/* The RFC 2819 size classes, as upstream mlx5e reports them. */
+static const struct ethtool_rmon_hist_range mlx5e_rmon_ranges[] = {
+	{ 0, 64 },
+	{ 65, 127 },
+	{ 128, 255 },
+	{ 256, 511 },
+	{ 512, 1023 },
+	{ 1024, 1518 },
+	{ 1519, 2047 },
+	{ 2048, 4095 },
+	{ 4096, 8191 },
+	{ 8192, 10239 },
+	{}
+};
+
+void mlx5e_stats_rmon(struct mlx5e_priv *priv, struct ethtool_rmon_stats *rmon,
+		      const struct ethtool_rmon_hist_range **ranges)
+{
+	u32 out[MLX5_ST_SZ_DW(ppcnt_reg)];
+	u64 *h = rmon->hist;
+	void *set;
+
+	set = mlx5e_ppcnt_set(priv, MLX5_RFC_2819_COUNTERS_GROUP, out);
+	if (!set)
+		return;
+	rmon->undersize_pkts = MLX5E_2819(set, ether_stats_undersize_pkts);
+	rmon->fragments = MLX5E_2819(set, ether_stats_fragments);
+	rmon->jabbers = MLX5E_2819(set, ether_stats_jabbers);
+	h[0] = MLX5E_2819(set, ether_stats_pkts64octets);
+	h[1] = MLX5E_2819(set, ether_stats_pkts65to127octets);
+	h[2] = MLX5E_2819(set, ether_stats_pkts128to255octets);
+	h[3] = MLX5E_2819(set, ether_stats_pkts256to511octets);
+	h[4] = MLX5E_2819(set, ether_stats_pkts512to1023octets);
+	h[5] = MLX5E_2819(set, ether_stats_pkts1024to1518octets);
+	h[6] = MLX5E_2819(set, ether_stats_pkts1519to2047octets);
+	h[7] = MLX5E_2819(set, ether_stats_pkts2048to4095octets);
+	h[8] = MLX5E_2819(set, ether_stats_pkts4096to8191octets);
+	h[9] = MLX5E_2819(set, ether_stats_pkts8192to10239octets);
+	*ranges = mlx5e_rmon_ranges;
 }
 
 static void mlx5e_read_rq(const struct mlx5e_rq_stats *s, u64 *packets,

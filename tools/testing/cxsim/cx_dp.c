@@ -5,6 +5,7 @@
  * of the report.  Calls nothing above the leaf helpers.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cx_kshim_dp.h"
 #include "cx_dp.h"
@@ -169,6 +170,34 @@ bool cx_frame_over_mtu(struct cx_core *core, size_t len)
 	uint16_t mtu = core->func.nic->port.oper_mtu;
 
 	return mtu && len + CX_FCS_LEN > mtu;
+}
+
+const uint16_t cx_port_hist_max[CX_PORT_HIST_N] = {
+	64, 127, 255, 511, 1023, 1518, 2047, 4095, 8191, 10239,
+};
+
+/* The shortest frame on the wire, FCS excluded: the MAC pads to it. */
+#define CX_ETH_ZLEN	60
+
+void cx_port_count(struct cx_port_wire *w, const uint8_t *frame, size_t len)
+{
+	static const uint8_t ff[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	size_t wire = (len < CX_ETH_ZLEN ? CX_ETH_ZLEN : len) + CX_FCS_LEN;
+	unsigned int i;
+
+	w->frames++;
+	w->octets += wire;
+	if (len >= 6 && !memcmp(frame, ff, 6))
+		w->bcast++;
+	else if (len >= 6 && (frame[0] & 1))
+		w->mcast++;
+	else
+		w->ucast++;
+	for (i = 0; i < CX_PORT_HIST_N; i++)
+		if (wire <= cx_port_hist_max[i]) {
+			w->hist[i]++;
+			break;
+		}
 }
 
 /* ---- report ------------------------------------------------------------- */

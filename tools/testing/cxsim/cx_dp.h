@@ -164,5 +164,10 @@ bool cx_dp_link_up(struct cx_core *core);
  * which counts the FCS); the port must be up (func.nic set).
  */
 bool cx_frame_over_mtu(struct cx_core *core, size_t len);
+/*
+ * Count a frame of @len bytes (no FCS) the port sent or received OK in
+ * @w, one direction of its wire.
+ */
+void cx_port_count(struct cx_port_wire *w, const uint8_t *frame, size_t len);
 
 #endif /* CX_DP_H */

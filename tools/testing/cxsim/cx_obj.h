@@ -302,6 +302,26 @@ struct cx_vport {
 	bool arm_change_event;
 };
 
+/*
+ * RMON size classes (PPCNT RFC 2819 ether_stats_pkts*octets): the largest
+ * wire length, FCS included, of each.
+ */
+#define CX_PORT_HIST_N	10
+extern const uint16_t cx_port_hist_max[CX_PORT_HIST_N];
+
+/*
+ * What one direction of the port's wire carried, counted as the MAC does
+ * on frames sent or received OK: a frame counts its wire length (padded to
+ * the 60-byte minimum, plus the 4-byte FCS the model's frames leave out).
+ * Read by PPCNT's IEEE 802.3, RFC 2863 and RFC 2819 groups.
+ */
+struct cx_port_wire {
+	uint64_t frames;
+	uint64_t octets;
+	uint64_t ucast, mcast, bcast;
+	uint64_t hist[CX_PORT_HIST_N];	/* by cx_port_hist_max */
+};
+
 /* The physical port. */
 struct cx_port {
 	bool admin_up;		/* PAOS admin_status */
@@ -317,10 +337,17 @@ struct cx_port {
 	 */
 	uint64_t rx_oversize;
 	uint64_t tx_oversize;
+	struct cx_port_wire rx, tx;	/* frames OK, each direction */
+	/*
+	 * PAUSE frames (MAC control opcode 0x0001) received from the link
+	 * partner and sent: PPCNT IEEE 802.3 a_pause_mac_ctrl_frames_* and,
+	 * the only MAC control frames the model knows, a_mac_control_frames_*.
+	 * Not counted in @rx/@tx (MAC control frames end in the MAC).
+	 */
+	uint64_t rx_pause_frames;
+	uint64_t tx_pause_frames;
 	uint32_t eth_proto_admin;	/* PTYS */
 	bool pptx, pprx;	/* PFCC global pause */
-	/* PAUSE frames received (PPCNT a_pause_mac_ctrl_frames_received) */
-	uint64_t rx_pause_frames;
 	uint8_t pfctx, pfcrx;
 	uint64_t port_events;
 };

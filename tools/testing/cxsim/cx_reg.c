@@ -7,8 +7,7 @@
  *	PMTU	maximum, administrative and operational port MTU
  *	PTYS	Ethernet protocols: capability, admin, operational
  *	PMLP	module lanes of the port
- *	PPCNT	port counters (frames over the MTU, PAUSE frames received; the
- *		rest read zero)
+ *	PPCNT	port counters: IEEE 802.3, RFC 2863, RFC 2819 (the rest 0)
  *	PFCC	global pause and PFC
  *	DTOR	default timeouts (all 0: the driver keeps its own)
  *
@@ -159,6 +158,80 @@ static uint8_t cx_reg_pmlp(struct cx_cmd *cmd, bool write, void *out)
 	return MLX5_CMD_STAT_OK;
 }
 
+/* A 64-bit PPCNT counter: its _high and _low halves. */
+#define CX_CTR(layout, set, name, v) do {				\
+	uint64_t v_ = (v);						\
+	MLX5_SET(layout, set, name##_high, (uint32_t)(v_ >> 32));	\
+	MLX5_SET(layout, set, name##_low, (uint32_t)v_);		\
+} while (0)
+
+static void cx_ppcnt_802_3(const struct cx_port *p, void *set)
+{
+#define C(name, v) CX_CTR(eth_802_3_cntrs_grp_data_layout, set, name, v)
+	C(a_frames_transmitted_ok, p->tx.frames);
+	C(a_frames_received_ok, p->rx.frames);
+	C(a_octets_transmitted_ok, p->tx.octets);
+	C(a_octets_received_ok, p->rx.octets);
+	C(a_multicast_frames_xmitted_ok, p->tx.mcast);
+	C(a_broadcast_frames_xmitted_ok, p->tx.bcast);
+	C(a_multicast_frames_received_ok, p->rx.mcast);
+	C(a_broadcast_frames_received_ok, p->rx.bcast);
+	C(a_frame_too_long_errors, p->rx_oversize);
+	C(a_mac_control_frames_transmitted, p->tx_pause_frames);
+	C(a_mac_control_frames_received, p->rx_pause_frames);
+	C(a_pause_mac_ctrl_frames_transmitted, p->tx_pause_frames);
+	C(a_pause_mac_ctrl_frames_received, p->rx_pause_frames);
+#undef C
+}
+
+static void cx_ppcnt_2863(const struct cx_port *p, void *set)
+{
+#define C(name, v) CX_CTR(eth_2863_cntrs_grp_data_layout, set, name, v)
+	C(if_in_octets, p->rx.octets);
+	C(if_in_ucast_pkts, p->rx.ucast);
+	C(if_in_errors, p->rx_oversize);
+	C(if_out_octets, p->tx.octets);
+	C(if_out_ucast_pkts, p->tx.ucast);
+	C(if_out_errors, p->tx_oversize);
+	C(if_in_multicast_pkts, p->rx.mcast);
+	C(if_in_broadcast_pkts, p->rx.bcast);
+	C(if_out_multicast_pkts, p->tx.mcast);
+	C(if_out_broadcast_pkts, p->tx.bcast);
+#undef C
+}
+
+/* RFC 2819 (RMON etherStats) counts what the port received. */
+static void cx_ppcnt_2819(const struct cx_port *p, void *set)
+{
+	const uint64_t *h = p->rx.hist;
+
+#define C(name, v) CX_CTR(eth_2819_cntrs_grp_data_layout, set, name, v)
+	C(ether_stats_octets, p->rx.octets);
+	C(ether_stats_pkts, p->rx.frames);
+	C(ether_stats_broadcast_pkts, p->rx.bcast);
+	C(ether_stats_multicast_pkts, p->rx.mcast);
+	C(ether_stats_oversize_pkts, p->rx_oversize);
+	C(ether_stats_pkts64octets, h[0]);
+	C(ether_stats_pkts65to127octets, h[1]);
+	C(ether_stats_pkts128to255octets, h[2]);
+	C(ether_stats_pkts256to511octets, h[3]);
+	C(ether_stats_pkts512to1023octets, h[4]);
+	C(ether_stats_pkts1024to1518octets, h[5]);
+	C(ether_stats_pkts1519to2047octets, h[6]);
+	C(ether_stats_pkts2048to4095octets, h[7]);
+	C(ether_stats_pkts4096to8191octets, h[8]);
+	C(ether_stats_pkts8192to10239octets, h[9]);
+#undef C
+}
+
+/*
+ * Counters of what crossed the port's wire (struct cx_port_wire, counted
+ * in cx_tx.c and cx_rx.c): IEEE 802.3, RFC 2863 and RFC 2819.  The wire
+ * never corrupts a frame, so the error counters (FCS, alignment, symbol,
+ * length, undersize, fragments, jabbers, collisions) stay 0, as do drops
+ * inside the port; frames over the MTU are the errors it counts.  Other
+ * groups (per priority, physical layer, ...) read 0.
+ */
 static uint8_t cx_reg_ppcnt(struct cx_cmd *cmd, bool write, const void *in,
 			    void *out)
 {
@@ -170,31 +243,23 @@ static uint8_t cx_reg_ppcnt(struct cx_cmd *cmd, bool write, const void *in,
 	struct cx_port *p = &cmd->core->func.nic->port;
 	void *set = MLX5_ADDR_OF(ppcnt_reg, out, counter_set);
 
-	/*
-	 * Writing only clears (clr).  What the port counts: frames over its
-	 * MTU, received and sent, and PAUSE frames received; every other
-	 * counter reads 0.
-	 */
+	/* Writing only clears (clr), which no driver asks; not modelled. */
 	(void)write;
 	MLX5_SET(ppcnt_reg, out, local_port, CX_LOCAL_PORT);
 	MLX5_SET(ppcnt_reg, out, grp, grp);
 	MLX5_SET(ppcnt_reg, out, prio_tc, MLX5_GET(ppcnt_reg, in, prio_tc));
-	if (grp == MLX5_IEEE_802_3_COUNTERS_GROUP) {
-		MLX5_SET(eth_802_3_cntrs_grp_data_layout, set,
-			 a_frame_too_long_errors_high, p->rx_oversize >> 32);
-		MLX5_SET(eth_802_3_cntrs_grp_data_layout, set,
-			 a_frame_too_long_errors_low, (uint32_t)p->rx_oversize);
-		MLX5_SET(eth_802_3_cntrs_grp_data_layout, set,
-			 a_pause_mac_ctrl_frames_received_high,
-			 p->rx_pause_frames >> 32);
-		MLX5_SET(eth_802_3_cntrs_grp_data_layout, set,
-			 a_pause_mac_ctrl_frames_received_low,
-			 (uint32_t)p->rx_pause_frames);
-	} else if (grp == MLX5_RFC_2863_COUNTERS_GROUP) {
-		MLX5_SET(eth_2863_cntrs_grp_data_layout, set,
-			 if_out_errors_high, p->tx_oversize >> 32);
-		MLX5_SET(eth_2863_cntrs_grp_data_layout, set,
-			 if_out_errors_low, (uint32_t)p->tx_oversize);
+	switch (grp) {
+	case MLX5_IEEE_802_3_COUNTERS_GROUP:
+		cx_ppcnt_802_3(p, set);
+		break;
+	case MLX5_RFC_2863_COUNTERS_GROUP:
+		cx_ppcnt_2863(p, set);
+		break;
+	case MLX5_RFC_2819_COUNTERS_GROUP:
+		cx_ppcnt_2819(p, set);
+		break;
+	default:
+		break;
 	}
 	return MLX5_CMD_STAT_OK;
 }

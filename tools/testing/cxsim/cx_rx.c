@@ -5,7 +5,9 @@
  * A frame from the wire (the port must be up, the frame within its MTU:
  * PMTU oper_mtu with the FCS counted, else it is dropped and counted in
  * PPCNT IEEE 802.3 a_frame_too_long_errors, upstream's
- * rx_oversize_pkts_phy) is steered from the NIC RX
+ * rx_oversize_pkts_phy; one within it counts in the port's RX wire
+ * counters, cx_port_count(), whatever steering does next) is steered from
+ * the NIC RX
  * root flow table (SET_FLOW_TABLE_ROOT): the first entry whose group mask
  * matches, in flow_index order (cx_fs_match()); a miss follows the
  * table's miss table if it has one, else drops.  An entry forwards to a
@@ -537,6 +539,8 @@ size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len)
 		core->stats.rx_drops++;
 		return len;
 	}
+	/* Received OK: the port counts it, steered or not. */
+	cx_port_count(&core->func.nic->port.rx, buf, len);
 	if (cx_rx_steer(core, &x)) {
 		dp->rx_drops_steering++;
 		core->stats.rx_drops++;

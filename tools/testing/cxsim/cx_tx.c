@@ -38,7 +38,9 @@
  * built (every mlx5e error CQE takes the same recovery, so the driver
  * does not tell).  A frame longer than the port MTU (PMTU oper_mtu, FCS
  * included) is dropped and counted (PPCNT RFC 2863 if_out_errors, what
- * upstream shows as tx_errors_phy); its WQE completes as usual.
+ * upstream shows as tx_errors_phy); its WQE completes as usual.  Each
+ * frame sent counts in the port's TX wire counters (cx_port_count(): PPCNT
+ * IEEE 802.3, RFC 2863).
  *
  * An SQ created with flush_in_error_en (the driver's TX SQs) has the WQEs
  * posted behind the failed one, and those posted while it is in error,
@@ -164,6 +166,7 @@ static void cx_tx_frame(void *ctx, const uint8_t *frame, size_t len)
 		v->tx_ucast_pkts++;
 		v->tx_ucast_bytes += len;
 	}
+	cx_port_count(&core->func.nic->port.tx, frame, len);
 	cx_wire_take(core, len);
 	if (core->host.send_frame)
 		core->host.send_frame(core->host.opaque, 1, frame, len);

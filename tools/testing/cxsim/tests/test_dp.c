@@ -86,6 +86,16 @@ static uint64_t dp_ppcnt(uint8_t grp, unsigned int off)
 	(__mlx5_bit_off(eth_802_3_cntrs_grp_data_layout, a_frame_too_long_errors_high) / 8)
 #define DP_IF_OUT_ERRORS	\
 	(__mlx5_bit_off(eth_2863_cntrs_grp_data_layout, if_out_errors_high) / 8)
+/* Byte offsets of PPCNT counters (their _high half) in a group's set. */
+#define DP_802_3(name)	\
+	(__mlx5_bit_off(eth_802_3_cntrs_grp_data_layout, name##_high) / 8)
+#define DP_2863(name)	\
+	(__mlx5_bit_off(eth_2863_cntrs_grp_data_layout, name##_high) / 8)
+#define DP_2819(name)	\
+	(__mlx5_bit_off(eth_2819_cntrs_grp_data_layout, name##_high) / 8)
+#define DP_IEEE		MLX5_IEEE_802_3_COUNTERS_GROUP
+#define DP_RFC2863	MLX5_RFC_2863_COUNTERS_GROUP
+#define DP_RFC2819	MLX5_RFC_2819_COUNTERS_GROUP
 
 /* A test frame: dmac @dst, IPv4/TCP, @len bytes. */
 static size_t dp_make_frame(uint8_t *f, const uint8_t *dst, size_t len,
@@ -500,6 +510,17 @@ static void test_dp_rx_cyclic(void)
 	cx_core_receive(&core, frame, sizeof(frame));
 	ok(report_val("rx.drops.mtu") == 1 && report_val("rx.drops.no_wqe") == 3,
 	   "RX at the port MTU: taken (no WQE: out of buffer)");
+	/* 6 frames reached the MAC within the MTU, steered or not. */
+	ok(dp_ppcnt(DP_IEEE, DP_802_3(a_frames_received_ok)) == 6 &&
+	   dp_ppcnt(DP_IEEE, DP_802_3(a_octets_received_ok)) == 6 * 304 &&
+	   dp_ppcnt(DP_IEEE, DP_802_3(a_multicast_frames_received_ok)) == 0 &&
+	   dp_ppcnt(DP_RFC2863, DP_2863(if_in_ucast_pkts)) == 6 &&
+	   dp_ppcnt(DP_RFC2863, DP_2863(if_in_errors)) == 1 &&
+	   dp_ppcnt(DP_RFC2819, DP_2819(ether_stats_pkts256to511octets)) == 6 &&
+	   dp_ppcnt(DP_RFC2819, DP_2819(ether_stats_pkts)) == 6 &&
+	   dp_ppcnt(DP_RFC2819, DP_2819(ether_stats_oversize_pkts)) == 1 &&
+	   dp_ppcnt(DP_IEEE, DP_802_3(a_frames_transmitted_ok)) == 0,
+	   "PPCNT: frames/octets (FCS counted) received OK, 256-511 bucket, oversize apart");
 	dp_port_mtu(1522);
 	ok(report_val("pcie.rx.wr_req") == 2 && report_val("pcie.rx.wr_bytes") == 600 &&
 	   report_val("pcie.cqe.wr_req") == 2 && report_val("pcie.cqe.wr_bytes") == 128 &&
@@ -547,6 +568,17 @@ static void test_dp_rx_cyclic(void)
 	   modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0 &&
 	   cx_rq_lookup(&core, rqn)->wqe_cc == 0,
 	   "ERR -> RST -> RDY: the RQ's counter from zero");
+	/* A 42-byte broadcast (ARP): 64 bytes on the wire, padded. */
+	memset(frame, 0xff, 6);
+	core.func.nic->port.rx_pause_frames = 3;
+	cx_core_receive(&core, frame, 42);
+	ok(dp_ppcnt(DP_IEEE, DP_802_3(a_broadcast_frames_received_ok)) == 1 &&
+	   dp_ppcnt(DP_RFC2863, DP_2863(if_in_broadcast_pkts)) == 1 &&
+	   dp_ppcnt(DP_RFC2819, DP_2819(ether_stats_broadcast_pkts)) == 1 &&
+	   dp_ppcnt(DP_RFC2819, DP_2819(ether_stats_pkts64octets)) == 1 &&
+	   dp_ppcnt(DP_IEEE, DP_802_3(a_pause_mac_ctrl_frames_received)) == 3 &&
+	   dp_ppcnt(DP_IEEE, DP_802_3(a_mac_control_frames_received)) == 3,
+	   "PPCNT: a short broadcast padded into the 64-byte bucket; pause frames");
 }
 
 static void test_dp_rx_striding(void)
@@ -1068,6 +1100,12 @@ static void test_dp_tx_checks(void)
 	dp_send_at(&e, sqn, 1, e.uar, 0x800);
 	ok(dp_nframes == 1 && report_val("tx.drops.mtu") == 1 &&
 	   report_val("tx.packets") == 1, "TX at the port MTU: sent");
+	ok(dp_ppcnt(DP_IEEE, DP_802_3(a_frames_transmitted_ok)) == 1 &&
+	   dp_ppcnt(DP_IEEE, DP_802_3(a_octets_transmitted_ok)) == 104 &&
+	   dp_ppcnt(DP_RFC2863, DP_2863(if_out_octets)) == 104 &&
+	   dp_ppcnt(DP_RFC2863, DP_2863(if_out_errors)) == 1 &&
+	   dp_ppcnt(DP_IEEE, DP_802_3(a_frames_received_ok)) == 0,
+	   "PPCNT: the frame sent counted with its FCS, the one over the MTU not");
 
 	/* Inline mode L2 on the vport: a SEND inlining nothing fails. */
 	core.func.nic->vport.min_inline = MLX5_INLINE_MODE_L2;
