@@ -229,26 +229,62 @@ static bool mlx5_eq_device_done(struct mlx5_core_dev *dev, int err)
 	return !err;
 }
 
+/* An EQ buffer the device may still write: kept until a function reset. */
+struct mlx5_eq_kept_buf {
+	struct list_head list;
+	void *buf;
+	dma_addr_t dma;
+	size_t size;
+};
+
 /*
- * Give @eq's buffer back, or keep it for good when the device may still
- * write EQEs into it: memory freed (and unmapped) under a live EQ is
- * device DMA into whatever the kernel puts there next.
+ * Give @eq's buffer back, or keep it when the device may still write EQEs
+ * into it: memory freed (and unmapped) under a live EQ is device DMA into
+ * whatever the kernel puts there next. A kept buffer goes back once the
+ * function is reset (mlx5_eq_bufs_release()), which the next load or the
+ * driver's removal does.
  */
 static void mlx5_eq_free_buf(struct mlx5_core_dev *dev, struct mlx5_eq *eq,
 			     int err)
 {
+	size_t size = eq->nent * sizeof(struct mlx5_eqe);
+	struct mlx5_eq_kept_buf *kept;
+
 	if (mlx5_eq_device_done(dev, err)) {
-		dma_free_coherent(dev->device,
-				  eq->nent * sizeof(struct mlx5_eqe), eq->buf,
-				  eq->dma);
-	} else {
-		atomic_inc(&dev->eq_bufs_kept);
-		dev->needs_reset = true;
-		dev_warn(dev->device,
-			 "keeping the buffer of EQ %u: the device may still write it (%d)\n",
-			 eq->eqn, err);
+		dma_free_coherent(dev->device, size, eq->buf, eq->dma);
+		eq->buf = NULL;
+		return;
+	}
+	atomic_inc(&dev->eq_bufs_kept);
+	dev->needs_reset = true;
+	dev_warn(dev->device,
+		 "keeping the buffer of EQ %u: the device may still write it (%d)\n",
+		 eq->eqn, err);
+	/* Without a note of it, the buffer stays the device's for good. */
+	kept = kmalloc(sizeof(*kept), GFP_KERNEL);
+	if (kept) {
+		kept->buf = eq->buf;
+		kept->dma = eq->dma;
+		kept->size = size;
+		list_add(&kept->list, &mlx5_priv(dev)->eq_bufs);
 	}
 	eq->buf = NULL;
+}
+
+/**
+ * mlx5_eq_bufs_release() - free the EQ buffers a reset took from the device
+ * @dev: the device, its function just reset: it forgot its EQs
+ */
+void mlx5_eq_bufs_release(struct mlx5_core_dev *dev)
+{
+	struct mlx5_eq_kept_buf *kept, *tmp;
+
+	list_for_each_entry_safe(kept, tmp, &mlx5_priv(dev)->eq_bufs, list) {
+		list_del(&kept->list);
+		dma_free_coherent(dev->device, kept->size, kept->buf,
+				  kept->dma);
+		kfree(kept);
+	}
 }
 
 static int mlx5_eq_create(struct mlx5_core_dev *dev, struct mlx5_eq *eq,

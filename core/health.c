@@ -351,10 +351,12 @@ void mlx5_health_reset_function(struct mlx5_core_dev *dev)
 	if (!mlx5_health_has_flr(pdev))
 		return;
 	err = pcie_flr(pdev);
-	if (err)
+	if (err) {
 		dev_warn(dev->device, "function reset failed: %d\n", err);
-	else
+	} else {
 		dev->needs_reset = false;
+		mlx5_eq_bufs_release(dev);
+	}
 	pci_restore_state(pdev);
 	pci_save_state(pdev);
 }

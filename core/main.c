@@ -471,6 +471,7 @@ static int mlx5_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	dev->pdev = pdev;
 	dev->device = &pdev->dev;
 	ATOMIC_INIT_NOTIFIER_HEAD(&dev->events);
+	INIT_LIST_HEAD(&mlx5_priv(dev)->eq_bufs);
 	pci_set_drvdata(pdev, dev);
 
 	err = mlx5_caps_alloc(dev);
@@ -603,6 +604,7 @@ static int mlx5_pci_reload(struct mlx5_core_dev *dev)
 	dev->pci_reset = false;
 	/* The function was reset: it forgot what the last load left. */
 	dev->needs_reset = false;
+	mlx5_eq_bufs_release(dev);
 	err = mlx5_load_one_devl_locked(dev);
 	devl_unlock(devlink);
 	if (err)

@@ -247,12 +247,15 @@ struct mlx5_health {
  * @cmd: the firmware command interface
  * @pages: firmware pages
  * @health: firmware health monitoring
+ * @eq_bufs: EQ buffers kept because the device may still write them (their
+ *	DESTROY_EQ was not acknowledged); freed once the function is reset
  */
 struct mlx5_core_priv {
 	struct mlx5_core_dev dev;
 	struct mlx5_cmd cmd;
 	struct mlx5_pages pages;
 	struct mlx5_health health;
+	struct list_head eq_bufs;
 };
 
 static_assert(offsetof(struct mlx5_core_priv, dev) == 0);
@@ -313,6 +316,7 @@ void mlx5_irqs_cleanup(struct mlx5_core_dev *dev);
 int mlx5_eqs_init(struct mlx5_core_dev *dev);
 void mlx5_eqs_cleanup(struct mlx5_core_dev *dev);
 int mlx5_eq_cmd_recover(struct mlx5_core_dev *dev);
+void mlx5_eq_bufs_release(struct mlx5_core_dev *dev);
 
 /* core/health.c */
 int mlx5_health_wq_init(struct mlx5_core_dev *dev);

@@ -176,8 +176,9 @@ struct mlx5_adev;
  * @num_comp_eqs: completion EQs (and their vectors)
  * @async_eq: command completions, page requests, port and error events
  * @comp_eqs: completion EQs, one a vector
- * @eq_bufs_kept: EQ buffers never given back, since probe, because the
- *	device might still write them (their DESTROY_EQ was not acknowledged)
+ * @eq_bufs_kept: EQ buffers kept, since probe, because the device might
+ *	still write them (their DESTROY_EQ was not acknowledged), until the
+ *	function was reset
  * @events: atomic notifier chain of async events for the netdev
  * @board_id: PSID from QUERY_ADAPTER
  * @state: up, or internal error once the firmware is known dead
