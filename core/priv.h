@@ -332,6 +332,10 @@ void mlx5_health_allow(struct mlx5_core_dev *dev);
 void mlx5_health_pci_error(struct mlx5_core_dev *dev);
 void mlx5_health_pci_recovered(struct mlx5_core_dev *dev);
 
+/* core/clock.c */
+void mlx5_clock_init(struct mlx5_core_dev *dev);
+void mlx5_clock_cleanup(struct mlx5_core_dev *dev);
+
 /* core/main.c */
 int mlx5_init_one(struct mlx5_core_dev *dev);
 void mlx5_uninit_one(struct mlx5_core_dev *dev);
