@@ -513,6 +513,16 @@ mlx5e_get_rmon_stats(struct net_device *netdev, struct ethtool_rmon_stats *rmon,
 	mlx5e_stats_rmon(netdev_priv(netdev), rmon, ranges);
 }
 
+/* The PHC; the core adds the software timestamping modes. */
+static int mlx5e_get_ts_info(struct net_device *netdev,
+			     struct kernel_ethtool_ts_info *info)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	info->phc_index = mlx5_clock_phc_index(priv->mdev);
+	return 0;
+}
+
 const struct ethtool_ops mlx5e_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_MAX_FRAMES |
@@ -543,4 +553,5 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.get_rxfh_indir_size	= mlx5e_get_rxfh_indir_size,
 	.get_rxfh		= mlx5e_get_rxfh,
 	.set_rxfh		= mlx5e_set_rxfh,
+	.get_ts_info		= mlx5e_get_ts_info,
 };
