@@ -108,17 +108,12 @@ static int mlx5_clock_gettimex(struct ptp_clock_info *info,
 {
 	struct mlx5_clock *clock = container_of(info, struct mlx5_clock, info);
 	struct mlx5_core_dev *dev = mlx5_clock_dev(clock);
-	unsigned int seq;
-	u64 cycles, ns;
+	u64 cycles;
 
 	if (mlx5_dev_is_dead(dev))
 		return -EIO;
-	cycles = mlx5_clock_read_timer(dev, sts) & clock->cycles.mask;
-	do {
-		seq = read_seqbegin(&clock->lock);
-		ns = timecounter_cyc2time(&clock->tc, cycles);
-	} while (read_seqretry(&clock->lock, seq));
-	*ts = ns_to_timespec64(ns);
+	cycles = mlx5_clock_read_timer(dev, sts);
+	*ts = ns_to_timespec64(mlx5_clock_cyc2time(dev, cycles));
 	return 0;
 }
 
@@ -202,11 +197,12 @@ void mlx5_clock_init(struct mlx5_core_dev *dev)
 	struct ptp_clock *ptp;
 
 	clock->ptp = NULL;
+	/* Readers of CQE stamps may come without a PHC: a valid lock. */
+	seqlock_init(&clock->lock);
 	if (!khz) {
 		dev_warn(dev->device, "no device frequency: no PTP clock\n");
 		return;
 	}
-	seqlock_init(&clock->lock);
 	mlx5_clock_timer_init(clock, khz);
 	clock->info = mlx5_clock_info;
 	clock->info.max_adj = mlx5_clock_max_adj(clock->nominal_mult);
@@ -239,6 +235,30 @@ void mlx5_clock_cleanup(struct mlx5_core_dev *dev)
 		return;
 	WRITE_ONCE(dev->clock.ptp, NULL);
 	ptp_clock_unregister(ptp);
+}
+
+/**
+ * mlx5_clock_cyc2time() - a timestamp of the timer in the PHC's time
+ * @dev: the device, its PHC registered
+ * @cycles: a value of the internal timer, as a CQE's timestamp holds it
+ *
+ * For stamps taken less than half a wrap of the cycles kept (18 minutes at
+ * 1 GHz) before or after the last overflow check.
+ *
+ * Return: nanoseconds of the PHC.
+ */
+u64 mlx5_clock_cyc2time(struct mlx5_core_dev *dev, u64 cycles)
+{
+	struct mlx5_clock *clock = &dev->clock;
+	unsigned int seq;
+	u64 ns;
+
+	cycles &= clock->cycles.mask;
+	do {
+		seq = read_seqbegin(&clock->lock);
+		ns = timecounter_cyc2time(&clock->tc, cycles);
+	} while (read_seqretry(&clock->lock, seq));
+	return ns;
 }
 
 /**
