@@ -279,7 +279,8 @@ stamp_run() {
 	rm -f "$out" "$out.ready"
 	ip netns exec "$NS" bash -c "$(declare -f stamp_rx); stamp_rx $B_IP $STAMP_PKTS $phc_b $out" &
 	pid=$!
-	wait_for 10 test -e "$out.ready" || { kill "$pid"; return 1; }
+	# A python3 start in a TCG guest: seconds, a minute on the debug kernel.
+	wait_for 60 test -e "$out.ready" || { diag "receiver not ready"; kill "$pid"; return 1; }
 	tx=$(stamp_tx "$B_IP" "$STAMP_PKTS" "$phc" "$1")
 	wait "$pid"
 	rx=$(cat "$out" 2>/dev/null)
@@ -300,6 +301,7 @@ stamps_off() {
 	local n=$STAMP_PKTS ra rb
 
 	ra=$(hwts_set "$a" 0 0) rb=$(hwts_set "$b" 0 0 "$NS")
+	diag "$a: $ra; $b: $rb"
 	[ "$ra" = "tx_type 0 rx_filter 0" ] && [ "$rb" = "tx_type 0 rx_filter 0" ] || return 1
 	stamp_run 0.02 || return 1
 	[ "$tx" = "$n 0 0 0" ] && [ "$rx" = "$n 0 0 0" ]
