@@ -31,7 +31,7 @@
 
 static struct mlx5_core_dev *mlx5_clock_dev(struct mlx5_clock *clock)
 {
-	return container_of(clock, struct mlx5_core_dev, clock);
+	return &container_of(clock, struct mlx5_core_priv, clock)->dev;
 }
 
 /*
@@ -193,7 +193,7 @@ static const struct ptp_clock_info mlx5_clock_info = {
 void mlx5_clock_init(struct mlx5_core_dev *dev)
 {
 	u32 khz = MLX5_CAP_GEN(dev, device_frequency_khz);
-	struct mlx5_clock *clock = &dev->clock;
+	struct mlx5_clock *clock = &mlx5_priv(dev)->clock;
 	struct ptp_clock *ptp;
 
 	clock->ptp = NULL;
@@ -229,11 +229,12 @@ void mlx5_clock_init(struct mlx5_core_dev *dev)
  */
 void mlx5_clock_cleanup(struct mlx5_core_dev *dev)
 {
-	struct ptp_clock *ptp = dev->clock.ptp;
+	struct mlx5_clock *clock = &mlx5_priv(dev)->clock;
+	struct ptp_clock *ptp = clock->ptp;
 
 	if (!ptp)
 		return;
-	WRITE_ONCE(dev->clock.ptp, NULL);
+	WRITE_ONCE(clock->ptp, NULL);
 	ptp_clock_unregister(ptp);
 }
 
@@ -249,7 +250,7 @@ void mlx5_clock_cleanup(struct mlx5_core_dev *dev)
  */
 u64 mlx5_clock_cyc2time(struct mlx5_core_dev *dev, u64 cycles)
 {
-	struct mlx5_clock *clock = &dev->clock;
+	struct mlx5_clock *clock = &mlx5_priv(dev)->clock;
 	unsigned int seq;
 	u64 ns;
 
@@ -269,5 +270,7 @@ u64 mlx5_clock_cyc2time(struct mlx5_core_dev *dev, u64 cycles)
  */
 int mlx5_clock_phc_index(struct mlx5_core_dev *dev)
 {
-	return READ_ONCE(dev->clock.ptp) ? dev->clock.index : -1;
+	struct mlx5_clock *clock = &mlx5_priv(dev)->clock;
+
+	return READ_ONCE(clock->ptp) ? clock->index : -1;
 }

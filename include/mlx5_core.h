@@ -18,13 +18,10 @@
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/doorbell.h>
 #include <linux/pci.h>
-#include <linux/ptp_clock_kernel.h>
 #include <linux/rwsem.h>
-#include <linux/seqlock.h>
 #include <linux/wait.h>
 #include <linux/spinlock.h>
 #include <linux/sizes.h>
-#include <linux/timecounter.h>
 #include <linux/types.h>
 
 #define MLX5_DRIVER_NAME	KBUILD_MODNAME
@@ -164,35 +161,6 @@ enum mlx5_device_state {
 	MLX5_DEVICE_STATE_INTERNAL_ERROR,
 };
 
-/**
- * struct mlx5_clock - the PTP hardware clock over the internal timer
- * @lock: writers of @tc and @cycles.mult (set, adjust, overflow check)
- *	against lockless readers
- * @cycles: the free-running internal timer as a cyclecounter (its low
- *	bits, in @cycles.mask), scaled by @cycles.mult >> @cycles.shift
- * @tc: the clock's nanoseconds: the timer's cycles scaled, plus an offset
- * @nominal_mult: @cycles.mult at the frequency the device reports
- * @overflow_period: jiffies between two overflow checks: less than a
- *	third of a wrap of @cycles, and short enough that cycles times
- *	@cycles.mult stays within 63 bits
- * @info: the PHC's operations and limits
- * @ptp: the registered PHC, or NULL (no PTP support in the kernel, no
- *	frequency reported, or not loaded)
- * @index: the PHC's index, N of /dev/ptpN, while @ptp is set
- *
- * Set up on every load, torn down on every unload (core/clock.c).
- */
-struct mlx5_clock {
-	seqlock_t lock;
-	struct cyclecounter cycles;
-	struct timecounter tc;
-	u32 nominal_mult;
-	unsigned long overflow_period;
-	struct ptp_clock_info info;
-	struct ptp_clock *ptp;
-	int index;
-};
-
 struct mlx5_adev;
 
 /**
@@ -221,7 +189,6 @@ struct mlx5_adev;
  *	freed (commands never answered, an EQ not destroyed): the function is
  *	reset before its DMA is turned on again, or before it is let go
  * @adev: the auxiliary device the Ethernet side binds to
- * @clock: the PTP hardware clock
  *
  * The Ethernet side's view of the function: the core's own state (command
  * interface, firmware pages, health) is in &struct mlx5_core_priv
@@ -250,7 +217,6 @@ struct mlx5_core_dev {
 	bool pci_reset;
 	bool needs_reset;
 	struct mlx5_adev *adev;
-	struct mlx5_clock clock;
 };
 
 /**
