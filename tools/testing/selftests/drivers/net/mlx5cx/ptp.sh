@@ -20,7 +20,7 @@ source "$(dirname "$0")/lib.sh"
 STAMP_PKTS=${STAMP_PKTS:-$(sized 200 20)}
 # Seconds each rate is measured over, and the frequency offset asked
 # (ppb, 1%): timing noise of a TCG guest is well under 10% of it.
-RATE_SECS=${RATE_SECS:-$(sized 8 4)}
+RATE_SECS=${RATE_SECS:-$(sized 8 3)}
 FREQ_PPB=10000000
 # Seconds ptp4l's slave runs.
 PTP4L_SECS=${PTP4L_SECS:-$(sized 15 8)}
