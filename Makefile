@@ -23,7 +23,8 @@ endif
 ccflags-y += -I$(src)/include
 
 mlx5_core-y := core/main.o core/iseg.o core/cmd.o core/fw.o core/pagealloc.o \
-		core/uar.o core/eq.o core/health.o core/devlink.o core/dev.o
+		core/uar.o core/eq.o core/health.o core/devlink.o core/dev.o \
+		core/clock.o
 
 # The Ethernet netdev (mlx5e) and the helpers only it uses.
 mlx5_en_objs := en_main.o en_tx.o en_rx.o \

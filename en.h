@@ -19,6 +19,7 @@
 #include <linux/dim.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
+#include <linux/net_tstamp.h>
 #include <linux/netdevice.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/mlx5/mlx5_ifc.h>
@@ -423,6 +424,7 @@ enum {
  * @max_mpw_ds: 16-byte segments of the largest MPWQE the device takes
  * @min_inline_mode: headers the eseg must inline
  * @vlan_insert: the eseg can insert a VLAN tag (else it is inlined)
+ * @hwtstamp: the netdev's hardware timestamping (&mlx5e_priv.hwtstamp)
  * @sqn: SQ number
  * @ch: the channel
  * @txq_ix: index of @txq
@@ -468,6 +470,7 @@ struct mlx5e_txqsq {
 	u8 max_mpw_ds;
 	u8 min_inline_mode;
 	bool vlan_insert;
+	const struct kernel_hwtstamp_config *hwtstamp;
 
 	/* control path */
 	u32 sqn ____cacheline_aligned_in_smp;
@@ -572,6 +575,7 @@ struct mlx5e_icosq {
  * @umr_mkey_be: the same, big endian
  * @rqn: RQ number
  * @ix: queue index
+ * @hwtstamp: the netdev's hardware timestamping (&mlx5e_priv.hwtstamp)
  * @state: MLX5E_RQ_STATE_*
  * @recover_work: recovery after an error CQE
  */
@@ -613,6 +617,7 @@ struct mlx5e_rq {
 	__be32 umr_mkey_be;
 	u32 rqn;
 	u16 ix;
+	const struct kernel_hwtstamp_config *hwtstamp;
 	unsigned long state;
 	struct work_struct recover_work;
 } ____cacheline_aligned_in_smp;
@@ -794,6 +799,9 @@ enum {
  * @devlink: the Ethernet side's devlink instance, its port the netdev's
  * @tx_reporter: devlink health reporter of the SQs
  * @rx_reporter: devlink health reporter of the RQs
+ * @hwtstamp: hardware timestamping (SIOCSHWTSTAMP): @hwtstamp.tx_type
+ *	HWTSTAMP_TX_ON or OFF, @hwtstamp.rx_filter HWTSTAMP_FILTER_ALL or
+ *	NONE; the data path reads it at every packet
  */
 struct mlx5e_priv {
 	struct mlx5e_channels channels;
@@ -820,6 +828,7 @@ struct mlx5e_priv {
 	struct devlink *devlink;
 	struct devlink_health_reporter *tx_reporter;
 	struct devlink_health_reporter *rx_reporter;
+	struct kernel_hwtstamp_config hwtstamp;
 };
 
 /* en_main.c */

@@ -417,6 +417,7 @@ static int mlx5e_open_txqsq(struct mlx5e_channel *c,
 
 	sq->ch = c;
 	sq->pdev = c->mdev->device;
+	sq->hwtstamp = &c->priv->hwtstamp;
 	sq->uar_reg = c->db.reg;
 	sq->mkey_be = cpu_to_be32(c->priv->res.mkey);
 	sq->txq_ix = c->ix;
@@ -778,6 +779,7 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	rq->ix = c->ix;
 	rq->netdev = c->netdev;
 	rq->pdev = c->mdev->device;
+	rq->hwtstamp = &c->priv->hwtstamp;
 	rq->napi = &c->napi;
 	rq->stats = &c->priv->channel_stats[c->ix].rq;
 	rq->mkey_be = cpu_to_be32(c->priv->res.mkey);
@@ -1516,6 +1518,44 @@ static void mlx5e_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 	queue_work(priv->wq, &priv->tx_timeout_work);
 }
 
+/* ---- hardware timestamps ---------------------------------------------- */
+
+static int mlx5e_hwtstamp_get(struct net_device *netdev,
+			      struct kernel_hwtstamp_config *cfg)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	cfg->tx_type = READ_ONCE(priv->hwtstamp.tx_type);
+	cfg->rx_filter = READ_ONCE(priv->hwtstamp.rx_filter);
+	return 0;
+}
+
+/*
+ * Stamps come from the PHC's timer: every received packet's, or none; a
+ * transmitted packet's when its socket asks (SKBTX_HW_TSTAMP). Any RX
+ * filter but NONE is widened to ALL, and says so.
+ */
+static int mlx5e_hwtstamp_set(struct net_device *netdev,
+			      struct kernel_hwtstamp_config *cfg,
+			      struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	if (mlx5_clock_phc_index(priv->mdev) < 0) {
+		NL_SET_ERR_MSG_MOD(extack, "no PTP hardware clock");
+		return -EOPNOTSUPP;
+	}
+	if (cfg->tx_type != HWTSTAMP_TX_OFF && cfg->tx_type != HWTSTAMP_TX_ON) {
+		NL_SET_ERR_MSG_MOD(extack, "TX timestamps are on or off");
+		return -ERANGE;
+	}
+	if (cfg->rx_filter != HWTSTAMP_FILTER_NONE)
+		cfg->rx_filter = HWTSTAMP_FILTER_ALL;
+	WRITE_ONCE(priv->hwtstamp.tx_type, cfg->tx_type);
+	WRITE_ONCE(priv->hwtstamp.rx_filter, cfg->rx_filter);
+	return 0;
+}
+
 static const struct net_device_ops mlx5e_netdev_ops = {
 	.ndo_open		= mlx5e_open,
 	.ndo_stop		= mlx5e_close,
@@ -1529,6 +1569,8 @@ static const struct net_device_ops mlx5e_netdev_ops = {
 	.ndo_tx_timeout		= mlx5e_tx_timeout,
 	.ndo_bpf		= mlx5e_xdp_bpf,
 	.ndo_xdp_xmit		= mlx5e_xdp_xmit,
+	.ndo_hwtstamp_get	= mlx5e_hwtstamp_get,
+	.ndo_hwtstamp_set	= mlx5e_hwtstamp_set,
 };
 
 /* ---- events ---------------------------------------------------------- */

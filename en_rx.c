@@ -330,12 +330,24 @@ static struct sk_buff *mlx5e_skb_from_frags_xdp(struct mlx5e_rq *rq,
 	return verdict == MLX5E_XDP_PASS ? skb : NULL;
 }
 
+/* The CQE's timestamp, of the PHC's timer, in the PHC's nanoseconds. */
+static void mlx5e_rx_hwtstamp(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
+			      struct sk_buff *skb)
+{
+	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+	u64 ns = mlx5_clock_cyc2time(c->priv->mdev, get_cqe_ts(cqe));
+
+	skb_hwtstamps(skb)->hwtstamp = ns_to_ktime(ns);
+}
+
 /* The CQE's offloads on the SKB, counted, handed to GRO. */
 static void mlx5e_complete_rx_skb(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 				  struct sk_buff *skb, u32 len)
 {
 	mlx5e_rx_csum(rq, cqe, skb);
 	mlx5e_rx_hash(rq, cqe, skb);
+	if (unlikely(READ_ONCE(rq->hwtstamp->rx_filter) == HWTSTAMP_FILTER_ALL))
+		mlx5e_rx_hwtstamp(rq, cqe, skb);
 	if (cqe_has_vlan(cqe))
 		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
 				       be16_to_cpu(cqe->vlan_info));

@@ -49,6 +49,8 @@
  * @ihs: header bytes inlined into the eseg
  * @mss: segment size (TSO), else 0
  * @opcode: SEND or LSO
+ * @hwts: the send's hardware timestamp goes to the socket: a WQE of its
+ *	own that requests a CQE
  */
 struct mlx5e_tx_attr {
 	u32 num_bytes;
@@ -57,6 +59,7 @@ struct mlx5e_tx_attr {
 	u16 ihs;
 	u16 mss;
 	u8 opcode;
+	bool hwts;
 };
 
 /**
@@ -91,6 +94,21 @@ static u16 mlx5e_min_inline_len(struct mlx5e_txqsq *sq, struct sk_buff *skb)
 	}
 }
 
+/*
+ * The socket asks for the send's hardware timestamp (SKBTX_HW_TSTAMP) and
+ * the netdev gives them: it is in progress.
+ */
+static bool mlx5e_tx_hwtstamp_wanted(const struct mlx5e_txqsq *sq,
+				     struct sk_buff *skb)
+{
+	if (likely(!(skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP)))
+		return false;
+	if (READ_ONCE(sq->hwtstamp->tx_type) != HWTSTAMP_TX_ON)
+		return false;
+	skb_shinfo(skb)->tx_flags |= SKBTX_IN_PROGRESS;
+	return true;
+}
+
 static void mlx5e_sq_xmit_prepare(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 				  struct mlx5e_tx_attr *attr)
 {
@@ -114,6 +132,7 @@ static void mlx5e_sq_xmit_prepare(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 		attr->num_bytes = max_t(unsigned int, skb->len, ETH_ZLEN);
 	}
 	attr->headlen = skb_headlen(skb) - attr->ihs;
+	attr->hwts = mlx5e_tx_hwtstamp_wanted(sq, skb);
 }
 
 static void mlx5e_sq_calc_wqe_attr(struct sk_buff *skb,
@@ -313,13 +332,14 @@ static u16 mlx5e_tx_mpwqe_session_wqebbs(const struct mlx5e_txqsq *sq)
 
 /* An SKB that can be a data segment of a session: one linear buffer, no
  * LSO, no header to inline and no VLAN tag to insert (both would make its
- * Ethernet segment its own).
+ * Ethernet segment its own), no hardware timestamp (it needs a CQE of its
+ * own WQE).
  */
 static bool mlx5e_tx_skb_fits_mpwqe(const struct sk_buff *skb,
 				    const struct mlx5e_tx_attr *attr)
 {
 	return !skb_is_nonlinear(skb) && !attr->mss && !attr->ihs &&
-	       !skb_vlan_tag_present(skb);
+	       !skb_vlan_tag_present(skb) && !attr->hwts;
 }
 
 /* Open a session at the producer index (txrx.h). */
@@ -486,7 +506,10 @@ static void mlx5e_sq_xmit_wqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 	wi->num_dma = num_dma;
 	wi->num_fifo_pkts = 0;
 	sq->pc += wqe_attr->num_wqebbs;
-	mlx5e_tx_maybe_request_cqe(sq, ctrl);
+	if (unlikely(attr->hwts))
+		mlx5e_tx_request_cqe(sq, ctrl);
+	else
+		mlx5e_tx_maybe_request_cqe(sq, ctrl);
 	skb_tx_timestamp(skb);
 
 	u64_stats_update_begin(&stats->syncp);
@@ -629,11 +652,25 @@ drop:
 	return NETDEV_TX_OK;
 }
 
+/* The send's timestamp, of the PHC's timer, to the socket's error queue. */
+static void mlx5e_tx_hwtstamp(struct mlx5e_txqsq *sq, struct sk_buff *skb,
+			      struct mlx5_cqe64 *cqe)
+{
+	struct skb_shared_hwtstamps hwts = {};
+	u64 ns = mlx5_clock_cyc2time(sq->ch->priv->mdev, get_cqe_ts(cqe));
+
+	hwts.hwtstamp = ns_to_ktime(ns);
+	skb_tstamp_tx(skb, &hwts);
+}
+
 /* Release what one posted WQE owns: its SKB, or a session's SKBs. The
- * DMA fifo's consumer counter is the caller's (@dma_fifo_cc).
+ * DMA fifo's consumer counter is the caller's (@dma_fifo_cc). @cqe: the
+ * successful completion of this very WQE, which stamps an SKB waiting for
+ * its timestamp; else NULL.
  */
 static void mlx5e_tx_wi_free(struct mlx5e_txqsq *sq,
-			     struct mlx5e_tx_wqe_info *wi, u32 *dma_fifo_cc,
+			     struct mlx5e_tx_wqe_info *wi,
+			     struct mlx5_cqe64 *cqe, u32 *dma_fifo_cc,
 			     int napi_budget, u32 *pkts, u32 *bytes)
 {
 	u8 i;
@@ -645,6 +682,9 @@ static void mlx5e_tx_wi_free(struct mlx5e_txqsq *sq,
 						  sq->dma_fifo_mask]);
 	*bytes += wi->num_bytes;
 	if (wi->skb) {
+		if (unlikely(skb_shinfo(wi->skb)->tx_flags & SKBTX_IN_PROGRESS) &&
+		    cqe)
+			mlx5e_tx_hwtstamp(sq, wi->skb, cqe);
 		napi_consume_skb(wi->skb, napi_budget);
 		wi->skb = NULL;
 		(*pkts)++;
@@ -659,11 +699,12 @@ static void mlx5e_tx_wi_free(struct mlx5e_txqsq *sq,
 
 /* Release what the WQEs from @sqcc up to @last own; returns the new
  * consumer counter (not yet the SQ's: see mlx5e_poll_tx_cq()). @last is
- * a posted WQE: in [@sqcc, pc).
+ * a posted WQE: in [@sqcc, pc). @cqe, when not NULL, is @last's
+ * successful completion, with its timestamp.
  */
 static u16 mlx5e_tx_complete_wqes(struct mlx5e_txqsq *sq, u16 sqcc, u16 last,
-				  u32 *dma_fifo_cc, int napi_budget,
-				  u32 *pkts, u32 *bytes)
+				  struct mlx5_cqe64 *cqe, u32 *dma_fifo_cc,
+				  int napi_budget, u32 *pkts, u32 *bytes)
 {
 	bool done;
 
@@ -672,7 +713,8 @@ static u16 mlx5e_tx_complete_wqes(struct mlx5e_txqsq *sq, u16 sqcc, u16 last,
 		struct mlx5e_tx_wqe_info *wi = &sq->wqe_info[ci];
 
 		done = sqcc == last;
-		mlx5e_tx_wi_free(sq, wi, dma_fifo_cc, napi_budget, pkts, bytes);
+		mlx5e_tx_wi_free(sq, wi, done ? cqe : NULL, dma_fifo_cc,
+				 napi_budget, pkts, bytes);
 		sqcc += wi->num_wqebbs;
 	} while (!done);
 	return sqcc;
@@ -741,8 +783,10 @@ static bool __mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 			stale++;
 			continue;
 		}
-		sqcc = mlx5e_tx_complete_wqes(sq, sqcc, last, &dma_fifo_cc,
-					      napi_budget, &pkts, &bytes);
+		sqcc = mlx5e_tx_complete_wqes(sq, sqcc, last,
+					      opcode == MLX5E_CQE_REQ ? cqe : NULL,
+					      &dma_fifo_cc, napi_budget,
+					      &pkts, &bytes);
 	}
 	if (!n)
 		return false;
@@ -846,7 +890,8 @@ void mlx5e_free_txqsq_descs(struct mlx5e_txqsq *sq)
 		u16 ci = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->cc);
 		struct mlx5e_tx_wqe_info *wi = &sq->wqe_info[ci];
 
-		mlx5e_tx_wi_free(sq, wi, &sq->dma_fifo_cc, 0, &pkts, &bytes);
+		mlx5e_tx_wi_free(sq, wi, NULL, &sq->dma_fifo_cc, 0, &pkts,
+				 &bytes);
 		sq->cc += wi->num_wqebbs;
 	}
 }

@@ -229,7 +229,7 @@ static void mlx5_function_teardown(struct mlx5_core_dev *dev)
 	mlx5_function_quiesce(dev);
 }
 
-/* Interrupts, EQs and UARs of an initialised function. */
+/* Interrupts, EQs, UARs and the PTP clock of an initialised function. */
 static int mlx5_load(struct mlx5_core_dev *dev)
 {
 	int err;
@@ -249,6 +249,9 @@ static int mlx5_load(struct mlx5_core_dev *dev)
 	err = mlx5_doorbells_init(dev, mlx5_devlink_num_doorbells(dev));
 	if (err)
 		goto err_eqs;
+
+	/* Not fatal: the function works without a PHC. */
+	mlx5_clock_init(dev);
 	return 0;
 
 err_eqs:
@@ -262,6 +265,7 @@ err_uar:
 
 static void mlx5_unload(struct mlx5_core_dev *dev)
 {
+	mlx5_clock_cleanup(dev);
 	mlx5_doorbells_cleanup(dev);
 	mlx5_eqs_cleanup(dev);
 	mlx5_irqs_cleanup(dev);

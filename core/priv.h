@@ -13,6 +13,9 @@
 
 #include <linux/build_bug.h>
 #include <linux/container_of.h>
+#include <linux/ptp_clock_kernel.h>
+#include <linux/seqlock.h>
+#include <linux/timecounter.h>
 
 #include "mlx5_core.h"
 
@@ -241,6 +244,35 @@ struct mlx5_health {
 #define MLX5_HEALTH_MAX_MISS	3
 
 /**
+ * struct mlx5_clock - the PTP hardware clock over the internal timer
+ * @lock: writers of @tc and @cycles.mult (set, adjust, overflow check)
+ *	against lockless readers
+ * @cycles: the free-running internal timer as a cyclecounter (its low
+ *	bits, in @cycles.mask), scaled by @cycles.mult >> @cycles.shift
+ * @tc: the clock's nanoseconds: the timer's cycles scaled, plus an offset
+ * @nominal_mult: @cycles.mult at the frequency the device reports
+ * @overflow_period: jiffies between two overflow checks: less than a
+ *	third of a wrap of @cycles, and short enough that cycles times
+ *	@cycles.mult stays within 63 bits
+ * @info: the PHC's operations and limits
+ * @ptp: the registered PHC, or NULL (no PTP support in the kernel, no
+ *	frequency reported, or not loaded)
+ * @index: the PHC's index, N of /dev/ptpN, while @ptp is set
+ *
+ * Set up on every load, torn down on every unload (core/clock.c).
+ */
+struct mlx5_clock {
+	seqlock_t lock;
+	struct cyclecounter cycles;
+	struct timecounter tc;
+	u32 nominal_mult;
+	unsigned long overflow_period;
+	struct ptp_clock_info info;
+	struct ptp_clock *ptp;
+	int index;
+};
+
+/**
  * struct mlx5_core_priv - the core's view of one PCI function
  * @dev: what the Ethernet side sees (first: the devlink instance's private
  *	area starts with it)
@@ -249,6 +281,7 @@ struct mlx5_health {
  * @health: firmware health monitoring
  * @eq_bufs: EQ buffers kept because the device may still write them (their
  *	DESTROY_EQ was not acknowledged); freed once the function is reset
+ * @clock: the PTP hardware clock
  */
 struct mlx5_core_priv {
 	struct mlx5_core_dev dev;
@@ -256,6 +289,7 @@ struct mlx5_core_priv {
 	struct mlx5_pages pages;
 	struct mlx5_health health;
 	struct list_head eq_bufs;
+	struct mlx5_clock clock;
 };
 
 static_assert(offsetof(struct mlx5_core_priv, dev) == 0);
@@ -335,6 +369,10 @@ void mlx5_health_reset_function(struct mlx5_core_dev *dev);
 void mlx5_health_allow(struct mlx5_core_dev *dev);
 void mlx5_health_pci_error(struct mlx5_core_dev *dev);
 void mlx5_health_pci_recovered(struct mlx5_core_dev *dev);
+
+/* core/clock.c */
+void mlx5_clock_init(struct mlx5_core_dev *dev);
+void mlx5_clock_cleanup(struct mlx5_core_dev *dev);
 
 /* core/main.c */
 int mlx5_init_one(struct mlx5_core_dev *dev);

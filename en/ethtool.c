@@ -513,6 +513,26 @@ mlx5e_get_rmon_stats(struct net_device *netdev, struct ethtool_rmon_stats *rmon,
 	mlx5e_stats_rmon(netdev_priv(netdev), rmon, ranges);
 }
 
+/*
+ * The PHC and, with it, hardware timestamps of every received packet and
+ * of the sends that ask; the core adds the software modes.
+ */
+static int mlx5e_get_ts_info(struct net_device *netdev,
+			     struct kernel_ethtool_ts_info *info)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	info->phc_index = mlx5_clock_phc_index(priv->mdev);
+	if (info->phc_index < 0)
+		return 0;
+	info->so_timestamping = SOF_TIMESTAMPING_TX_HARDWARE |
+				SOF_TIMESTAMPING_RX_HARDWARE |
+				SOF_TIMESTAMPING_RAW_HARDWARE;
+	info->tx_types = BIT(HWTSTAMP_TX_OFF) | BIT(HWTSTAMP_TX_ON);
+	info->rx_filters = BIT(HWTSTAMP_FILTER_NONE) | BIT(HWTSTAMP_FILTER_ALL);
+	return 0;
+}
+
 const struct ethtool_ops mlx5e_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_MAX_FRAMES |
@@ -543,4 +563,5 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.get_rxfh_indir_size	= mlx5e_get_rxfh_indir_size,
 	.get_rxfh		= mlx5e_get_rxfh,
 	.set_rxfh		= mlx5e_set_rxfh,
+	.get_ts_info		= mlx5e_get_ts_info,
 };

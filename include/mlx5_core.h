@@ -278,6 +278,10 @@ int mlx5_comp_eq_recover(struct mlx5_core_dev *dev, u16 vector);
 int mlx5_cq_attach(struct mlx5_core_dev *dev, struct mlx5_cq *cq);
 void mlx5_cq_detach(struct mlx5_core_dev *dev, struct mlx5_cq *cq);
 
+/* The PTP hardware clock (core/clock.c). */
+int mlx5_clock_phc_index(struct mlx5_core_dev *dev);
+u64 mlx5_clock_cyc2time(struct mlx5_core_dev *dev, u64 cycles);
+
 /* Async events for the netdev (core/eq.c). */
 int mlx5_notifier_register(struct mlx5_core_dev *dev,
 			   struct notifier_block *nb);

@@ -538,6 +538,7 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 	for (;; done++) {
 		uint8_t img[CX_CQE_SIZE];
 		uint8_t synd = 0;
+		uint64_t stamp;
 
 		if ((uint16_t)sq->cc == pc)
 			break;
@@ -547,6 +548,11 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 			return CX_SQ_STOP_PAUSED;
 		if (cx_wire_busy(core))
 			return CX_SQ_STOP_WIRE;
+		/*
+		 * The CQE's timestamp: the WQE's first frame going on the
+		 * (free) wire, before the peer can receive it.
+		 */
+		stamp = cx_now(core);
 		r = cx_wqe_decode(&ring, (uint16_t)sq->cc, pc, dp->txbuf,
 				  CX_DP_TXBUF, &w);
 		if (r == CX_WQE_EMPTY)
@@ -615,7 +621,7 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 		sq->wqes++;
 		if (w.cqe_req && cq) {
 			cx_cqe_tx(img, cq->prod, cq->log_size, w.opcode,
-				  w.wqe_index, sq->sqn, cx_now(core));
+				  w.wqe_index, sq->sqn, stamp);
 			if (!cx_cq_write(core, cq, img))
 				dp->cqe_tx++;
 		}
