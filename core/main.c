@@ -132,8 +132,8 @@ static void mlx5_function_quiesce(struct mlx5_core_dev *dev)
 }
 
 /*
- * The previous load left the device holding memory that is ours no more:
- * commands never answered, an EQ it never let go of. It cannot write it
+ * The previous load left the device holding host memory: commands never
+ * answered (their queue freed), an EQ it never let go of. It cannot write it
  * while bus mastering is off; reset the function (its DMA still off) so
  * that it forgets them before the next load turns DMA on.
  */
@@ -142,7 +142,7 @@ static void mlx5_forget_stale(struct mlx5_core_dev *dev)
 	if (!dev->needs_reset)
 		return;
 	dev_info(dev->device,
-		 "resetting the function: the last unload left it holding memory the driver freed\n");
+		 "resetting the function: the last unload left it holding host memory\n");
 	mlx5_health_reset_function(dev);
 }
 
