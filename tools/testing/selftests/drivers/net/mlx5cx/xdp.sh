@@ -447,7 +447,7 @@ a_received() {
 }
 # xmit_burst on|off: pktgen from v1, redirected by v0 into B.
 xmit_burst() {
-	local w wb m x s f t ar
+	local w wb m x s f t ar k
 
 	xdp_tx_mpwqe "$1" || return 1
 	snap S0 || return 1
@@ -462,6 +462,14 @@ xmit_burst() {
 	delta wb b.sq_wqebbs
 	delta m b.sq_mpwqes
 	diag "ndo_xdp_xmit, xdp_tx_mpwqe $1: pktgen $FRAMES from v1: tx_xdp_xmit +$x, tx_xdp_full +$f, tx_xdp_mpwqe +$s$( [ "$s" -gt 0 ] && printf ' (%d.%02d frames a session)' $((x * 100 / s / 100)) $((x * 100 / s % 100))); B port sent $t in $w WQEs ($m MPWQEs), $wb WQEBBs; A's port received $ar"
+	if [ "$w" -lt 0 ]; then
+		# B's SQs as each snapshot saw them, for the record.
+		for k in "${!S0[@]}" "${!S1[@]}"; do
+			[[ $k == b.sq.* ]] && echo "$k"
+		done | sort -u | while read -r k; do
+			diag "$k: S0 '${S0[$k]:-}' S1 '${S1[$k]:-}'"
+		done
+	fi
 	[ "$x" -gt 0 ] && [ "$t" -eq "$x" ] && [ "$ar" -eq "$x" ] || return 1
 	if [ "$1" = on ]; then
 		[ "$s" -gt 0 ] && [ "$x" -gt "$s" ] && [ "$m" -ge "$s" ] && [ "$wb" -lt "$x" ]
