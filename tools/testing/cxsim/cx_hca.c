@@ -95,9 +95,12 @@ static const struct cx_cap cx_caps[] = {
 	GEN(log_uar_page_sz,		0),
 	/* The internal timer counts nanoseconds (cx_iseg.c): 1 GHz. */
 	GEN(device_frequency_khz,	1000000),
-	/* CQ moderation, from EQE or from CQE (cx_queues.c). */
+	/* CQ moderation, from EQE or from CQE (cx_queues.c); MODIFY_CQ may
+	 * change the period mode (cx_cq.c), what net_dim needs.
+	 */
 	GEN(cq_moderation,		1),
 	GEN(cq_period_start_from_cqe,	1),
+	GEN(cq_period_mode_modify,	1),
 	/* Striding RQ through UMR WQEs on an MTT mkey. */
 	GEN(umr_ptr_rlky,		1),
 	GEN(max_wqe_sz_sq,		1024),

@@ -17,7 +17,7 @@ source "$(dirname "$0")/lib.sh"
 PKTGEN_COUNT=${PKTGEN_COUNT:-$(sized 20000 4000)}
 CYCLES=${CYCLES:-$(sized 10 3)}
 
-ktap_header 20
+ktap_header 21
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -52,6 +52,12 @@ ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 ethtool --show-priv-flags "$a" | sed 's/^/# /'
 ktap_check "skb_tx_mpwqe is on by default" \
 	bash -c "ethtool --show-priv-flags $a | grep -Eq 'skb_tx_mpwqe +: on'"
+
+# The model lets MODIFY_CQ change the period mode: upstream then runs
+# net_dim on every CQ (its MODIFY_CQ at each CQ's creation included).
+ethtool -c "$a" | grep '^Adaptive' | sed 's/^/# /'
+ktap_check "net_dim on by default (cq_period_mode_modify announced)" \
+	bash -c "ethtool -c $a | grep -q '^Adaptive RX: on  TX: on'"
 
 ktap_check "ping A -> B" ping -c 3 -W 2 "$B_IP"
 ktap_check "ping B -> A" ip netns exec "$NS" ping -c 3 -W 2 "$A_IP"
