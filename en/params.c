@@ -101,6 +101,12 @@ void mlx5e_params_init(struct mlx5_core_dev *mdev, struct mlx5e_params *params,
 	params->rx_cq_frames = MLX5E_RX_CQ_FRAMES_DEFAULT;
 	params->tx_cq_usecs = MLX5E_TX_CQ_USECS_DEFAULT;
 	params->tx_cq_frames = MLX5E_TX_CQ_FRAMES_DEFAULT;
+	/* Adaptive moderation where MODIFY_CQ may change the period mode, as
+	 * upstream: net_dim's profiles choose it.
+	 */
+	params->rx_dim_enabled = MLX5_CAP_GEN(mdev, cq_moderation) &&
+				 MLX5_CAP_GEN(mdev, cq_period_mode_modify);
+	params->tx_dim_enabled = params->rx_dim_enabled;
 	switch (MLX5_CAP_ETH(mdev, wqe_inline_mode)) {
 	case 0: /* MLX5_CAP_INLINE_MODE_L2 */
 		params->tx_min_inline_mode = MLX5_INLINE_MODE_L2;

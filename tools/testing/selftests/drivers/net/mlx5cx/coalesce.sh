@@ -22,7 +22,7 @@ source "$(dirname "$0")/lib.sh"
 PKTS=$(sized 20000 4000)
 PKTS1=$(sized 2000 1000)
 
-ktap_header 13
+ktap_header 14
 
 ours_pair_up
 
@@ -90,6 +90,14 @@ else
 	ktap_skip "PAUSE frames from the partner: counted (PPCNT), honoured only with RX pause on" "$TESTPORT_NEEDED"
 fi
 coal_get() { nsb ethtool -c "$b" | awk -v k="$1:" '$1 == k { print $2; exit }'; }
+
+# Out of probe both directions are adaptive, as upstream where MODIFY_CQ
+# may change the period mode (the model announces it).
+default_dim() {
+	diag "$(nsb ethtool -c "$b" | grep '^Adaptive')"
+	nsb ethtool -c "$b" | grep -q '^Adaptive RX: on  TX: on'
+}
+ktap_check "adaptive moderation (net_dim) on for RX and TX by default" default_dim
 
 set_coal() {
 	nsb ethtool -C "$b" adaptive-rx off adaptive-tx off rx-usecs 4000 rx-frames 32 || return 1
