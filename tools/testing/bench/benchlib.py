@@ -33,8 +33,50 @@ def insn_figures(rawdir, tag, driver, n):
     ir = load_tool("insn-report")
     d = ir.delta(ir.read_snapshot(base + ".insn0"),
                  ir.read_snapshot(base + ".insn1"), None,
-                 {"drv": ir.pages_of(ir.read_ranges(text))})
+                 {"drv": ir.read_ranges(text)})
     return d["kernel"] / n, d["text.drv"] / n
+
+
+def insn_symbols(rawdir, tag, driver, n, top=10):
+    """[(function, kernel instructions per packet)], the top ones first,
+    from the driver's turn's kallsyms (bench_load); [] without them."""
+    base = os.path.join(rawdir, tag)
+    syms = os.path.join(rawdir, driver + ".kallsyms.gz")
+    if not (os.path.exists(base + ".insn0") and os.path.exists(base + ".insn1")
+            and os.path.exists(syms)):
+        return []
+    ir = load_tool("insn-report")
+    split = ir.by_symbol(ir.read_snapshot(base + ".insn0"),
+                         ir.read_snapshot(base + ".insn1"), None,
+                         ir.read_kallsyms(syms))
+    return [(name, cnt / n) for name, cnt in
+            sorted(split.items(), key=lambda kv: -kv[1])[:top]]
+
+
+def print_symbol_split(rawdir, runs, what, top=10):
+    """Markdown: the top functions by kernel instructions per packet of
+    each run, side by side; runs: [(column title, driver, tag, packets)].
+    Nothing when no run has its snapshots and symbols."""
+    cols = [(title, insn_symbols(rawdir, tag, drv, n, top))
+            for title, drv, tag, n in runs]
+    cols = [(t, c) for t, c in cols if c]
+    if not cols:
+        return
+    print()
+    print("Where the kernel instructions of %s go: the %d functions that "
+          "ran the most, per packet (insn-count's 64-byte units by "
+          "/proc/kallsyms)." % (what, top))
+    print()
+    print("| " + " | ".join("%s | per packet" % t for t, _ in cols) + " |")
+    print("|" + " --- | ---: |" * len(cols))
+    for i in range(top):
+        cells = []
+        for _, c in cols:
+            if i < len(c):
+                cells.append("`%s` | %.0f" % c[i])
+            else:
+                cells.append(" | ")
+        print("| " + " | ".join(cells) + " |")
 
 
 def read(path):

@@ -6,30 +6,37 @@
  *
  * Counting is per translated block: when a block starts in the kernel's
  * top 2 GiB (kernel image and modules on x86_64), its instruction count is
- * added to the page it starts on; blocks elsewhere in the kernel half are
- * summed as "kernel_other", user blocks as "user".  Counts are kept per vCPU
- * (no atomics: each vCPU writes only its own array).
+ * added to the 64-byte granule it starts on (fine enough to name the
+ * function it ran in); blocks elsewhere in the kernel half are summed as
+ * "kernel_other", user blocks as "user".  Counts are kept per vCPU (no
+ * atomics: each vCPU writes only its own array; the arrays are sparse,
+ * only the granules of code that ran take memory).
  *
- * Snapshots on request, so one VM can measure several workloads: the guest
- * (whose results directory is the host's, over 9p) writes a name and a
- * newline into DIR/insn.req (best renamed into place); a thread of the
- * plugin polls for it and writes every non-zero count to DIR/insn-NAME.txt
- * (renamed into place when complete), then removes the request.
- * insn-report takes the difference of two.
+ * Snapshots on request, so one VM can measure several workloads, at an
+ * exact point of the guest's instruction stream: the guest (whose results
+ * directory is the host's, over 9p) writes a name and a newline into
+ * DIR/insn.req (or several names, a line each), then executes the marker
+ * instruction (xchg %rbx,%rbx in user mode: the insn-mark program); the
+ * plugin, in that vCPU's thread before the instruction completes, writes
+ * every non-zero count to DIR/insn-NAME.txt (renamed into place when
+ * complete) and consumes the request's first line.  No other guest instruction runs meanwhile (TCG runs the vCPUs
+ * in one thread, vm/run's default), so the counts between two snapshots
+ * are the same whatever the host's speed, and under QEMU's -icount the
+ * guest's timers fire at the same points too.  insn-report takes the
+ * difference of two.
  *
  *   -plugin /path/insn-count.so,dir=DIR
  *
  * Output lines:
+ *   unit 64
  *   vcpu N user COUNT kernel_other COUNT
- *   k N PAGE_ADDRESS_HEX COUNT
+ *   k N GRANULE_ADDRESS_HEX COUNT
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <qemu-plugin.h>
@@ -37,23 +44,22 @@
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define KTOP_BASE	UINT64_C(0xffffffff80000000)
-#define PAGE_SHIFT	12
-#define NR_KPAGES	((UINT64_C(1) << 31) >> PAGE_SHIFT)
+#define GRAN_SHIFT	6
+#define NR_KGRANS	((UINT64_C(1) << 31) >> GRAN_SHIFT)
 /* Two more slots per vCPU: the rest of the kernel half, and user. */
-#define SLOT_KOTHER	NR_KPAGES
-#define SLOT_USER	(NR_KPAGES + 1)
-#define NR_SLOTS	(NR_KPAGES + 2)
+#define SLOT_KOTHER	NR_KGRANS
+#define SLOT_USER	(NR_KGRANS + 1)
+#define NR_SLOTS	(NR_KGRANS + 2)
 #define MAX_VCPUS	64
 /* A block holds at most 512 instructions (TCG_MAX_INSNS). */
 #define N_BITS		10
 /* What a snapshot's name may hold (it becomes part of a file name). */
 #define NAME_CHARS	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."
+/* The marker: xchg %rbx,%rbx, an instruction no compiler emits. */
+static const uint8_t marker[] = { 0x48, 0x87, 0xdb };
 
 static uint64_t *counts[MAX_VCPUS];
 static char *dir;
-static pthread_t poller;
-/* Set at exit for the poller thread (__atomic: the two threads share it). */
-static int stopping;
 
 static uint64_t *vcpu_counts(unsigned int vcpu)
 {
@@ -76,6 +82,44 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 	__atomic_store_n(&counts[vcpu], c, __ATOMIC_RELEASE);
 }
 
+static void write_snapshot(const char *name);
+
+/*
+ * The marker ran: the snapshot the first line of DIR/insn.req names, if one
+ * is asked for (a marker without a request is ignored), in this vCPU's
+ * thread; the line is consumed, the next marker takes the next one.
+ */
+static void mark_exec(unsigned int vcpu, void *udata)
+{
+	char req[4096], name[256], rest[4096];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(req, sizeof(req), "%s/insn.req", dir);
+	f = fopen(req, "r");
+	if (!f)
+		return;
+	if (!fgets(name, sizeof(name), f) || !strchr(name, '\n')) {
+		fprintf(stderr, "insn-count: marker with an incomplete request\n");
+		fclose(f);
+		unlink(req);
+		return;
+	}
+	n = fread(rest, 1, sizeof(rest), f);
+	fclose(f);
+	name[strcspn(name, "\r\n")] = '\0';
+	write_snapshot(name);
+	if (n) {
+		f = fopen(req, "w");
+		if (!f || fwrite(rest, 1, n, f) != n)
+			fprintf(stderr, "insn-count: cannot keep the next request\n");
+		if (f)
+			fclose(f);
+	} else {
+		unlink(req);
+	}
+}
+
 static void tb_exec(unsigned int vcpu, void *udata)
 {
 	uintptr_t v = (uintptr_t)udata;
@@ -90,9 +134,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	uint64_t va = qemu_plugin_tb_vaddr(tb);
 	uintptr_t n = qemu_plugin_tb_n_insns(tb);
 	uintptr_t slot;
+	size_t i;
 
 	if (va >= KTOP_BASE)
-		slot = (va - KTOP_BASE) >> PAGE_SHIFT;
+		slot = (va - KTOP_BASE) >> GRAN_SHIFT;
 	else if (va >> 63)
 		slot = SLOT_KOTHER;
 	else
@@ -101,6 +146,17 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		n = (1u << N_BITS) - 1;
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
 					     (void *)((slot << N_BITS) | n));
+	if (va >> 63)
+		return;
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+		if (qemu_plugin_insn_size(insn) == sizeof(marker) &&
+		    !memcmp(qemu_plugin_insn_data(insn), marker, sizeof(marker)))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark_exec,
+							       QEMU_PLUGIN_CB_NO_REGS,
+							       NULL);
+	}
 }
 
 /* Write DIR/insn-NAME.txt; NAME is checked to be a plain file name part. */
@@ -122,7 +178,7 @@ static void write_snapshot(const char *name)
 		fprintf(stderr, "insn-count: %s: %s\n", tmp, strerror(errno));
 		return;
 	}
-	fprintf(f, "# insn-count snapshot %s\n", name);
+	fprintf(f, "# insn-count snapshot %s\nunit %u\n", name, 1u << GRAN_SHIFT);
 	for (v = 0; v < MAX_VCPUS; v++) {
 		uint64_t *c = vcpu_counts(v);
 
@@ -131,46 +187,18 @@ static void write_snapshot(const char *name)
 		fprintf(f, "vcpu %u user %llu kernel_other %llu\n", v,
 			(unsigned long long)c[SLOT_USER],
 			(unsigned long long)c[SLOT_KOTHER]);
-		for (i = 0; i < NR_KPAGES; i++)
+		for (i = 0; i < NR_KGRANS; i++)
 			if (c[i])
 				fprintf(f, "k %u %llx %llu\n", v,
-					(unsigned long long)(KTOP_BASE + (i << PAGE_SHIFT)),
+					(unsigned long long)(KTOP_BASE + (i << GRAN_SHIFT)),
 					(unsigned long long)c[i]);
 	}
 	if (fclose(f) || rename(tmp, path))
 		fprintf(stderr, "insn-count: cannot write %s\n", path);
 }
 
-static void *poll_requests(void *arg)
-{
-	const struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
-	char req[4096], name[256];
-
-	snprintf(req, sizeof(req), "%s/insn.req", dir);
-	while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
-		FILE *f = fopen(req, "r");
-
-		/*
-		 * A request is complete once its line ends: one still being
-		 * written is looked at again on the next tick.
-		 */
-		if (f) {
-			if (fgets(name, sizeof(name), f) && strchr(name, '\n')) {
-				name[strcspn(name, "\r\n")] = '\0';
-				write_snapshot(name);
-				unlink(req);
-			}
-			fclose(f);
-		}
-		nanosleep(&tick, NULL);
-	}
-	return NULL;
-}
-
 static void plugin_exit(qemu_plugin_id_t id, void *p)
 {
-	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
-	pthread_join(poller, NULL);
 	write_snapshot("exit");
 }
 
@@ -200,9 +228,5 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
-	if (pthread_create(&poller, NULL, poll_requests, NULL)) {
-		fprintf(stderr, "insn-count: cannot start its thread\n");
-		return -1;
-	}
 	return 0;
 }

@@ -26,10 +26,8 @@ run_one() {
 	sleep 1
 	ethtool -S "$a" >"$tag.ethtool-before"
 	cxsim report "$bdf_a" >"$tag.before"
-	insn_snapshot "$1-0" || true
 	pktgen_mq_setup "$a" "$NQ" "$N"
-	pktgen_start
-	insn_snapshot "$1-1" || true
+	pktgen_start_counted "$1"
 	sleep 0.5
 	cxsim report "$bdf_a" >"$tag.after"
 	ethtool -S "$a" >"$tag.ethtool-after"

@@ -32,12 +32,32 @@ bench_load() {
 	a=$(netdev_of "$bdf_a")
 	b=$(netdev_of "$bdf_b")
 	PEER_DEV=$b
+	BENCH_DRV=$1
 	[ -z "${VM_INSN_COUNT:-}" ] ||
 		"$BENCH_DIR/insn-report" --ranges mlx5_core "$ko" >"$RAW/$1.text"
 }
 
+# pktgen_start_counted NAME [MS]: pktgen_start; with the insn-count plugin,
+# its snapshots NAME-0 and NAME-1 (insn-NAME-0.txt, insn-NAME-1.txt) taken
+# by one process around pgctrl's "start" line (pgctrl drops a write's last
+# character), which returns once pktgen is done, and MS milliseconds after
+# it (a receiver's last poll): what the guest ran for the packets, and no
+# process start or exit.
+pktgen_start_counted() {
+	[ -n "${VM_INSN_COUNT:-}" ] || { pktgen_start; return; }
+	printf '%s\n%s\n' "$1-0" "$1-1" >"$VM_RESULTS/insn.req" &&
+		timeout "$TRAFFIC_SECS" "$VM_INSN_MARK" /proc/net/pktgen/pgctrl \
+			$'start\n' "${2:-0}"
+}
+
 # bench_unload: the namespace and the driver gone, for the next turn.
+# Under the insn-count plugin, first the kernel's and every module's text
+# symbols (pktgen's too, loaded during the turn) to
+# $RAW/DRIVER.kallsyms.gz, for insn-report --symbols: where each packet's
+# instructions went.
 bench_unload() {
+	[ -z "${VM_INSN_COUNT:-}" ] ||
+		awk '$2 ~ /^[tTwW]$/' /proc/kallsyms | gzip >"$RAW/$BENCH_DRV.kallsyms.gz"
 	pair_down
 	modprobe -r mlx5_core 2>/dev/null || rmmod mlx5_core
 }

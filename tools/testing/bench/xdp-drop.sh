@@ -60,12 +60,9 @@ for drv in $DRIVERS; do
 			cxsim report "$bdf_b" >"$tag.before"
 			cxsim report "$bdf_a" >"$tag.a-before"
 			ip netns exec "$NS" ethtool -S "$b" >"$tag.ethtool-before"
-			insn_snapshot "$drv-$rq-m$mtu-0" || true
 			pktgen_setup "$a" "$N" 32
-			pktgen_start
-			# B's NAPI runs beside pktgen; a moment for its last poll.
-			sleep 0.2
-			insn_snapshot "$drv-$rq-m$mtu-1" || true
+			# B's NAPI runs beside pktgen; 200 ms for its last poll.
+			pktgen_start_counted "$drv-$rq-m$mtu" 200
 			sleep 1
 			cxsim report "$bdf_b" >"$tag.after"
 			cxsim report "$bdf_a" >"$tag.a-after"

@@ -59,20 +59,15 @@ UDP_SECS=${UDP_SECS:-$(sized 5 2)}
 
 # insn_snapshot NAME: in a VM run with --insn-count, have the insn-count
 # TCG plugin write the guest's instruction counts so far to
-# $VM_RESULTS/insn-NAME.txt (tools/testing/bench/insn-report compares two).
-# Fails without the plugin or when no snapshot came within 10 s.
+# $VM_RESULTS/insn-NAME.txt (tools/testing/bench/insn-report compares two):
+# the request named, then the marker program, at whose marker instruction
+# the plugin writes it. Fails without the plugin or when none was written.
 insn_snapshot() {
-	local f=${VM_RESULTS:-}/insn-$1.txt i
+	local f=${VM_RESULTS:-}/insn-$1.txt
 
-	[ -n "${VM_INSN_COUNT:-}" ] || return 1
+	[ -n "${VM_INSN_COUNT:-}" ] && [ -x "${VM_INSN_MARK:-}" ] || return 1
 	rm -f "$f"
-	echo "$1" >"$VM_RESULTS/insn.req.tmp" &&
-		mv "$VM_RESULTS/insn.req.tmp" "$VM_RESULTS/insn.req" || return 1
-	for ((i = 0; i < 500; i++)); do
-		[ -f "$f" ] && return 0
-		sleep 0.02
-	done
-	return 1
+	echo "$1" >"$VM_RESULTS/insn.req" && "$VM_INSN_MARK" && [ -f "$f" ]
 }
 
 # The test-facing names, on the kernel's helpers.
