@@ -14,6 +14,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../selftests/drivers/net/mlx5cx/lib.sh"
 BENCH_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 RAW=$VM_RESULTS/raw
 mkdir -p "$RAW"
+# JITed BPF programs (xdp-bench's) in /proc/kallsyms, for insn-report
+# --symbols: else their instructions go to whichever symbol precedes them.
+[ -z "${VM_INSN_COUNT:-}" ] || sysctl -qw net.core.bpf_jit_kallsyms=1
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
 
