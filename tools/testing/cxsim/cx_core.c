@@ -118,6 +118,7 @@ void cx_core_fini(struct cx_core *core)
 
 void cx_core_timer(struct cx_core *core)
 {
+	cx_cq_comp_timer(core);
 	cx_cq_timer(core);
 	cx_umr_timer(core);
 	cx_sq_timer(core);

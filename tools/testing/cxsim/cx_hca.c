@@ -98,6 +98,15 @@ static const struct cx_cap cx_caps[] = {
 	/* CQ moderation, from EQE or from CQE (cx_queues.c). */
 	GEN(cq_moderation,		1),
 	GEN(cq_period_start_from_cqe,	1),
+	/*
+	 * Basic CQE compression (cx_cq.c), the checksum and stride index
+	 * mini CQE formats; a block ends with the device's step, well
+	 * within the timeout (us).
+	 */
+	GEN(cqe_compression,		1),
+	GEN(mini_cqe_resp_stride_index,	1),
+	GEN(cqe_compression_timeout,	16),
+	GEN(cqe_compression_max_num,	CX_CQ_COMP_MAX),
 	/* Striding RQ through UMR WQEs on an MTT mkey. */
 	GEN(umr_ptr_rlky,		1),
 	GEN(max_wqe_sz_sq,		1024),
