@@ -771,6 +771,7 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 					     params->log_rq_size);
 	if (err)
 		return err;
+	memset(&rq->cqd, 0, sizeof(rq->cqd));
 	err = mlx5_wq_cyc_create(c->mdev->device, log_wqes, log_stride,
 				 MLX5_WQ_DBR_RCV, &rq->wq);
 	if (err)
@@ -1743,6 +1744,14 @@ static int mlx5e_priv_init(struct mlx5e_priv *priv, struct net_device *netdev,
 			  min_t(u16, priv->max_nch,
 				netif_get_num_default_rss_queues()),
 			  ETH_DATA_LEN);
+	/*
+	 * rx_cqe_compress by default as upstream: where the device has it,
+	 * manages its vport group, and PCIe is slower than half the port.
+	 */
+	if (MLX5_CAP_GEN(mdev, cqe_compression) &&
+	    MLX5_CAP_GEN(mdev, vport_group_manager) &&
+	    mlx5e_port_slow_pci(mdev))
+		priv->params.pflags |= BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
 	mlx5e_rss_init(priv);
 	return 0;
 }
