@@ -81,13 +81,16 @@ static bool cx_eq_valid(struct cx_core *core, uint32_t eqn)
 /*
  * What CREATE_CQ may ask of compression: the basic layout (no
  * enhanced_cqe_compression), 64-byte CQEs (no cqe_compression_128), the
- * hash, checksum or checksum + stride index mini CQE format.  Sets the
+ * hash, checksum or checksum + stride index mini CQE format, and only
+ * where announced (cx_params.cqe_comp).  Sets the
  * syndrome and returns nonzero when refused.
  */
 static int cx_cq_comp_check(struct cx_cmd *cmd, const void *cqc)
 {
 	uint32_t fmt = MLX5_GET(cqc, cqc, mini_cqe_res_format);
 
+	if (!cmd->core->params.cqe_comp)
+		return CX_BAD_PARAM(cmd, "CQE compression not announced");
 	if (MLX5_GET(cqc, cqc, cqe_sz))
 		return CX_BAD_PARAM(cmd, "CQE compression with 128-byte CQEs");
 	if (MLX5_GET(cqc, cqc, cqe_compression_layout))

@@ -159,6 +159,12 @@ static void cx_caps_fill(struct cx_core *core, unsigned int type, int cur,
 				    cur ? c->cur : c->max);
 	}
 	/* Properties that change what the model is. */
+	if (type == MLX5_CAP_GENERAL && !core->params.cqe_comp) {
+		MLX5_SET(cmd_hca_cap, buf, cqe_compression, 0);
+		MLX5_SET(cmd_hca_cap, buf, mini_cqe_resp_stride_index, 0);
+		MLX5_SET(cmd_hca_cap, buf, cqe_compression_timeout, 0);
+		MLX5_SET(cmd_hca_cap, buf, cqe_compression_max_num, 0);
+	}
 	if (type == MLX5_CAP_ETHERNET_OFFLOADS) {
 		MLX5_SET(per_protocol_networking_offload_caps, buf,
 			 enhanced_multi_pkt_send_wqe, core->params.mpwqe);

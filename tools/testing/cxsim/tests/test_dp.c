@@ -1492,6 +1492,15 @@ static void test_dp_cqe_comp(void)
 	good &= dp_rx_steering(&e, &rqn, 1);
 	good &= modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0;
 	ok(good, "CQE compression: mini CQE format 2 refused, CSUM taken");
+	core.params.cqe_comp = false;
+	eth_cq_comp_fmt = MLX5_CQE_FORMAT_CSUM;
+	ok(create_cq(&e, DP_TXCQ, 6, e.comp_eq, &n) != 0 &&
+	   query_cap(MLX5_CAP_GENERAL, 0) == 0 &&
+	   !CAP(cmd_hca_cap, cqe_compression) &&
+	   !CAP(cmd_hca_cap, mini_cqe_resp_stride_index),
+	   "cqe_compression off (property): not announced, cqe_comp_en refused");
+	eth_cq_comp_fmt = -1;
+	core.params.cqe_comp = true;
 	ok(query_cap(MLX5_CAP_GENERAL, 1) == 0 &&
 	   CAP(cmd_hca_cap, cqe_compression) &&
 	   CAP(cmd_hca_cap, mini_cqe_resp_stride_index) &&
