@@ -1746,12 +1746,16 @@ static int mlx5e_priv_init(struct mlx5e_priv *priv, struct net_device *netdev,
 			  ETH_DATA_LEN);
 	/*
 	 * rx_cqe_compress by default as upstream: where the device has it,
-	 * manages its vport group, and PCIe is slower than half the port.
+	 * manages its vport group, and PCIe is slower than half the port;
+	 * not where the default RQ type cannot run it.
 	 */
 	if (MLX5_CAP_GEN(mdev, cqe_compression) &&
 	    MLX5_CAP_GEN(mdev, vport_group_manager) &&
-	    mlx5e_port_slow_pci(mdev))
+	    mlx5e_port_slow_pci(mdev)) {
 		priv->params.pflags |= BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
+		if (mlx5e_cqe_compress_validate(mdev, &priv->params))
+			priv->params.pflags &= ~BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
+	}
 	mlx5e_rss_init(priv);
 	return 0;
 }
