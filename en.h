@@ -831,6 +831,8 @@ enum {
  * @hwtstamp: hardware timestamping (SIOCSHWTSTAMP): @hwtstamp.tx_type
  *	HWTSTAMP_TX_ON or OFF, @hwtstamp.rx_filter HWTSTAMP_FILTER_ALL or
  *	NONE; the data path reads it at every packet
+ * @rx_cqe_compress_def: rx_cqe_compress as last asked (or the default):
+ *	what RX timestamps off brings back (they turn it off)
  */
 struct mlx5e_priv {
 	struct mlx5e_channels channels;
@@ -858,6 +860,7 @@ struct mlx5e_priv {
 	struct devlink_health_reporter *tx_reporter;
 	struct devlink_health_reporter *rx_reporter;
 	struct kernel_hwtstamp_config hwtstamp;
+	bool rx_cqe_compress_def;
 };
 
 /* en_main.c */
@@ -867,6 +870,8 @@ int mlx5e_modify_cq_moderation(struct mlx5_core_dev *mdev,
 			       struct mlx5e_cq *cq, u16 usecs, u16 frames);
 int mlx5e_channels_set_moderation(struct mlx5e_priv *priv,
 				  const struct mlx5e_params *params);
+int mlx5e_rx_cqe_compress_follow_tstamp(struct mlx5e_priv *priv,
+					struct netlink_ext_ack *extack);
 int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 			     const struct mlx5e_params *new,
 			     struct netlink_ext_ack *extack);

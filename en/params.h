@@ -19,6 +19,8 @@
 /* Why rx_cqe_compress cannot be set. */
 #define MLX5E_CQE_COMPRESS_UNSUPPORTED_MSG \
 	"rx_cqe_compress: the device has no CQE compression"
+#define MLX5E_CQE_COMPRESS_TSTAMP_MSG \
+	"rx_cqe_compress: not with RX hardware timestamps (a block shares one stamp)"
 #define MLX5E_CQE_COMPRESS_STRIDX_MSG \
 	"rx_cqe_compress: the device's mini CQEs carry no stride index, needed by the striding RQ"
 
