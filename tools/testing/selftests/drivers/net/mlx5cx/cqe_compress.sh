@@ -8,7 +8,8 @@
 # of more than one CQE (rx_cqe_compress_blks/pkts), and the model writes
 # fewer CQE bytes per received packet than with the flag off; a patterned
 # ping flood crosses both ways byte for byte; an RX error CQE is
-# recovered from once, blocks after it; off again, the counters stop.
+# recovered from once, blocks after it; RX timestamps turn it off and it
+# comes back after them; off again, the counters stop.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -16,7 +17,7 @@ source "$(dirname "$0")/lib.sh"
 N=${N:-$(sized 20000 1000)}
 
 require_testport
-ktap_header 16
+ktap_header 17
 
 ours_pair_up
 
@@ -109,6 +110,18 @@ error_recovered() {
 ktap_check "an RX error CQE with compression on: one recovery, then blocks and a byte-exact ping flood again" \
 	error_recovered
 
+# RX hardware timestamps turn it off (a block shares its title's stamp),
+# refuse it while on, and bring it back when off.
+flag_b() { ip netns exec "$NS" ethtool --show-priv-flags "$b" | grep -Eq "rx_cqe_compress *: $1"; }
+follows_tstamp() {
+	ip netns exec "$NS" hwstamp_ctl -i "$b" -t 0 -r 1 >/dev/null || return 1
+	flag_b off || { diag "still on with RX timestamps"; return 1; }
+	b_flags rx_cqe_compress on 2>/dev/null && { diag "turned on with RX timestamps"; return 1; }
+	ip netns exec "$NS" hwstamp_ctl -i "$b" -t 0 -r 0 >/dev/null || return 1
+	flag_b on || { diag "not back on with RX timestamps off"; return 1; }
+}
+ktap_check "RX timestamps on: flag off and refused; off: flag on again" follows_tstamp
+
 b_flags rx_cqe_compress off
 off_again_blks='' off_again_cpkts='' off_again_mblks='' off_again_pkts=''
 burst off_again
@@ -116,7 +129,8 @@ ktap_check "flag off again: frames received, rx_cqe_compress_blks/pkts and the m
 	test "$off_again_blks" -eq 0 -a "$off_again_cpkts" -eq 0 -a \
 	     "$off_again_mblks" -eq 0 -a "$off_again_pkts" -gt 0
 
-no_complaints "no error or warning in dmesg"
+no_complaints "no error or warning in dmesg (but the refusal asked for)" \
+	'rx_cqe_compress: not with RX hardware timestamps'
 pair_down
 ktap_check "rmmod" unload_mlx5
 ktap_check "rmmod: nothing left on the device" all_clean
