@@ -88,6 +88,9 @@ enum mlx5e_traffic_type {
  *	striding_rq, UMR)
  * @MLX5E_PFLAG_XDP_TX_MPWQE: pack XDP_TX and ndo_xdp_xmit frames into
  *	Enhanced Multi-Packet send WQEs on the XDP SQ (switched in place)
+ * @MLX5E_PFLAG_RX_CQE_COMPRESS: rx_cqe_compress, RX CQs with CQE
+ *	compression (needs cqe_compression; a striding RQ also
+ *	mini_cqe_resp_stride_index)
  * @MLX5E_NUM_PFLAGS: number of flags
  */
 enum mlx5e_priv_flag {
@@ -95,6 +98,7 @@ enum mlx5e_priv_flag {
 	MLX5E_PFLAG_SKB_TX_MPWQE,
 	MLX5E_PFLAG_RX_STRIDING_RQ,
 	MLX5E_PFLAG_XDP_TX_MPWQE,
+	MLX5E_PFLAG_RX_CQE_COMPRESS,
 	MLX5E_NUM_PFLAGS,
 };
 
@@ -223,6 +227,8 @@ struct mlx5e_sq_cq_stats {
  * @oversize_pkts_sw_drop: striding RQ: frames larger than a linear stride,
  *	dropped
  * @umr_cqe_err: striding RQ: error completions of UMR WQEs
+ * @cqe_compress_blks: compressed CQE blocks received
+ * @cqe_compress_pkts: CQEs decompressed from them
  */
 struct mlx5e_rq_stats {
 	struct u64_stats_sync syncp;
@@ -247,6 +253,8 @@ struct mlx5e_rq_stats {
 	u64_stats_t mpwqe_filler_strides;
 	u64_stats_t oversize_pkts_sw_drop;
 	u64_stats_t umr_cqe_err;
+	u64_stats_t cqe_compress_blks;
+	u64_stats_t cqe_compress_pkts;
 };
 
 /**
@@ -328,6 +336,25 @@ struct mlx5e_cq {
 	struct mlx5_cq mcq;
 	void __iomem *uar_page;
 	struct mlx5e_ch_stats *stats;
+};
+
+/**
+ * struct mlx5e_cq_decomp - a compressed CQE block being read (RX CQ)
+ * @title: the block's title CQE, rewritten with each mini CQE's fields:
+ *	the CQE the RX handlers see
+ * @mini: the mini CQE array in use
+ * @left: CQEs of the block not yet handled (the block may span polls)
+ * @mini_idx: next entry of @mini (MLX5_MINI_CQE_ARRAY_SIZE: read the
+ *	next array from the slot at the consumer counter)
+ * @wqe_counter: legacy RQ: the next CQE's WQE counter (the mini CQE has
+ *	none; a striding RQ's has its stride index)
+ */
+struct mlx5e_cq_decomp {
+	struct mlx5_cqe64 title;
+	struct mlx5_mini_cqe8 mini[MLX5_MINI_CQE_ARRAY_SIZE];
+	u32 left;
+	u8 mini_idx;
+	u16 wqe_counter;
 };
 
 /**
@@ -543,6 +570,7 @@ struct mlx5e_icosq {
  * @pc: WQEs posted (striding: their UMR completed)
  * @umr_pc: striding: WQEs whose pages were taken and UMR posted
  * @cq: its completion queue
+ * @cqd: the compressed CQE block being read from @cq (rx_cqe_compress)
  * @wq: the WQE ring
  * @frags: per WQE index, @num_frags buffers
  * @page_pool: where buffers come from
@@ -585,6 +613,7 @@ struct mlx5e_rq {
 	u16 pc;
 	u16 umr_pc;
 	struct mlx5e_cq cq;
+	struct mlx5e_cq_decomp cqd;
 
 	/* read only */
 	struct mlx5_wq_cyc wq;
@@ -802,6 +831,8 @@ enum {
  * @hwtstamp: hardware timestamping (SIOCSHWTSTAMP): @hwtstamp.tx_type
  *	HWTSTAMP_TX_ON or OFF, @hwtstamp.rx_filter HWTSTAMP_FILTER_ALL or
  *	NONE; the data path reads it at every packet
+ * @rx_cqe_compress_def: rx_cqe_compress as last asked (or the default):
+ *	what RX timestamps off brings back (they turn it off)
  */
 struct mlx5e_priv {
 	struct mlx5e_channels channels;
@@ -829,6 +860,7 @@ struct mlx5e_priv {
 	struct devlink_health_reporter *tx_reporter;
 	struct devlink_health_reporter *rx_reporter;
 	struct kernel_hwtstamp_config hwtstamp;
+	bool rx_cqe_compress_def;
 };
 
 /* en_main.c */
@@ -838,6 +870,8 @@ int mlx5e_modify_cq_moderation(struct mlx5_core_dev *mdev,
 			       struct mlx5e_cq *cq, u16 usecs, u16 frames);
 int mlx5e_channels_set_moderation(struct mlx5e_priv *priv,
 				  const struct mlx5e_params *params);
+int mlx5e_rx_cqe_compress_follow_tstamp(struct mlx5e_priv *priv,
+					struct netlink_ext_ack *extack);
 int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 			     const struct mlx5e_params *new,
 			     struct netlink_ext_ack *extack);
@@ -916,6 +950,7 @@ void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv);
 
 /* en_rx.c */
 int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget);
+void mlx5e_rx_cq_drain(struct mlx5e_rq *rq);
 bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq);
 void mlx5e_free_rx_descs(struct mlx5e_rq *rq);
 bool mlx5e_poll_icosq_cq(struct mlx5e_icosq *sq, struct mlx5e_rq *rq);

@@ -771,6 +771,7 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 					     params->log_rq_size);
 	if (err)
 		return err;
+	memset(&rq->cqd, 0, sizeof(rq->cqd));
 	err = mlx5_wq_cyc_create(c->mdev->device, log_wqes, log_stride,
 				 MLX5_WQ_DBR_RCV, &rq->wq);
 	if (err)
@@ -1530,6 +1531,34 @@ static int mlx5e_hwtstamp_get(struct net_device *netdev,
 	return 0;
 }
 
+/**
+ * mlx5e_rx_cqe_compress_follow_tstamp() - rx_cqe_compress as RX
+ *	timestamps allow
+ * @priv: the netdev's private area, state_lock held
+ * @extack: why the channels could not be switched
+ *
+ * A decompressed CQE carries its block's first timestamp: with RX
+ * timestamps on, compression is off (as upstream without a PTP RQ); off
+ * again, it is what was last asked (@priv->rx_cqe_compress_def).
+ *
+ * Return: 0 or a negative errno from reopening the channels.
+ */
+int mlx5e_rx_cqe_compress_follow_tstamp(struct mlx5e_priv *priv,
+					struct netlink_ext_ack *extack)
+{
+	const u32 flag = BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
+	bool want = priv->rx_cqe_compress_def &&
+		    priv->hwtstamp.rx_filter == HWTSTAMP_FILTER_NONE;
+	struct mlx5e_params params = priv->params;
+
+	if (!!(params.pflags & flag) == want)
+		return 0;
+	params.pflags ^= flag;
+	netdev_info(priv->netdev, "rx_cqe_compress %s: RX timestamps %s\n",
+		    want ? "on again" : "off", want ? "off" : "on");
+	return mlx5e_safe_switch_params(priv, &params, extack);
+}
+
 /*
  * Stamps come from the PHC's timer: every received packet's, or none; a
  * transmitted packet's when its socket asks (SKBTX_HW_TSTAMP). Any RX
@@ -1540,6 +1569,8 @@ static int mlx5e_hwtstamp_set(struct net_device *netdev,
 			      struct netlink_ext_ack *extack)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
+	struct kernel_hwtstamp_config old;
+	int err;
 
 	if (mlx5_clock_phc_index(priv->mdev) < 0) {
 		NL_SET_ERR_MSG_MOD(extack, "no PTP hardware clock");
@@ -1551,9 +1582,18 @@ static int mlx5e_hwtstamp_set(struct net_device *netdev,
 	}
 	if (cfg->rx_filter != HWTSTAMP_FILTER_NONE)
 		cfg->rx_filter = HWTSTAMP_FILTER_ALL;
+	mutex_lock(&priv->state_lock);
+	old = priv->hwtstamp;
 	WRITE_ONCE(priv->hwtstamp.tx_type, cfg->tx_type);
 	WRITE_ONCE(priv->hwtstamp.rx_filter, cfg->rx_filter);
-	return 0;
+	/* Compression follows RX timestamps (its blocks share a stamp). */
+	err = mlx5e_rx_cqe_compress_follow_tstamp(priv, extack);
+	if (err) {
+		WRITE_ONCE(priv->hwtstamp.tx_type, old.tx_type);
+		WRITE_ONCE(priv->hwtstamp.rx_filter, old.rx_filter);
+	}
+	mutex_unlock(&priv->state_lock);
+	return err;
 }
 
 static const struct net_device_ops mlx5e_netdev_ops = {
@@ -1743,6 +1783,20 @@ static int mlx5e_priv_init(struct mlx5e_priv *priv, struct net_device *netdev,
 			  min_t(u16, priv->max_nch,
 				netif_get_num_default_rss_queues()),
 			  ETH_DATA_LEN);
+	/*
+	 * rx_cqe_compress by default as upstream: where the device has it,
+	 * manages its vport group, and PCIe is slower than half the port;
+	 * not where the default RQ type cannot run it.
+	 */
+	if (MLX5_CAP_GEN(mdev, cqe_compression) &&
+	    MLX5_CAP_GEN(mdev, vport_group_manager) &&
+	    mlx5e_port_slow_pci(mdev)) {
+		priv->params.pflags |= BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
+		if (mlx5e_cqe_compress_validate(mdev, &priv->params))
+			priv->params.pflags &= ~BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
+	}
+	priv->rx_cqe_compress_def =
+		priv->params.pflags & BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
 	mlx5e_rss_init(priv);
 	return 0;
 }

@@ -223,7 +223,8 @@ static void mlx5e_rx_hash(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 	u8 ht = cqe->rss_hash_type;
 	enum pkt_hash_types type = PKT_HASH_TYPE_NONE;
 
-	if (!(rq->netdev->features & NETIF_F_RXHASH))
+	/* A decompressed CQE has no hash: the mini CQE carries the checksum. */
+	if (!(rq->netdev->features & NETIF_F_RXHASH) || !ht)
 		return;
 	if (ht & CQE_RSS_HTYPE_L4)
 		type = PKT_HASH_TYPE_L4;
@@ -919,6 +920,97 @@ consumed:
 	mlx5e_mpwqe_consume(rq, ix, strides);
 }
 
+/*
+ * CQE compression (rx_cqe_compress, the basic layout): a CQE whose format
+ * is MLX5_COMPRESSED is the title of a block of byte_cnt CQEs that takes
+ * as many slots from it.  Mini CQE array k (eight 8-byte mini CQEs) is in
+ * the block's slot 1 for k = 0, slot 8 * k after; a mini CQE gives its
+ * CQE's byte count, checksum and (striding RQ) stride index, the title
+ * everything else, the hash aside (none).  Only the title's owner bit is
+ * checked: the device writes it last.  The driver gives each slot it
+ * consumes its own lap's owner bit, so that slots the device did not
+ * write this lap do not look valid on the next.  The block's state lives
+ * in the RQ (rq->cqd): a block may span NAPI polls.
+ */
+static void mlx5e_cqd_read_mini(struct mlx5e_rq *rq, u32 cc)
+{
+	struct mlx5_cqwq *wq = &rq->cq.wq;
+
+	memcpy(rq->cqd.mini, wq->wqb.buf + ((size_t)(cc & wq->sz_m1) << 6),
+	       sizeof(rq->cqd.mini));
+	rq->cqd.mini_idx = 0;
+}
+
+/* The title at the consumer counter: the block starts. */
+static void mlx5e_cqd_start(struct mlx5e_rq *rq, struct mlx5_cqe64 *title)
+{
+	struct mlx5e_cq_decomp *d = &rq->cqd;
+
+	d->title = *title;
+	d->title.rss_hash_type = 0;
+	d->title.rss_hash_result = 0;
+	d->left = be32_to_cpu(title->byte_cnt);
+	d->wqe_counter = be16_to_cpu(title->wqe_counter);
+	mlx5e_cqd_read_mini(rq, rq->cq.wq.cc + 1);
+}
+
+/* The next CQE of the block, at the consumer counter. */
+static struct mlx5_cqe64 *mlx5e_cqd_next(struct mlx5e_rq *rq)
+{
+	struct mlx5e_cq_decomp *d = &rq->cqd;
+	struct mlx5_mini_cqe8 *m;
+
+	if (d->mini_idx == MLX5_MINI_CQE_ARRAY_SIZE)
+		mlx5e_cqd_read_mini(rq, rq->cq.wq.cc);
+	m = &d->mini[d->mini_idx++];
+	d->title.byte_cnt = m->byte_cnt;
+	d->title.check_sum = m->checksum;
+	if (rq->striding) {
+		d->title.wqe_counter = m->stridx;
+	} else {
+		d->title.wqe_counter = cpu_to_be16(d->wqe_counter);
+		d->wqe_counter++;
+	}
+	return &d->title;
+}
+
+/* A slot of a block handled: software's for the rest of this lap. */
+static void mlx5e_cqd_pop(struct mlx5e_rq *rq)
+{
+	struct mlx5_cqwq *wq = &rq->cq.wq;
+	struct mlx5_cqe64 *slot = wq->wqb.buf + ((size_t)(wq->cc & wq->sz_m1) << 6);
+
+	WRITE_ONCE(slot->op_own, (wq->cc >> wq->log_sz) & 1);
+	rq->cqd.left--;
+	wq->cc++;
+}
+
+/* The next CQE to handle, plain or from a block; NULL when none. */
+static struct mlx5_cqe64 *mlx5e_rx_next_cqe(struct mlx5e_rq *rq, u32 *blks)
+{
+	struct mlx5_cqe64 *cqe;
+
+	if (rq->cqd.left)
+		return mlx5e_cqd_next(rq);
+	cqe = mlx5_cqwq_get_cqe(&rq->cq.wq);
+	if (!cqe || mlx5_get_cqe_format(cqe) != MLX5_COMPRESSED)
+		return cqe;
+	mlx5e_cqd_start(rq, cqe);
+	(*blks)++;
+	return mlx5e_cqd_next(rq);
+}
+
+/* Count what the poll decompressed. */
+static void mlx5e_rx_cqd_stats(struct mlx5e_rq *rq, u32 blks, u32 pkts)
+{
+	if (!pkts)
+		return;
+	u64_stats_update_begin(&rq->stats->syncp);
+	u64_stats_add(&rq->stats->cqe_compress_blks, blks);
+	u64_stats_add(&rq->stats->cqe_compress_pkts, pkts);
+	u64_stats_update_end(&rq->stats->syncp);
+}
+
 /**
  * mlx5e_poll_rx_cq() - receive completions (NAPI)
  * @rq: the RQ
@@ -929,6 +1021,7 @@ consumed:
 int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
 {
 	struct mlx5_cqwq *cqwq = &rq->cq.wq;
+	u32 blks = 0, pkts = 0;
 	struct mlx5_cqe64 *cqe;
 	struct bpf_prog *prog;
 	int work = 0;
@@ -937,8 +1030,13 @@ int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
 		return 0;
 	rcu_read_lock();
 	prog = rcu_dereference(rq->xdp_prog);
-	while (work < budget && (cqe = mlx5_cqwq_get_cqe(cqwq))) {
-		mlx5_cqwq_pop(cqwq);
+	while (work < budget && (cqe = mlx5e_rx_next_cqe(rq, &blks))) {
+		if (cqe == &rq->cqd.title) {
+			mlx5e_cqd_pop(rq);
+			pkts++;
+		} else {
+			mlx5_cqwq_pop(cqwq);
+		}
 		work++;
 		if (!rq->striding) {
 			mlx5e_handle_rx_cqe(rq, prog, cqe);
@@ -949,12 +1047,38 @@ int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
 		if (unlikely(test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state)))
 			break;
 	}
+	mlx5e_rx_cqd_stats(rq, blks, pkts);
 	if (work)
 		mlx5_cqwq_update_db(cqwq);
 	if (prog)
 		mlx5e_xdp_rx_done(rq);
 	rcu_read_unlock();
 	return work;
+}
+
+/**
+ * mlx5e_rx_cq_drain() - drop every CQE the RQ's CQ holds, compressed
+ *	blocks whole
+ * @rq: the RQ, its NAPI disabled
+ */
+void mlx5e_rx_cq_drain(struct mlx5e_rq *rq)
+{
+	struct mlx5_cqwq *wq = &rq->cq.wq;
+	struct mlx5_cqe64 *cqe;
+
+	for (;;) {
+		while (rq->cqd.left)
+			mlx5e_cqd_pop(rq);
+		cqe = mlx5_cqwq_get_cqe(wq);
+		if (!cqe)
+			break;
+		if (mlx5_get_cqe_format(cqe) != MLX5_COMPRESSED) {
+			mlx5_cqwq_pop(wq);
+			continue;
+		}
+		rq->cqd.left = min(be32_to_cpu(cqe->byte_cnt), wq->sz_m1 + 1);
+	}
+	mlx5_cqwq_update_db(wq);
 }
 
 /**

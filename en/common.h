@@ -24,6 +24,7 @@ int mlx5e_port_set_mtu(struct mlx5_core_dev *mdev, u16 hw_mtu);
 int mlx5e_port_set_admin(struct mlx5_core_dev *mdev, bool up);
 int mlx5e_port_oper_up(struct mlx5_core_dev *mdev, bool *up);
 int mlx5e_port_speed(struct mlx5_core_dev *mdev, u32 *mbps);
+bool mlx5e_port_slow_pci(struct mlx5_core_dev *mdev);
 int mlx5e_port_ptys(struct mlx5_core_dev *mdev, u32 *cap, u32 *admin,
 		    u32 *oper);
 u32 mlx5e_ptys_speed(u32 proto);

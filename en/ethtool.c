@@ -24,6 +24,7 @@ static const char mlx5e_priv_flags[MLX5E_NUM_PFLAGS][ETH_GSTRING_LEN] = {
 	"skb_tx_mpwqe",
 	"rx_striding_rq",
 	"xdp_tx_mpwqe",
+	"rx_cqe_compress",
 };
 
 static void mlx5e_get_drvinfo(struct net_device *netdev,
@@ -253,16 +254,18 @@ static void mlx5e_set_xdp_tx_mpwqe(struct mlx5e_priv *priv, bool on)
 		mlx5e_xdpsq_set_mpwqe(priv->channels.c[i]->xdpsq, on);
 }
 
-/* A flag that changes the queues (skb_tx_mpwqe, rx_striding_rq) reopens
- * the channels through mlx5e_safe_switch_params(): the new SQs take it
- * from their first packet, the old ones complete what they hold.
+/* A flag that changes the queues (skb_tx_mpwqe, rx_striding_rq,
+ * rx_cqe_compress) reopens the channels through mlx5e_safe_switch_params():
+ * the new queues take it from their first packet, the old ones complete
+ * what they hold. rx_cqe_compress is refused while RX timestamps are on.
  * xdp_tx_mpwqe switches the XDP SQs in place.
  */
 static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
 	const u32 reopen = BIT(MLX5E_PFLAG_SKB_TX_MPWQE) |
-			   BIT(MLX5E_PFLAG_RX_STRIDING_RQ);
+			   BIT(MLX5E_PFLAG_RX_STRIDING_RQ) |
+			   BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
 	const u32 xdp_mpwqe = BIT(MLX5E_PFLAG_XDP_TX_MPWQE);
 	struct mlx5e_params params;
 	u32 changed;
@@ -288,8 +291,20 @@ static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
 			   !mlx5e_striding_rq_caps(priv->mdev)) {
 			netdev_err(netdev, "%s\n", MLX5E_STRIDING_UNSUPPORTED_MSG);
 			err = -EOPNOTSUPP;
+		} else if ((changed & flags & BIT(MLX5E_PFLAG_RX_CQE_COMPRESS)) &&
+			   priv->hwtstamp.rx_filter != HWTSTAMP_FILTER_NONE) {
+			netdev_err(netdev, "%s\n", MLX5E_CQE_COMPRESS_TSTAMP_MSG);
+			err = -EINVAL;
+		} else if (mlx5e_cqe_compress_validate(priv->mdev, &params)) {
+			err = mlx5e_cqe_compress_validate(priv->mdev, &params);
+			netdev_err(netdev, "%s\n", err == -EOPNOTSUPP ?
+				   MLX5E_CQE_COMPRESS_UNSUPPORTED_MSG :
+				   MLX5E_CQE_COMPRESS_STRIDX_MSG);
 		} else {
 			err = mlx5e_safe_switch_params(priv, &params, NULL);
+			if (!err && (changed & BIT(MLX5E_PFLAG_RX_CQE_COMPRESS)))
+				priv->rx_cqe_compress_def =
+					flags & BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
 		}
 	} else {
 		priv->params = params;

@@ -147,6 +147,31 @@ bool mlx5e_striding_rq_caps(struct mlx5_core_dev *mdev)
 }
 
 /**
+ * mlx5e_cqe_compress_validate() - whether the device can run rx_cqe_compress
+ * @mdev: the device
+ * @params: the parameters (the flag, the RQ type)
+ *
+ * The basic layout with the checksum mini CQE format; a striding RQ takes
+ * the stride index from the mini CQE, as upstream does where the device
+ * has mini_cqe_resp_stride_index.
+ *
+ * Return: 0 (flag off, or possible), -EOPNOTSUPP (no CQE compression) or
+ * -EINVAL (striding RQ without stride index in the mini CQE).
+ */
+int mlx5e_cqe_compress_validate(struct mlx5_core_dev *mdev,
+				const struct mlx5e_params *params)
+{
+	if (!(params->pflags & BIT(MLX5E_PFLAG_RX_CQE_COMPRESS)))
+		return 0;
+	if (!MLX5_CAP_GEN(mdev, cqe_compression))
+		return -EOPNOTSUPP;
+	if (mlx5e_rq_is_striding(params) &&
+	    !MLX5_CAP_GEN(mdev, mini_cqe_resp_stride_index))
+		return -EINVAL;
+	return 0;
+}
+
+/**
  * mlx5e_rq_is_striding() - whether the RQs of @params are striding
  * @params: the parameters
  *
@@ -228,6 +253,7 @@ int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 			  struct netlink_ext_ack *extack)
 {
 	struct mlx5e_rx_buf_layout l;
+	int err;
 
 	if (!params->num_channels ||
 	    params->num_channels > mlx5e_max_channels(mdev)) {
@@ -264,6 +290,13 @@ int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 		NL_SET_ERR_MSG_MOD(extack, MLX5E_XDP_MPWQE_UNSUPPORTED_MSG);
 		return -EOPNOTSUPP;
 	}
+	err = mlx5e_cqe_compress_validate(mdev, params);
+	if (err == -EOPNOTSUPP)
+		NL_SET_ERR_MSG_MOD(extack, MLX5E_CQE_COMPRESS_UNSUPPORTED_MSG);
+	else if (err)
+		NL_SET_ERR_MSG_MOD(extack, MLX5E_CQE_COMPRESS_STRIDX_MSG);
+	if (err)
+		return err;
 	if (params->sw_mtu < ETH_MIN_MTU || params->sw_mtu > max_mtu) {
 		NL_SET_ERR_MSG_FMT_MOD(extack, "MTU must be %u..%u",
 				       ETH_MIN_MTU, max_mtu);
@@ -366,4 +399,11 @@ void mlx5e_build_cq_ctx(const struct mlx5e_params *params, bool rx,
 					   params->tx_cq_usecs);
 	MLX5_SET(cqc, cqc, cq_max_count, rx ? params->rx_cq_frames :
 					      params->tx_cq_frames);
+	if (rx && (params->pflags & BIT(MLX5E_PFLAG_RX_CQE_COMPRESS))) {
+		/* Basic layout; the checksum, and the stride index if striding. */
+		MLX5_SET(cqc, cqc, cqe_comp_en, 1);
+		MLX5_SET(cqc, cqc, mini_cqe_res_format,
+			 mlx5e_rq_is_striding(params) ?
+			 MLX5_CQE_FORMAT_CSUM_STRIDX : MLX5_CQE_FORMAT_CSUM);
+	}
 }

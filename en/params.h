@@ -16,6 +16,14 @@
 #define MLX5E_STRIDING_UNSUPPORTED_MSG \
 	"rx_striding_rq: the device has no striding RQ with UMR"
 
+/* Why rx_cqe_compress cannot be set. */
+#define MLX5E_CQE_COMPRESS_UNSUPPORTED_MSG \
+	"rx_cqe_compress: the device has no CQE compression"
+#define MLX5E_CQE_COMPRESS_TSTAMP_MSG \
+	"rx_cqe_compress: not with RX hardware timestamps (a block shares one stamp)"
+#define MLX5E_CQE_COMPRESS_STRIDX_MSG \
+	"rx_cqe_compress: the device's mini CQEs carry no stride index, needed by the striding RQ"
+
 /* Whether rx_striding_rq is on by default where the device has it. */
 #define MLX5E_STRIDING_RQ_DEFAULT	1
 #define MLX5E_MPWQE_LOG_WQES_MIN	3
@@ -23,6 +31,8 @@
 
 bool mlx5e_striding_rq_caps(struct mlx5_core_dev *mdev);
 bool mlx5e_rq_is_striding(const struct mlx5e_params *params);
+int mlx5e_cqe_compress_validate(struct mlx5_core_dev *mdev,
+				const struct mlx5e_params *params);
 void mlx5e_rq_layout_any(const struct mlx5e_params *params,
 			 struct mlx5e_rx_buf_layout *l);
 u8 mlx5e_mpwqe_log_strides(const struct mlx5e_rx_buf_layout *l);

@@ -244,6 +244,30 @@ int mlx5e_port_speed(struct mlx5_core_dev *mdev, u32 *mbps)
 }
 
 /**
+ * mlx5e_port_slow_pci() - whether PCIe is the bottleneck (upstream's
+ *	slow_pci_heuristic())
+ * @mdev: the device
+ *
+ * The port's fastest protocol (PTYS capability) more than twice what the
+ * PCIe link to the host can carry (pcie_bandwidth_available()).  Either
+ * unknown: not slow.
+ *
+ * Return: true when PCIe is slow for the port.
+ */
+bool mlx5e_port_slow_pci(struct mlx5_core_dev *mdev)
+{
+	u32 cap, mbps, pci_bw;
+
+	if (mlx5e_port_ptys(mdev, &cap, NULL, NULL))
+		return false;
+	mbps = mlx5e_ptys_speed(cap);
+	if (mbps == SPEED_UNKNOWN)
+		return false;
+	pci_bw = pcie_bandwidth_available(mdev->pdev, NULL, NULL, NULL);
+	return pci_bw && mbps > 2 * pci_bw;
+}
+
+/**
  * mlx5e_port_query_pause() - global pause from PFCC
  * @mdev: the device
  * @rx: filled in: pause frames received are honoured

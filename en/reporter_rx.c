@@ -84,9 +84,7 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 
 	napi_disable(&c->napi);
 	/* CQEs behind the error: their WQEs are returned with the rest. */
-	while (mlx5_cqwq_get_cqe(&rq->cq.wq))
-		mlx5_cqwq_pop(&rq->cq.wq);
-	mlx5_cqwq_update_db(&rq->cq.wq);
+	mlx5e_rx_cq_drain(rq);
 	/*
 	 * UMRs in flight complete before their WQEs' pages go back; a
 	 * failed ICOSQ, or UMRs the device does not complete, are made

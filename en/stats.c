@@ -52,6 +52,8 @@ static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
 	MLX5E_DESC(struct mlx5e_rq_stats, mpwqe_filler_strides),
 	MLX5E_DESC(struct mlx5e_rq_stats, oversize_pkts_sw_drop),
 	MLX5E_DESC(struct mlx5e_rq_stats, umr_cqe_err),
+	MLX5E_DESC(struct mlx5e_rq_stats, cqe_compress_blks),
+	MLX5E_DESC(struct mlx5e_rq_stats, cqe_compress_pkts),
 };
 
 static const struct mlx5e_counter_desc mlx5e_xdp_xmit_desc[] = {

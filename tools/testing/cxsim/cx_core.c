@@ -78,6 +78,7 @@ void cx_core_default_params(struct cx_params *params)
 	params->init_delay_ns = 50000000ULL;	/* 50 ms */
 	params->mpwqe = true;
 	params->vlan_insert = true;
+	params->cqe_comp = true;
 }
 
 void cx_core_init(struct cx_core *core, const struct cx_host *host,
@@ -118,6 +119,7 @@ void cx_core_fini(struct cx_core *core)
 
 void cx_core_timer(struct cx_core *core)
 {
+	cx_cq_comp_timer(core);
 	cx_cq_timer(core);
 	cx_umr_timer(core);
 	cx_sq_timer(core);

@@ -293,6 +293,8 @@ struct cx_params {
 	bool mpwqe;
 	/* The eseg may ask for a VLAN tag to be inserted (wqe_vlan_insert). */
 	bool vlan_insert;
+	/* CQE compression (cqe_compression, mini_cqe_resp_stride_index). */
+	bool cqe_comp;
 	/*
 	 * MLX5_INLINE_MODE_*: headers every SEND WQE must inline, announced
 	 * through the NIC vport context (NONE: wqe_inline_mode not required).

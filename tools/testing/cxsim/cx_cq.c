@@ -31,6 +31,17 @@
  * once).  Time is the host's clock (QEMU's virtual clock), through the
  * one host timer (cx_timer_rearm()); without a host timer the period
  * counts as run out.
+ *
+ * CQE compression (cqe_comp_en, the basic layout of cx_datapath.h): the
+ * RX CQEs of one step of the device's work (the frames one delivery of the
+ * host brought) are held and go out as compressed blocks at its end, from
+ * the host timer set to now (cx_cq_comp_timer()): a completion never waits
+ * for a later frame.  A CQE joins the block when the title carries all it
+ * needs (cx_cqe_comp_match()), up to CX_CQ_COMP_MAX; any other CQE of the
+ * CQ (an error, a filler, a CQE that differs) writes the held ones first.
+ * A block of one is written as a plain CQE.  The mini CQE arrays go out
+ * before the title: the driver reads them once the title's owner bit
+ * says the block is there.  Without a host timer nothing is held.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,12 +69,37 @@ static void cx_cq_free_obj(struct cx_cq *cq)
 	if (!cq)
 		return;
 	cx_pas_free(&cq->pas);
+	free(cq->comp_held);
 	free(cq);
 }
 
 static bool cx_eq_valid(struct cx_core *core, uint32_t eqn)
 {
 	return eqn < CX_MAX_EQS && core->func.eq[eqn].valid;
+}
+
+/*
+ * What CREATE_CQ may ask of compression: the basic layout (no
+ * enhanced_cqe_compression), 64-byte CQEs (no cqe_compression_128), the
+ * hash, checksum or checksum + stride index mini CQE format, and only
+ * where announced (cx_params.cqe_comp).  Sets the
+ * syndrome and returns nonzero when refused.
+ */
+static int cx_cq_comp_check(struct cx_cmd *cmd, const void *cqc)
+{
+	uint32_t fmt = MLX5_GET(cqc, cqc, mini_cqe_res_format);
+
+	if (!cmd->core->params.cqe_comp)
+		return CX_BAD_PARAM(cmd, "CQE compression not announced");
+	if (MLX5_GET(cqc, cqc, cqe_sz))
+		return CX_BAD_PARAM(cmd, "CQE compression with 128-byte CQEs");
+	if (MLX5_GET(cqc, cqc, cqe_compression_layout))
+		return CX_BAD_PARAM(cmd, "CQE compression layout %u",
+				    MLX5_GET(cqc, cqc, cqe_compression_layout));
+	if (fmt != CX_CQE_FORMAT_HASH && fmt != CX_CQE_FORMAT_CSUM &&
+	    fmt != CX_CQE_FORMAT_CSUM_STRIDX)
+		return CX_BAD_PARAM(cmd, "mini_cqe_res_format %u", fmt);
+	return 0;
 }
 
 uint8_t cx_cq_create(struct cx_cmd *cmd)
@@ -85,8 +121,8 @@ uint8_t cx_cq_create(struct cx_cmd *cmd)
 		return CX_BAD_PARAM(cmd, "log_cq_size %u", log_size);
 	if (cqe_sz > 1)
 		return CX_BAD_PARAM(cmd, "cqe_sz %u", cqe_sz);
-	if (MLX5_GET(cqc, cqc, cqe_comp_en))
-		return CX_BAD_PARAM(cmd, "CQE compression not announced");
+	if (MLX5_GET(cqc, cqc, cqe_comp_en) && cx_cq_comp_check(cmd, cqc))
+		return MLX5_CMD_STAT_BAD_PARAM_ERR;
 	if (MLX5_GET(cqc, cqc, cq_period_mode) > 1)
 		return CX_BAD_PARAM(cmd, "cq_period_mode %u",
 				    MLX5_GET(cqc, cqc, cq_period_mode));
@@ -117,6 +153,16 @@ uint8_t cx_cq_create(struct cx_cmd *cmd)
 	cq->oi = MLX5_GET(cqc, cqc, oi);
 	cq->cc = MLX5_GET(cqc, cqc, cc);
 	cq->dbr_addr = MLX5_GET64(cqc, cqc, dbr_addr);
+	if (MLX5_GET(cqc, cqc, cqe_comp_en)) {
+		cq->comp_en = true;
+		cq->comp_fmt = MLX5_GET(cqc, cqc, mini_cqe_res_format);
+		cq->comp_held = calloc(CX_CQ_COMP_MAX, sizeof(*cq->comp_held));
+		if (!cq->comp_held) {
+			cx_cq_free_obj(cq);
+			cmd->syndrome = CX_SYND_NO_RES;
+			return MLX5_CMD_STAT_NO_RES_ERR;
+		}
+	}
 	if (cx_tab_add(core, &core->func.nic->cq, cq, &id)) {
 		cx_cq_free_obj(cq);
 		cmd->syndrome = CX_SYND_NO_RES;
@@ -305,17 +351,18 @@ void cx_cq_timer(struct cx_core *core)
 	/* cx_core_timer() rearms the host timer after the commands' turn. */
 }
 
-int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img)
+/*
+ * Room for @n more CQEs?  If not, and overrun is not ignored, the CQ
+ * overruns: the CQ error event on the first, counted.
+ */
+static bool cx_cq_room(struct cx_core *core, struct cx_cq *cq, uint32_t n)
 {
-	struct cx_dp *dp = cx_dp_get(core);
+	struct cx_dp *dp = core->dp;
 	uint32_t nent = 1u << cq->log_size;
 	uint32_t pending;
-	uint64_t addr;
 
-	if (!dp)
-		return -1;
 	pending = (cq->prod - cx_cq_ci(core, cq)) & CX_CI_MASK;
-	if (pending >= nent && !cq->oi) {
+	if (pending + n > nent && !cq->oi) {
 		dp->cqe_dropped++;
 		if (!cq->overrun) {
 			struct mlx5_eqe eqe;
@@ -331,21 +378,150 @@ int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img)
 			eqe.data.cq_err.syndrome = CX_CQ_ERR_OVERRUN;
 			cx_eq_event(core, MLX5_EVENT_TYPE_CQ_ERROR, &eqe);
 		}
-		return -1;
+		return false;
 	}
 	cq->overrun = false;
+	return true;
+}
+
+/* @n CQEs were written: count them, moderate the armed CQ's EQE. */
+static void cx_cq_written(struct cx_core *core, struct cx_cq *cq, uint32_t n)
+{
+	cq->prod += n;
+	cq->cqes += n;
+	if (cq->armed) {
+		cq->mod_cqes += n;
+		cx_cq_moderate(core, cq);
+	}
+}
+
+/* One plain CQE (cx_cq_write() without the held ones). */
+static int cx_cq_put(struct cx_core *core, struct cx_cq *cq, const void *img)
+{
+	struct cx_dp *dp = core->dp;
+	uint64_t addr;
+
+	if (!cx_cq_room(core, cq, 1))
+		return -1;
 	if (cx_cq_addr(cq, cx_cqe_index(cq->prod, cq->log_size), &addr) ||
 	    cx_dma_write_entry(core, CX_DMAW_CQE, addr, img, CX_CQE_SIZE)) {
 		dp->cqe_dropped++;
 		return -1;
 	}
-	cq->prod++;
-	cq->cqes++;
-	if (cq->armed) {
-		cq->mod_cqes++;
-		cx_cq_moderate(core, cq);
+	cx_cq_written(core, cq, 1);
+	return 0;
+}
+
+/* The @n held CQEs as one block from cq->prod: 0, or -1 (DMA failed). */
+static int cx_cq_put_block(struct cx_core *core, struct cx_cq *cq, uint32_t n)
+{
+	uint8_t arrs[CX_CQ_COMP_MAX / CX_MINI_PER_ARRAY][CX_CQE_SIZE];
+	uint8_t title[CX_CQE_SIZE];
+	uint32_t k, narr;
+	uint64_t addr;
+
+	cx_cqe_comp_block(title, arrs, (const uint8_t (*)[64])cq->comp_held,
+			  n, cq->comp_fmt, cq->prod, cq->log_size);
+	narr = (n + CX_MINI_PER_ARRAY - 1) / CX_MINI_PER_ARRAY;
+	for (k = 0; k < narr; k++) {
+		uint32_t pi = cq->prod + cx_cqe_comp_arr_slot(k);
+
+		if (cx_cq_addr(cq, cx_cqe_index(pi, cq->log_size), &addr) ||
+		    cx_dma_write_entry(core, CX_DMAW_CQE, addr, arrs[k],
+				       CX_CQE_SIZE))
+			return -1;
+	}
+	/* The title last: its owner bit hands the block over. */
+	if (cx_cq_addr(cq, cx_cqe_index(cq->prod, cq->log_size), &addr) ||
+	    cx_dma_write_entry(core, CX_DMAW_CQE, addr, title, CX_CQE_SIZE))
+		return -1;
+	core->dp->cqe_comp_blocks++;
+	core->dp->cqe_comp_cqes += n;
+	cq->comp_blocks++;
+	cq->comp_cqes += n;
+	cx_cq_written(core, cq, n);
+	return 0;
+}
+
+void cx_cq_comp_flush(struct cx_core *core, struct cx_cq *cq)
+{
+	uint32_t i, n = cq->comp_n, nent = 1u << cq->log_size;
+
+	if (!n)
+		return;
+	cq->comp_n = 0;
+	if (n > 1 && (cq->oi ||
+		      ((cq->prod - cx_cq_ci(core, cq)) & CX_CI_MASK) + n <= nent)) {
+		if (cx_cq_put_block(core, cq, n))
+			core->dp->cqe_dropped += n;
+		return;
+	}
+	/*
+	 * One CQE, or a block that does not fit (the CQ overruns at the
+	 * first that does not): plain CQEs, each built for its own slot.
+	 */
+	for (i = 0; i < n; i++) {
+		struct mlx5_cqe64 *c = (struct mlx5_cqe64 *)cq->comp_held[i];
+
+		c->validity_iteration_count = (uint8_t)(cq->prod >> cq->log_size);
+		c->op_own = (uint8_t)((c->op_own & ~1) |
+				      cx_cqe_owner(cq->prod, cq->log_size));
+		if (cx_cq_put(core, cq, c) && cq->overrun) {
+			core->dp->cqe_dropped += n - i - 1;
+			return;
+		}
+	}
+}
+
+int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img)
+{
+	if (!cx_dp_get(core))
+		return -1;
+	cx_cq_comp_flush(core, cq);
+	return cx_cq_put(core, cq, img);
+}
+
+int cx_cq_write_rx(struct cx_core *core, struct cx_cq *cq, const void *img,
+		   bool striding)
+{
+	struct cx_dp *dp = cx_dp_get(core);
+	uint32_t n;
+
+	if (!dp)
+		return -1;
+	if (!cq->comp_en || !core->host.timer_mod || !core->host.now_ns)
+		return cx_cq_write(core, cq, img);
+	n = cq->comp_n;
+	if (n && (n == CX_CQ_COMP_MAX || striding != cq->comp_striding ||
+		  !cx_cqe_comp_match(cq->comp_held[0], cq->comp_held[n - 1],
+				     img, cq->comp_fmt, striding))) {
+		cx_cq_comp_flush(core, cq);
+		n = 0;
+	}
+	memcpy(cq->comp_held[n], img, CX_CQE_SIZE);
+	cq->comp_n = n + 1;
+	cq->comp_striding = striding;
+	if (!dp->comp_deadline) {
+		/* Due now: the host timer runs once this step is over. */
+		dp->comp_deadline = cx_now(core);
+		cx_timer_rearm(core);
 	}
 	return 0;
+}
+
+void cx_cq_comp_timer(struct cx_core *core)
+{
+	struct cx_dp *dp = core->dp;
+	struct cx_tab *t;
+	uint32_t i;
+
+	if (!dp || !core->func.nic || !dp->comp_deadline)
+		return;
+	dp->comp_deadline = 0;
+	t = &core->func.nic->cq;
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i])
+			cx_cq_comp_flush(core, t->slot[i]);
 }
 
 static void cx_cq_arm(struct cx_core *core, struct cx_cq *cq, uint64_t value);

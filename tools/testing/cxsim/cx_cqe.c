@@ -110,3 +110,77 @@ void cx_cqe_rx(void *cqe, uint32_t pi, uint8_t log_cq_sz,
 	}
 	finish(c, pi, log_cq_sz, MLX5_CQE_RESP_SEND);
 }
+
+/* The fields a mini CQE of format @fmt replaces, or the title does not hold. */
+static void comp_key(struct mlx5_cqe64 *k, const void *img, uint8_t fmt)
+{
+	memcpy(k, img, sizeof(*k));
+	k->byte_cnt = 0;
+	k->wqe_counter = 0;
+	k->rss_hash_result = 0;
+	if (fmt != CX_CQE_FORMAT_HASH) {
+		k->check_sum = 0;
+		/* the decoder clears the hash of a decompressed CQE */
+		k->rss_hash_type = 0;
+	}
+	k->timestamp_h = 0;
+	k->timestamp_l = 0;
+	k->validity_iteration_count = 0;
+	k->op_own &= 0xf0;
+}
+
+bool cx_cqe_comp_match(const void *first, const void *prev, const void *next,
+		       uint8_t fmt, bool striding)
+{
+	const struct mlx5_cqe64 *p = prev, *n = next;
+	struct mlx5_cqe64 a, b;
+	uint16_t want;
+
+	comp_key(&a, first, fmt);
+	comp_key(&b, next, fmt);
+	if (memcmp(&a, &b, sizeof(a)))
+		return false;
+	if (fmt == CX_CQE_FORMAT_CSUM_STRIDX)
+		return true;
+	want = be16_to_cpu(p->wqe_counter);
+	if (striding)
+		want += (be32_to_cpu(p->byte_cnt) >> 16) & 0x7fff;
+	else
+		want++;
+	return be16_to_cpu(n->wqe_counter) == want;
+}
+
+static void comp_mini(struct mlx5_mini_cqe8 *m, const struct mlx5_cqe64 *c,
+		      uint8_t fmt)
+{
+	m->byte_cnt = c->byte_cnt;
+	if (fmt == CX_CQE_FORMAT_HASH) {
+		m->rx_hash_result = c->rss_hash_result;
+		return;
+	}
+	m->checksum = c->check_sum;
+	if (fmt == CX_CQE_FORMAT_CSUM_STRIDX)
+		m->stridx = c->wqe_counter;
+}
+
+void cx_cqe_comp_block(void *title, uint8_t (*arrs)[64],
+		       const uint8_t (*imgs)[64], uint32_t n, uint8_t fmt,
+		       uint32_t pi, uint8_t log_cq_sz)
+{
+	struct mlx5_cqe64 *t = title;
+	uint32_t i;
+
+	_Static_assert(sizeof(struct mlx5_mini_cqe8) * CX_MINI_PER_ARRAY ==
+		       CX_CQE_SIZE, "mini CQE array size");
+	memset(arrs, 0, (size_t)(n + CX_MINI_PER_ARRAY - 1) /
+			CX_MINI_PER_ARRAY * CX_CQE_SIZE);
+	for (i = 0; i < n; i++)
+		comp_mini((struct mlx5_mini_cqe8 *)arrs[i / CX_MINI_PER_ARRAY] +
+			  i % CX_MINI_PER_ARRAY,
+			  (const struct mlx5_cqe64 *)imgs[i], fmt);
+	memcpy(t, imgs[0], sizeof(*t));
+	t->byte_cnt = cpu_to_be32(n);
+	t->validity_iteration_count = (uint8_t)(pi >> log_cq_sz);
+	t->op_own = (uint8_t)((t->op_own & 0xf0) | MLX5_COMPRESSED << 2 |
+			      cx_cqe_owner(pi, log_cq_sz));
+}

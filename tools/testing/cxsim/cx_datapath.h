@@ -8,7 +8,8 @@
  *   cx_lso.c    TCP/UDP segmentation of an LSO super-packet
  *   cx_csum.c   Internet checksum, TX checksum offload, RX classification
  *   cx_rss.c    frame parser and Toeplitz hash as a TIR selects it
- *   cx_cqe.c    CQE images (TX, TX error, RX, striding RX) and owner bits
+ *   cx_cqe.c    CQE images (TX, TX error, RX, striding RX), owner bits and
+ *               compressed blocks
  *   cx_mpwrq.c  striding RQ placement (strides, filler CQEs)
  *
  * Byte order: frames and WQE/CQE images are in wire/device order (big
@@ -363,6 +364,50 @@ void cx_cqe_rx(void *cqe, uint32_t pi, uint8_t log_cq_sz,
 /* RX error completion (MLX5_CQE_RESP_ERR). */
 void cx_cqe_rx_err(void *cqe, uint32_t pi, uint8_t log_cq_sz,
 		   uint8_t syndrome, uint16_t wqe_counter, uint32_t rqn);
+
+/*
+ * Basic CQE compression (cx_cqe.c).  A block of n >= 2 RX CQEs takes n
+ * slots of the CQ from producer counter pi: slot pi holds the title, the
+ * first CQE's image with format MLX5_COMPRESSED in op_own and n in
+ * byte_cnt; slot pi + 1 holds mini CQE array 0 (mini CQEs 0-7), slot
+ * pi + 8 * k array k (mini CQEs 8k..8k+7).  The other slots are not
+ * written: the driver owns them until it moves on (upstream
+ * mlx5e_decompress_cqes_start()/_cont()).  A mini CQE (struct
+ * mlx5_mini_cqe8) carries what differs per packet: byte_cnt always; the
+ * checksum (and with CSUM_STRIDX the stride index, wqe_counter) or, with
+ * the hash format, the RSS hash.  The rest is the title's.
+ */
+#define CX_CQE_FORMAT_HASH	0
+#define CX_CQE_FORMAT_CSUM	1	/* MLX5_CQE_FORMAT_CSUM */
+#define CX_CQE_FORMAT_CSUM_STRIDX 3	/* MLX5_CQE_FORMAT_CSUM_STRIDX */
+#define CX_MINI_PER_ARRAY	8	/* MLX5_MINI_CQE_ARRAY_SIZE */
+
+/*
+ * May RX CQE image @next follow @prev (the block's last) in a block whose
+ * first CQE is @first, with mini CQE format @fmt?  Every field the
+ * decoder takes from the title is equal (the timestamp aside: the
+ * title's stands for the block, why drivers keep compression off with RX
+ * timestamping), and the WQE counter follows on where the format leaves
+ * it to the decoder: the next WQE (@striding false) or the stride after
+ * @prev's strides.
+ */
+bool cx_cqe_comp_match(const void *first, const void *prev, const void *next,
+		       uint8_t fmt, bool striding);
+
+/* The slot of @n's block (from its title) mini CQE array @k goes in. */
+static inline uint32_t cx_cqe_comp_arr_slot(uint32_t k)
+{
+	return k ? k * CX_MINI_PER_ARRAY : 1;
+}
+
+/*
+ * Build a block from the @n (2..) RX CQE images @imgs: the title for
+ * producer counter @pi into @title, the (n + 7) / 8 mini CQE arrays into
+ * @arrs (64 bytes each).
+ */
+void cx_cqe_comp_block(void *title, uint8_t (*arrs)[64],
+		       const uint8_t (*imgs)[64], uint32_t n, uint8_t fmt,
+		       uint32_t pi, uint8_t log_cq_sz);
 
 /* ------------------------------------------------------------------ */
 /* Striding RQ placement (cx_mpwrq.c)                                  */

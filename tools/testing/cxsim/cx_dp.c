@@ -71,6 +71,7 @@ void cx_timer_rearm(struct cx_core *core)
 		first = cx_earliest(dp->cq_deadline, dp->umr_deadline);
 		first = cx_earliest(first, dp->sq_deadline);
 		first = cx_earliest(first, dp->arm_deadline);
+		first = cx_earliest(first, dp->comp_deadline);
 	}
 	first = cx_earliest(first, core->eq_arm_deadline);
 	for (i = 0; i < CX_CMDQ_ENTRIES; i++)
@@ -281,6 +282,8 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "cqe.filler", dp->cqe_filler);
 	KV(o, "cqe.err", dp->cqe_err);
 	KV(o, "cqe.dropped", dp->cqe_dropped);
+	KV(o, "cqe.comp_blocks", dp->cqe_comp_blocks);
+	KV(o, "cqe.comp_cqes", dp->cqe_comp_cqes);
 	KV(o, "cq.overruns", dp->cq_overruns);
 	KV(o, "cq.doorbells", dp->cq_doorbells);
 	KV(o, "cq.arms", dp->cq_arms);

@@ -51,6 +51,9 @@ struct cx_dp {
 	/* completions */
 	uint64_t cqe_tx, cqe_rx, cqe_err, cqe_filler;
 	uint64_t cqe_dropped;		/* overrun or DMA failure */
+	uint64_t cqe_comp_blocks;	/* compressed blocks written */
+	uint64_t cqe_comp_cqes;		/* ... the CQEs they carry */
+	uint64_t comp_deadline;		/* CQEs held: flush due (ns), 0: none */
 	uint64_t cq_overruns;		/* overrun episodes (CQ_ERROR EQEs) */
 	uint64_t cq_doorbells;
 	uint64_t cq_arms;
@@ -114,6 +117,16 @@ void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, unsigned int reg,
  * Returns 0, or -1 when it was dropped (CQ overrun: a CQ_ERROR event).
  */
 int cx_cq_write(struct cx_core *core, struct cx_cq *cq, const void *img);
+/*
+ * An RX CQE (not an error, not a filler) of an RQ, @striding or not: on a
+ * CQ with compression it is held for a block (cx_cq.c), else written.
+ */
+int cx_cq_write_rx(struct cx_core *core, struct cx_cq *cq, const void *img,
+		   bool striding);
+/* Write @cq's held CQEs now (the RQ changes state, ...). */
+void cx_cq_comp_flush(struct cx_core *core, struct cx_cq *cq);
+/* The step is over: every CQ's held CQEs go out. */
+void cx_cq_comp_timer(struct cx_core *core);
 
 /*
  * Guest memory through an mkey: PA mkeys (and keys the model does not

@@ -101,6 +101,15 @@ static const struct cx_cap cx_caps[] = {
 	GEN(cq_moderation,		1),
 	GEN(cq_period_start_from_cqe,	1),
 	GEN(cq_period_mode_modify,	1),
+	/*
+	 * Basic CQE compression (cx_cq.c), the checksum and stride index
+	 * mini CQE formats; a block ends with the device's step, well
+	 * within the timeout (us).
+	 */
+	GEN(cqe_compression,		1),
+	GEN(mini_cqe_resp_stride_index,	1),
+	GEN(cqe_compression_timeout,	16),
+	GEN(cqe_compression_max_num,	CX_CQ_COMP_MAX),
 	/* Striding RQ through UMR WQEs on an MTT mkey. */
 	GEN(umr_ptr_rlky,		1),
 	GEN(max_wqe_sz_sq,		1024),
@@ -153,6 +162,12 @@ static void cx_caps_fill(struct cx_core *core, unsigned int type, int cur,
 				    cur ? c->cur : c->max);
 	}
 	/* Properties that change what the model is. */
+	if (type == MLX5_CAP_GENERAL && !core->params.cqe_comp) {
+		MLX5_SET(cmd_hca_cap, buf, cqe_compression, 0);
+		MLX5_SET(cmd_hca_cap, buf, mini_cqe_resp_stride_index, 0);
+		MLX5_SET(cmd_hca_cap, buf, cqe_compression_timeout, 0);
+		MLX5_SET(cmd_hca_cap, buf, cqe_compression_max_num, 0);
+	}
 	if (type == MLX5_CAP_ETHERNET_OFFLOADS) {
 		MLX5_SET(per_protocol_networking_offload_caps, buf,
 			 enhanced_multi_pkt_send_wqe, core->params.mpwqe);

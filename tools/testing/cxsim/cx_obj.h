@@ -26,7 +26,8 @@ struct cx_cq {
 	uint8_t period_mode;	/* 0: from EQE, 1: from CQE */
 	bool oi;		/* overrun ignore */
 	bool cc;		/* collapsed */
-	uint8_t comp_en;	/* CQE compression asked (not announced: 0) */
+	bool comp_en;		/* cqe_comp_en: RX CQEs compressed */
+	uint8_t comp_fmt;	/* mini_cqe_res_format, CX_CQE_FORMAT_* */
 	struct cx_pas pas;
 	uint64_t dbr_addr;	/* consumer index (be32) then arm (be32) */
 	/* Data path state. */
@@ -50,7 +51,20 @@ struct cx_cq {
 	bool arm_pending;
 	uint64_t arm_due_ns;
 	uint64_t arm_db;	/* the doorbell's value */
+	/*
+	 * CQE compression (cx_cq.c): RX CQEs held for the block being
+	 * built, written at the end of the step (cx_cq_comp_timer()) or
+	 * before any other CQE of the CQ.
+	 */
+	uint8_t (*comp_held)[64];	/* CX_CQ_COMP_MAX images */
+	uint32_t comp_n;		/* held */
+	bool comp_striding;		/* of a striding RQ */
+	uint64_t comp_blocks;		/* blocks written */
+	uint64_t comp_cqes;		/* CQEs in them */
 };
+
+/* The most CQEs a compressed block holds (cqe_compression_max_num). */
+#define CX_CQ_COMP_MAX	64
 
 /* What a send or receive queue's "wq" says. */
 struct cx_wq {

@@ -381,6 +381,7 @@ uint8_t cx_rq_modify(struct cx_cmd *cmd)
 	uint64_t mask = MLX5_GET64(modify_rq_in, cmd->in, modify_bitmask);
 	struct cx_rq *rq = cx_rq_lookup(core, rqn);
 	uint32_t cnt = MLX5_GET(rqc, rqc, counter_set_id);
+	struct cx_cq *cq;
 
 	if (!rq)
 		return CX_BAD_RES(cmd, "RQ 0x%x", rqn);
@@ -399,6 +400,9 @@ uint8_t cx_rq_modify(struct cx_cmd *cmd)
 		rq->vsd = MLX5_GET(rqc, rqc, vsd);
 	if (mask & MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_RQ_COUNTER_SET_ID)
 		rq->counter_set_id = cnt;
+	cq = cx_cq_lookup(core, rq->cqn);
+	if (cq)
+		cx_cq_comp_flush(core, cq);
 	if (next == MLX5_RQC_STATE_RST) {
 		rq->wqe_cc = 0;
 		rq->stride_cc = 0;
@@ -422,6 +426,8 @@ uint8_t cx_rq_destroy(struct cx_cmd *cmd)
 				    rqn, rq->refs);
 	cx_tab_del(cmd->core, &cmd->core->func.nic->rq, rqn);
 	cq = cx_cq_lookup(cmd->core, rq->cqn);
+	if (cq)
+		cx_cq_comp_flush(cmd->core, cq);
 	if (cq && cq->refs)
 		cq->refs--;
 	cx_rq_free_obj(rq);

@@ -248,7 +248,9 @@ static int cx_rx_cqe(struct cx_core *core, struct cx_rq *rq,
 	if (!cq)
 		return -1;
 	cx_cqe_rx(img, cq->prod, cq->log_size, rx);
-	return cx_cq_write(core, cq, img);
+	if (rx->filler)
+		return cx_cq_write(core, cq, img);
+	return cx_cq_write_rx(core, cq, img, rx->striding);
 }
 
 static void cx_rx_no_wqe(struct cx_core *core, struct cx_rq *rq)

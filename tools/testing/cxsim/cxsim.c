@@ -77,6 +77,7 @@ struct CxsimState {
 	char *model;
 	char *report;
 	bool mpwqe;
+	bool cqe_comp;
 	bool vlan_insert;
 	char *inline_mode;
 	bool testport_on;
@@ -388,6 +389,7 @@ static void cxsim_init_core(CxsimState *s, enum cx_model model)
 	cx_core_default_params(&params);
 	params.model = model;
 	params.mpwqe = s->mpwqe;
+	params.cqe_comp = s->cqe_comp;
 	params.vlan_insert = s->vlan_insert;
 	params.min_inline = cxsim_inline_mode(s->inline_mode);
 	memcpy(params.mac, s->conf.macaddr.a, sizeof(params.mac));
@@ -544,6 +546,7 @@ static Property cxsim_properties[] = {
 	DEFINE_PROP_STRING("model", CxsimState, model),
 	DEFINE_PROP_STRING("report", CxsimState, report),
 	DEFINE_PROP_BOOL("mpwqe", CxsimState, mpwqe, true),
+	DEFINE_PROP_BOOL("cqe_compression", CxsimState, cqe_comp, true),
 	DEFINE_PROP_BOOL("vlan_insert", CxsimState, vlan_insert, true),
 	DEFINE_PROP_STRING("inline", CxsimState, inline_mode),
 	DEFINE_PROP_BOOL("testport", CxsimState, testport_on, true),

@@ -1257,12 +1257,72 @@ static void test_wqe_errors(void)
 	   "a failed WQE emits nothing");
 }
 
+
+/* Striding RX CQEs into a compressed block, both mini CQE formats. */
+static void test_cqe_comp(void)
+{
+	static uint8_t img[4][64], arrs[1][64], title[64];
+	struct mlx5_mini_cqe8 *m = (struct mlx5_mini_cqe8 *)arrs[0];
+	struct mlx5_cqe64 *t = (struct mlx5_cqe64 *)title;
+	struct cx_rx_class rc;
+	struct cx_cqe_rx rx;
+	uint8_t f[256];
+	size_t len;
+	int i;
+
+	len = build(f, false, false, 0, 100, 0x18, true);
+	cx_rx_classify(f, len, false, &rc);
+	memset(&rx, 0, sizeof(rx));
+	rx.striding = true;
+	rx.wqe_id = 5;
+	rx.rqn = 0x12;
+	rx.rc = &rc;
+	for (i = 0; i < 4; i++) {
+		rx.byte_cnt = 60 + 10 * i;
+		rx.consumed_strides = 2;
+		rx.wqe_counter = (uint16_t)(10 + 2 * i);
+		rx.rss_hash = 0x1000u + i;
+		rx.timestamp = 1000u * i;
+		cx_cqe_rx(img[i], 0, 6, &rx);
+	}
+	ok(cx_cqe_comp_match(img[0], img[0], img[1], CX_CQE_FORMAT_CSUM_STRIDX, true) &&
+	   cx_cqe_comp_match(img[0], img[1], img[2], CX_CQE_FORMAT_CSUM, true) &&
+	   !cx_cqe_comp_match(img[0], img[1], img[3], CX_CQE_FORMAT_CSUM, true) &&
+	   cx_cqe_comp_match(img[0], img[1], img[3], CX_CQE_FORMAT_CSUM_STRIDX, true),
+	   "match: hash and timestamp differ; CSUM needs the next stride, CSUM_STRIDX does not");
+	((struct mlx5_cqe64 *)img[3])->wqe_id = cpu_to_be16(6);
+	((struct mlx5_cqe64 *)img[2])->hds_ip_ext ^= CQE_L4_OK;
+	ok(!cx_cqe_comp_match(img[0], img[2], img[3], CX_CQE_FORMAT_CSUM_STRIDX, true) &&
+	   !cx_cqe_comp_match(img[0], img[1], img[2], CX_CQE_FORMAT_CSUM_STRIDX, true),
+	   "match: another WQE id or checksum status ends the block");
+	((struct mlx5_cqe64 *)img[2])->hds_ip_ext ^= CQE_L4_OK;
+	cx_cqe_comp_block(title, arrs, (const uint8_t (*)[64])img, 3,
+			  CX_CQE_FORMAT_CSUM_STRIDX, 64, 6);
+	ok(((t->op_own >> 2) & 3) == MLX5_COMPRESSED && (t->op_own & 1) == 1 &&
+	   get_cqe_opcode(t) == MLX5_CQE_RESP_SEND && be32_to_cpu(t->byte_cnt) == 3 &&
+	   be16_to_cpu(t->wqe_id) == 5 && be16_to_cpu(t->wqe_counter) == 10,
+	   "title: format 3, owner of the second lap, 3 CQEs, WQE id and first stride");
+	for (i = 0; i < 3; i++)
+		if (be16_to_cpu(m[i].stridx) != 10 + 2 * i ||
+		    (be32_to_cpu(m[i].byte_cnt) & 0xffff) != 60u + 10 * i ||
+		    (be32_to_cpu(m[i].byte_cnt) >> 16) != 2 ||
+		    m[i].checksum != ((struct mlx5_cqe64 *)img[i])->check_sum)
+			break;
+	ok(i == 3 && !m[3].byte_cnt && !m[7].byte_cnt,
+	   "mini CQEs: stride index, strides and bytes, checksum; the rest zero");
+	cx_cqe_comp_block(title, arrs, (const uint8_t (*)[64])img, 2,
+			  CX_CQE_FORMAT_HASH, 0, 6);
+	ok(be32_to_cpu(m[1].rx_hash_result) == 0x1001 && (t->op_own & 1) == 0,
+	   "hash format: the mini CQE carries the RSS hash");
+}
+
 int main(void)
 {
 	test_csum();
 	test_rx_class();
 	test_rss();
 	test_cqe();
+	test_cqe_comp();
 	test_mpwrq();
 	test_send();
 	test_map();

@@ -1435,6 +1435,148 @@ static void test_dp_mkey_rights(void)
 	   "SEND through another domain's key: LOCAL_PROT_ERR, SQ in error");
 }
 
+
+/*
+ * Decompress the block whose title is CQE @ci of the 64-entry RX CQ as
+ * upstream mlx5e_decompress_cqes_start()/_cont() do into @out (up to
+ * @max): returns the number of CQEs, 0 if @ci holds no title.
+ */
+static uint32_t dp_decompress(uint32_t ci, bool hw_stridx, bool striding,
+			      struct mlx5_cqe64 *out, uint32_t max)
+{
+	struct mlx5_cqe64 title = *dp_cqe(DP_RXCQ, ci & 63);
+	struct mlx5_mini_cqe8 arr[8];
+	uint32_t n, i, ctr;
+
+	if (((title.op_own >> 2) & 3) != MLX5_COMPRESSED)
+		return 0;
+	n = be32toh(title.byte_cnt);
+	ctr = be16toh(title.wqe_counter);
+	for (i = 0; i < n && i < max; i++) {
+		if (i == 0 || i % 8 == 0)
+			memcpy(arr, dp_cqe(DP_RXCQ, (ci + (i ? i : 1)) & 63),
+			       sizeof(arr));
+		out[i] = title;
+		out[i].byte_cnt = arr[i % 8].byte_cnt;
+		out[i].check_sum = arr[i % 8].checksum;
+		out[i].op_own = (uint8_t)((title.op_own & 0xf0) |
+					  (((ci + i) >> 6) & 1));
+		if (hw_stridx) {
+			out[i].wqe_counter = arr[i % 8].stridx;
+			continue;
+		}
+		out[i].wqe_counter = htobe16((uint16_t)ctr);
+		ctr += striding ? (be32toh(out[i].byte_cnt) >> 16 & 0x7fff) : 1;
+	}
+	return n;
+}
+
+static void test_dp_cqe_comp(void)
+{
+	static const uint16_t lens[10] = { 60, 100, 200, 300, 400, 500, 600,
+					   700, 800, 900 };
+	struct mlx5_cqe64 d[16];
+	struct eth_env e;
+	uint32_t cqn, rqn, n, i;
+	uint8_t frame[1000], f2[1000];
+	bool good, same;
+
+	good = eth_setup(&e, dp_mac);
+	dp_link_up();
+	eth_cq_comp_fmt = 2;
+	good &= create_cq(&e, DP_RXCQ, 6, e.comp_eq, &cqn) != 0;
+	eth_cq_comp_fmt = MLX5_CQE_FORMAT_CSUM;
+	good &= create_cq(&e, DP_RXCQ, 6, e.comp_eq, &cqn) == 0;
+	eth_cq_comp_fmt = -1;
+	good &= create_rq(&e, cqn, false, &rqn) == 0;
+	good &= dp_rx_steering(&e, &rqn, 1);
+	good &= modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0;
+	ok(good, "CQE compression: mini CQE format 2 refused, CSUM taken");
+	core.params.cqe_comp = false;
+	eth_cq_comp_fmt = MLX5_CQE_FORMAT_CSUM;
+	ok(create_cq(&e, DP_TXCQ, 6, e.comp_eq, &n) != 0 &&
+	   query_cap(MLX5_CAP_GENERAL, 0) == 0 &&
+	   !CAP(cmd_hca_cap, cqe_compression) &&
+	   !CAP(cmd_hca_cap, mini_cqe_resp_stride_index),
+	   "cqe_compression off (property): not announced, cqe_comp_en refused");
+	eth_cq_comp_fmt = -1;
+	core.params.cqe_comp = true;
+	ok(query_cap(MLX5_CAP_GENERAL, 1) == 0 &&
+	   CAP(cmd_hca_cap, cqe_compression) &&
+	   CAP(cmd_hca_cap, mini_cqe_resp_stride_index) &&
+	   !CAP(cmd_hca_cap, enhanced_cqe_compression) &&
+	   CAP(cmd_hca_cap, cqe_compression_max_num) == 64,
+	   "cqe_compression, mini_cqe_resp_stride_index, max_num announced");
+
+	for (i = 0; i < 32; i++)
+		dp_dseg(fh.mem + Q_BASE + 0x20000 + 16 * i, 1024, e.mkey,
+			DP_BUF + 0x8000 + 0x400 * i);
+	put_be32(fh.mem + DBR_BASE + 0xc0, 32);
+	fh.timer_deadline = 0;
+	for (i = 0; i < 10; i++) {
+		dp_make_frame(frame, dp_mac, lens[i], (uint8_t)i);
+		cx_core_receive(&core, frame, lens[i]);
+	}
+	ok(cx_cq_lookup(&core, cqn)->prod == 0 && fh.timer_deadline &&
+	   fh.timer_deadline <= fh.now && report_val("pcie.cqe.wr_req") == 0,
+	   "10 frames in one step: CQEs held, the host timer due now");
+	dp_fire();
+	n = dp_decompress(0, false, false, d, 16);
+	same = n == 10;
+	for (i = 0; same && i < 10; i++)
+		same = be32toh(d[i].byte_cnt) == lens[i] &&
+		       be16toh(d[i].wqe_counter) == i &&
+		       (d[i].op_own >> 4) == MLX5_CQE_RESP_SEND &&
+		       (be32toh(d[i].flags_rqpn) & 0xffffff) == rqn &&
+		       (d[i].hds_ip_ext & CQE_L4_OK) && d[i].check_sum;
+	ok(same && cx_cq_lookup(&core, cqn)->prod == 10 &&
+	   (dp_cqe(DP_RXCQ, 0)->op_own & 1) == 0,
+	   "one block: title (owner 0, 10 CQEs), minis give byte counts, WQE counters 0..9");
+	ok(report_val("pcie.cqe.wr_req") == 3 &&
+	   report_val("pcie.cqe.wr_bytes") == 3 * 64 &&
+	   report_val("cqe.comp_blocks") == 1 && report_val("cqe.comp_cqes") == 10 &&
+	   report_val("rx.packets") == 10,
+	   "10 CQEs in 3 slots written: title and two mini arrays (192 bytes, not 640)");
+	for (i = 0; i < 10; i++) {
+		dp_make_frame(frame, dp_mac, lens[i], (uint8_t)i);
+		if (!memcmp(fh.mem + DP_BUF + 0x8000 + 0x400 * i, frame, lens[i]))
+			continue;
+		good = false;
+	}
+	ok(good, "the frames in WQEs 0..9");
+
+	/* A UDP frame between TCP ones: other header types, a new block. */
+	dp_make_frame(frame, dp_mac, 200, 1);
+	memcpy(f2, frame, 200);
+	f2[23] = 17;
+	put_be16(f2 + 38, 180);
+	cx_core_receive(&core, frame, 200);
+	cx_core_receive(&core, frame, 200);
+	cx_core_receive(&core, f2, 200);
+	cx_core_receive(&core, frame, 200);
+	dp_fire();
+	n = dp_decompress(10, false, false, d, 16);
+	ok(n == 2 && be16toh(d[1].wqe_counter) == 11 &&
+	   ((dp_cqe(DP_RXCQ, 12)->op_own >> 2) & 3) == 0 &&
+	   ((dp_cqe(DP_RXCQ, 13)->op_own >> 2) & 3) == 0 &&
+	   be16toh(dp_cqe(DP_RXCQ, 13)->wqe_counter) == 13 &&
+	   report_val("cqe.comp_blocks") == 2,
+	   "a CQE that differs in the title's fields ends the block; a block of one is a plain CQE");
+
+	/* An error CQE never joins: the held ones go first. */
+	cx_core_receive(&core, frame, 200);
+	cx_core_receive(&core, frame, 200);
+	core.faults.err_cqe_rqn = rqn;
+	cx_core_receive(&core, frame, 200);
+	ok(cx_cq_lookup(&core, cqn)->prod == 17 &&
+	   dp_decompress(14, false, false, d, 16) == 2 &&
+	   (dp_cqe(DP_RXCQ, 16)->op_own >> 4) == MLX5_CQE_RESP_ERR &&
+	   ((dp_cqe(DP_RXCQ, 16)->op_own >> 2) & 3) == 0,
+	   "error CQE: the block before it written first, the error CQE plain");
+	dp_fire();
+	ok(cx_cq_lookup(&core, cqn)->prod == 17, "nothing left held");
+}
+
 static void test_dp_all(void)
 {
 	test_dp_tx();
@@ -1442,6 +1584,7 @@ static void test_dp_all(void)
 	test_dp_moderation();
 	test_dp_rx_cyclic();
 	test_dp_rx_striding();
+	test_dp_cqe_comp();
 	test_dp_umr_faults();
 	test_dp_async();
 	test_dp_mkey_rights();

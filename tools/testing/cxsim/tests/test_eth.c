@@ -42,6 +42,9 @@ static int eth_simple(uint16_t op, size_t len, const char *field_lay, ...)
 	return eth_exec(len);
 }
 
+/* CQE compression for the next create_cq(): a mini CQE format, or -1. */
+static int eth_cq_comp_fmt = -1;
+
 static int create_cq(struct eth_env *e, uint64_t buf, int log_size,
 		     uint32_t eqn, uint32_t *cqn)
 {
@@ -56,6 +59,10 @@ static int create_cq(struct eth_env *e, uint64_t buf, int log_size,
 	MLX5_SET(cqc, cqc, cq_period, 16);
 	MLX5_SET(cqc, cqc, cq_max_count, 64);
 	MLX5_SET64(cqc, cqc, dbr_addr, DBR_BASE + 0x40);
+	if (eth_cq_comp_fmt >= 0) {
+		MLX5_SET(cqc, cqc, cqe_comp_en, 1);
+		MLX5_SET(cqc, cqc, mini_cqe_res_format, eth_cq_comp_fmt);
+	}
 	for (i = 0; i < 4; i++)
 		MLX5_ARRAY_SET64(create_cq_in, in, pas, i, buf + i * 4096);
 	st = eth_exec(len);
