@@ -1,17 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-args: --port-prop mpwqe=off
+# vm-args: --port-prop mpwqe=off --port-prop cqe_compression=off
 #
-# Our netdev on a model without enhanced MPWQE (enhanced_multi_pkt_send_wqe
-# clear, as on a ConnectX-4): skb_tx_mpwqe and xdp_tx_mpwqe read off,
-# turning either on is refused with the reason in dmesg and the flag
-# unchanged, and traffic flows as one SEND WQE per packet.
+# Our netdev on a model without two optional capabilities: enhanced MPWQE
+# (enhanced_multi_pkt_send_wqe clear, as on a ConnectX-4) and CQE
+# compression (cqe_compression clear). skb_tx_mpwqe, xdp_tx_mpwqe and
+# rx_cqe_compress read off; turning any on is refused with the reason in
+# dmesg (ethtool's set_priv_flags has no extack) and the flag unchanged;
+# traffic flows as one SEND WQE per packet.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
-require_testport "a model with mpwqe=off stands in for a device without MPWQE"
+require_testport "a model with mpwqe=off and cqe_compression=off stands in for a device without them"
 
-ktap_header 8
+ktap_header 10
 
 ours_bound
 
@@ -45,6 +47,21 @@ xdp_refused() {
 		ethtool --show-priv-flags "$a" | grep -Eq 'xdp_tx_mpwqe *: off'
 }
 ktap_check "turning xdp_tx_mpwqe on is refused, with the reason in dmesg" xdp_refused
+
+ktap_check "rx_cqe_compress is off" \
+	bash -c "ethtool --show-priv-flags $a | grep -Eq 'rx_cqe_compress *: off'"
+cqe_refused() {
+	local out msg
+
+	dmesg_mark cqe_nocap
+	out=$(ethtool --set-priv-flags "$a" rx_cqe_compress on 2>&1) && return 1
+	msg=$(dmesg_since cqe_nocap | grep 'rx_cqe_compress')
+	diag "set rx_cqe_compress on: $out"
+	diag "dmesg: $msg"
+	echo "$msg" | grep -q 'rx_cqe_compress: the device has no CQE compression' &&
+		ethtool --show-priv-flags "$a" | grep -Eq 'rx_cqe_compress *: off'
+}
+ktap_check "turning rx_cqe_compress on is refused, with the reason in dmesg" cqe_refused
 
 pair_up "$a" "$b"
 # sends_seen N: the model has fetched N SEND WQEs from A in all.
