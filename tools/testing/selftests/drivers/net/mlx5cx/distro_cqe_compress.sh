@@ -12,7 +12,7 @@
 source "$(dirname "$0")/lib.sh"
 require_testport "the model's report counts the compressed blocks"
 
-N=${N:-$(sized 20000 2000)}
+N=${N:-$(sized 20000 1000)}
 
 ktap_header 11
 
