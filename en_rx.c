@@ -480,7 +480,12 @@ void mlx5e_init_mpwqes(struct mlx5e_rq *rq)
 	memset(rq->mpw_consumed, 0, n * sizeof(*rq->mpw_consumed));
 }
 
-/* Take the pages of WQE @ix and post the UMR that maps them. */
+/*
+ * Take the pages of WQE @ix and post the UMR that maps them. A failed
+ * allocation keeps the pages taken so far in the WQE's table (the RQ's
+ * drain returns them): the next refill goes on from there, so that a
+ * WQE fills even when every few allocations fail.
+ */
 static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
 {
 	struct mlx5e_mpw_page *mp = mlx5e_mpw_pages(rq, ix);
@@ -491,14 +496,17 @@ static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
 	unsigned int i;
 
 	for (i = 0; i < MLX5E_MPWQE_PAGES; i++) {
-		struct page *page = page_pool_dev_alloc_pages(rq->page_pool);
+		if (!mp[i].page) {
+			struct page *page;
 
-		if (unlikely(!page))
-			goto err_free;
-		page_pool_fragment_page(page, MLX5E_PAGECNT_BIAS);
-		mp[i].page = page;
-		mp[i].frags = 0;
-		wqe->mtt[i] = cpu_to_be64(page_pool_get_dma_addr(page) |
+			page = page_pool_dev_alloc_pages(rq->page_pool);
+			if (unlikely(!page))
+				return -ENOMEM;
+			page_pool_fragment_page(page, MLX5E_PAGECNT_BIAS);
+			mp[i].page = page;
+			mp[i].frags = 0;
+		}
+		wqe->mtt[i] = cpu_to_be64(page_pool_get_dma_addr(mp[i].page) |
 					  MLX5_EN_WR);
 	}
 	u64_stats_update_begin(&rq->stats->syncp);
@@ -521,15 +529,6 @@ static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
 	sq->pc += MLX5E_UMR_WQEBBS;
 	rq->mpw_consumed[ix] = 0;
 	return 0;
-
-err_free:
-	while (i--) {
-		/* Every reference the bias gave is still ours: one left. */
-		page_pool_fragment_page(mp[i].page, 1);
-		page_pool_put_full_page(rq->page_pool, mp[i].page, true);
-		mp[i].page = NULL;
-	}
-	return -ENOMEM;
 }
 
 static_assert(sizeof(struct mlx5e_umr_wqe) ==
@@ -971,6 +970,11 @@ void mlx5e_free_rx_descs(struct mlx5e_rq *rq)
 			rq->mpw_consumed[mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc)] = 0;
 			rq->cc++;
 		}
+		/* The pages a failed refill took for the next WQE (none
+		 * left if the ring was full: that WQE was released above).
+		 */
+		mlx5e_mpw_release(rq, mlx5_wq_cyc_ctr2ix(&rq->wq, rq->umr_pc),
+				  false);
 		rq->pc = rq->umr_pc;
 		return;
 	}
