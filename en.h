@@ -512,26 +512,43 @@ struct mlx5e_mpw_page {
 };
 
 /**
+ * struct mlx5e_icosq_cqe_info - a control SQ WQE that asks for a completion
+ * @rq_pc: the RQ's WQE counter once it completed: the WQEs before it
+ *	have their UMRs done (the control SQ completes in order)
+ * @wqebbs: its WQEBBs; 0 at an index where no WQE asked for a completion
+ */
+struct mlx5e_icosq_cqe_info {
+	u16 rq_pc;
+	u16 wqebbs;
+};
+
+/**
  * struct mlx5e_icosq - the internal control SQ of a striding RQ's channel
  * @cc: WQEBBs completed
  * @pc: WQEBBs posted
  * @db_ctrl: control segment of the last WQE posted and not rung yet
+ * @db_pc: the counter of that WQE
  * @cq: its completion queue (polled by the channel's NAPI)
  * @wq: the WQEBB ring; every WQE is one UMR of MLX5E_UMR_WQEBBS
+ * @cqe_info: per ring index of a WQE that asks for a completion, what
+ *	its CQE means (&struct mlx5e_icosq_cqe_info)
  * @uar_reg: the channel's send doorbell register
  * @sqn: SQ number
  * @error: an error completion: no more RX WQEs are published until RQ
  *	recovery resets the ICOSQ (mlx5e_reset_icosq())
  *
  * It carries the UMR WQEs that map a WQE's pages into the RQ's mkey; the
- * RQ hands a WQE to the device only once its UMR completed.
+ * RQ hands a WQE to the device only once its UMR completed. Only the
+ * last WQE of a doorbell asks for a completion (en_rx.c).
  */
 struct mlx5e_icosq {
 	u16 cc;
 	u16 pc;
 	struct mlx5e_wqe_ctrl_seg *db_ctrl;
+	u16 db_pc;
 	struct mlx5e_cq cq;
 	struct mlx5_wq_cyc wq;
+	struct mlx5e_icosq_cqe_info *cqe_info;
 	void __iomem *uar_reg;
 	u32 sqn;
 	bool error;

@@ -619,6 +619,12 @@ static int mlx5e_open_icosq(struct mlx5e_channel *c,
 				 &sq->wq);
 	if (err)
 		goto err_cq;
+	sq->cqe_info = kvcalloc_node(BIT(log_sz), sizeof(*sq->cqe_info),
+				     GFP_KERNEL, cpu_to_node(c->cpu));
+	if (!sq->cqe_info) {
+		err = -ENOMEM;
+		goto err_wq;
+	}
 	sq->cc = 0;
 	sq->pc = 0;
 	sq->db_ctrl = NULL;
@@ -627,7 +633,7 @@ static int mlx5e_open_icosq(struct mlx5e_channel *c,
 	err = mlx5e_create_sq_cmd(c, params, &sq->wq, sq->cq.mcq.cqn, true,
 				  &sq->sqn);
 	if (err)
-		goto err_wq;
+		goto err_info;
 	err = mlx5e_modify_sq_state(c->mdev, sq->sqn, MLX5_SQC_STATE_RST,
 				    MLX5_SQC_STATE_RDY);
 	if (err)
@@ -636,6 +642,8 @@ static int mlx5e_open_icosq(struct mlx5e_channel *c,
 
 err_obj:
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
+err_info:
+	kvfree(sq->cqe_info);
 err_wq:
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
 err_cq:
@@ -686,6 +694,9 @@ int mlx5e_reset_icosq(struct mlx5e_channel *c)
 	sq->pc = 0;
 	sq->db_ctrl = NULL;
 	sq->error = false;
+	/* Completions the dropped WQEs asked for never come. */
+	memset(sq->cqe_info, 0,
+	       mlx5_wq_cyc_size(&sq->wq) * sizeof(*sq->cqe_info));
 	return mlx5e_modify_sq_state(c->mdev, sq->sqn, MLX5_SQC_STATE_RST,
 				     MLX5_SQC_STATE_RDY);
 }
@@ -695,6 +706,7 @@ static void mlx5e_close_icosq(struct mlx5e_channel *c)
 	struct mlx5e_icosq *sq = &c->icosq;
 
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
+	kvfree(sq->cqe_info);
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
 	mlx5e_destroy_cq(c->mdev, &sq->cq);
 }
