@@ -602,12 +602,16 @@ static void mlx5e_destroy_umr_mkey(struct mlx5_core_dev *mdev, u32 mkey)
 	mlx5_cmd_exec_in(mdev, destroy_mkey, in);
 }
 
-/* The ICOSQ holds a UMR for every WQE of the RQ at once. */
+/*
+ * The ICOSQ holds a UMR for every WQE of the RQ at once, and the NOPs
+ * that pad the ring's end once before one of them (what is in flight
+ * spans less than the ring, so it wraps the end at most once).
+ */
 static int mlx5e_open_icosq(struct mlx5e_channel *c,
 			    const struct mlx5e_params *params, u16 rq_wqes)
 {
 	struct mlx5e_icosq *sq = &c->icosq;
-	u8 log_sz = max_t(u8, order_base_2(rq_wqes * MLX5E_UMR_WQEBBS),
+	u8 log_sz = max_t(u8, order_base_2((rq_wqes + 1) * MLX5E_UMR_WQEBBS - 1),
 			  MLX5E_LOG_SQ_SIZE_MIN);
 	int err;
 
@@ -736,7 +740,11 @@ static int mlx5e_open_rq_striding(struct mlx5e_channel *c,
 		goto err_icosq;
 	rq->umr_mkey_be = cpu_to_be32(rq->umr_mkey);
 	rq->icosq = &c->icosq;
-	rq->mpw_batch = min_t(u16, 8, wqes / 2);
+	/* Refill once two WQEs are free, as upstream (its UMR bulk): two
+	 * UMRs of MLX5E_MPWQE_PAGES pages amortise a doorbell and a
+	 * completion, and the device keeps all but two of the ring's WQEs.
+	 */
+	rq->mpw_batch = min_t(u16, 2, wqes / 2);
 	return 0;
 
 err_icosq:

@@ -491,6 +491,33 @@ void mlx5e_init_mpwqes(struct mlx5e_rq *rq)
 }
 
 /*
+ * The ring index of the next WQE of @wqebbs, contiguous: a WQE never
+ * wraps the ring's end, which one-WQEBB NOPs pad (no completion asked;
+ * the last of them is rung should nothing follow).
+ */
+static u16 mlx5e_icosq_next_pi(struct mlx5e_icosq *sq, u16 wqebbs)
+{
+	u16 pi = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
+	u16 n = mlx5_wq_cyc_contig_to_end(&sq->wq, pi);
+
+	if (likely(n >= wqebbs))
+		return pi;
+	while (n--) {
+		struct mlx5e_wqe_ctrl_seg *nop;
+
+		nop = mlx5_wq_cyc_get_wqe(&sq->wq,
+					  mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc));
+		memset(nop, 0, sizeof(*nop));
+		nop->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
+						    MLX5E_OPCODE_NOP);
+		nop->qpn_ds = cpu_to_be32(sq->sqn << 8 | 1);
+		sq->db_ctrl = nop;
+		sq->db_pc = sq->pc++;
+	}
+	return mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
+}
+
+/*
  * Take the pages of WQE @ix and post the UMR that maps them. A failed
  * allocation keeps the pages taken so far in the WQE's table (the RQ's
  * drain returns them): the next refill goes on from there, so that a
@@ -500,7 +527,7 @@ static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
 {
 	struct mlx5e_mpw_page *mp = mlx5e_mpw_pages(rq, ix);
 	struct mlx5e_icosq *sq = rq->icosq;
-	u16 pi = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
+	u16 pi = mlx5e_icosq_next_pi(sq, MLX5E_UMR_WQEBBS);
 	struct mlx5e_umr_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
 	u32 octw = (u32)ix * (MLX5E_MPWQE_PAGES / 2);
 	unsigned int i;
