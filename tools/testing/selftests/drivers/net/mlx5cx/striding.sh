@@ -16,7 +16,8 @@
 #    so the UMR WQEs the model ran are at most the WQEs the strides
 #    consumed filled, plus one WQE retired before and refilled within the
 #    run; the ICOSQ asks for one completion per doorbell, which rings at
-#    least two UMRs: at most half a CQE per UMR.
+#    least two UMRs: at most half a CQE per UMR; and the WQEs those UMRs
+#    mapped reach the device: A still pings B once the run is over.
 #  - rx_striding_rq toggled under TCP traffic: the connection survives,
 #    and once the driver is unloaded the model holds nothing of ours.
 # vm-args: --timeout 1500
@@ -209,10 +210,13 @@ for type in striding legacy; do
 			diag "$type MTU $mtu: $M_SA strides, $spw per WQE: UMR WQEs +$M_UW (at most $max), ICOSQ CQEs +$M_IC"
 			[ "$M_UW" -le "$max" ] && [ $((2 * M_IC)) -le "$M_UW" ] || return 1
 			# Three WQEs' strides retire two within the run: a refill.
-			[ "$M_SA" -lt $((3 * spw)) ] || [ "$M_IC" -gt 0 ]
+			[ "$M_SA" -lt $((3 * spw)) ] || [ "$M_IC" -gt 0 ] || return 1
+			# The run used up the WQEs posted before it: B receives
+			# only through the ones its completions published since.
+			ping -c 3 -W 2 -q "$B_IP" >/dev/null
 		}
 		if [ "$type" = striding ]; then
-			ktap_check "striding RQ MTU $mtu: UMR WQEs <= WQEs of $MPWQE_BYTES bytes the strides filled + 1, ICOSQ CQEs <= UMR WQEs / 2" umr_per_wqe
+			ktap_check "striding RQ MTU $mtu: UMR WQEs <= WQEs of $MPWQE_BYTES bytes the strides filled + 1, ICOSQ CQEs <= UMR WQEs / 2, A pings B after" umr_per_wqe
 		fi
 	done
 done
