@@ -516,15 +516,25 @@ struct mlx5e_rq_frag {
 	u32 offset;
 };
 
-/* Striding RQ: pages per multi-packet WQE (one UMR maps them), log2. 16
- * 8-byte MTT entries make the UMR WQE exactly 4 WQEBBs, so that it never
- * wraps the control SQ's ring.
+/* Striding RQ: pages per multi-packet WQE, log2: 256 KiB a WQE as
+ * upstream (64 pages of 4 KiB), but at least 8 pages on larger pages, so
+ * that the MTT entries fill whole 64-byte blocks. One UMR WQE maps them,
+ * its 8-byte MTT entries inline after 128 bytes of control, UMR control
+ * and mkey segments: 10 WQEBBs for 64 pages, within the 16 of a send
+ * WQE (the device's max_wqe_sz_sq is checked: mlx5e_striding_rq_caps()).
+ * The UMR never wraps the control SQ's ring: NOPs pad the ring's end.
  */
-#define MLX5E_MPWQE_LOG_PAGES		4
+#define MLX5E_MPWQE_LOG_BYTES		18
+#if MLX5E_MPWQE_LOG_BYTES - PAGE_SHIFT >= 3
+#define MLX5E_MPWQE_LOG_PAGES		(MLX5E_MPWQE_LOG_BYTES - PAGE_SHIFT)
+#else
+#define MLX5E_MPWQE_LOG_PAGES		3
+#endif
 #define MLX5E_MPWQE_PAGES		BIT(MLX5E_MPWQE_LOG_PAGES)
-#define MLX5E_UMR_WQEBBS		4
+#define MLX5E_UMR_WQEBBS		(2 + MLX5E_MPWQE_PAGES / 8)
 /* Fragment references a striding RQ page starts with: more than the
- * strides a page holds, so that only the RQ's drain returns it.
+ * strides a page holds (at least 64 bytes each), so that only the RQ's
+ * drain returns it. A page's count, whatever the pages per WQE.
  */
 #define MLX5E_PAGECNT_BIAS		(PAGE_SIZE / 64)
 
@@ -539,26 +549,44 @@ struct mlx5e_mpw_page {
 };
 
 /**
+ * struct mlx5e_icosq_cqe_info - a control SQ WQE that asks for a completion
+ * @rq_pc: the RQ's WQE counter once it completed: the WQEs before it
+ *	have their UMRs done (the control SQ completes in order)
+ * @wqebbs: its WQEBBs; 0 at an index where no WQE asked for a completion
+ */
+struct mlx5e_icosq_cqe_info {
+	u16 rq_pc;
+	u16 wqebbs;
+};
+
+/**
  * struct mlx5e_icosq - the internal control SQ of a striding RQ's channel
  * @cc: WQEBBs completed
  * @pc: WQEBBs posted
  * @db_ctrl: control segment of the last WQE posted and not rung yet
+ * @db_pc: the counter of that WQE
  * @cq: its completion queue (polled by the channel's NAPI)
- * @wq: the WQEBB ring; every WQE is one UMR of MLX5E_UMR_WQEBBS
+ * @wq: the WQEBB ring: UMR WQEs of MLX5E_UMR_WQEBBS, one-WQEBB NOPs
+ *	before one that would wrap the ring's end
+ * @cqe_info: per ring index of a WQE that asks for a completion, what
+ *	its CQE means (&struct mlx5e_icosq_cqe_info)
  * @uar_reg: the channel's send doorbell register
  * @sqn: SQ number
  * @error: an error completion: no more RX WQEs are published until RQ
  *	recovery resets the ICOSQ (mlx5e_reset_icosq())
  *
  * It carries the UMR WQEs that map a WQE's pages into the RQ's mkey; the
- * RQ hands a WQE to the device only once its UMR completed.
+ * RQ hands a WQE to the device only once its UMR completed. Only the
+ * last WQE of a doorbell asks for a completion (en_rx.c).
  */
 struct mlx5e_icosq {
 	u16 cc;
 	u16 pc;
 	struct mlx5e_wqe_ctrl_seg *db_ctrl;
+	u16 db_pc;
 	struct mlx5e_cq cq;
 	struct mlx5_wq_cyc wq;
+	struct mlx5e_icosq_cqe_info *cqe_info;
 	void __iomem *uar_reg;
 	u32 sqn;
 	bool error;

@@ -602,12 +602,16 @@ static void mlx5e_destroy_umr_mkey(struct mlx5_core_dev *mdev, u32 mkey)
 	mlx5_cmd_exec_in(mdev, destroy_mkey, in);
 }
 
-/* The ICOSQ holds a UMR for every WQE of the RQ at once. */
+/*
+ * The ICOSQ holds a UMR for every WQE of the RQ at once, and the NOPs
+ * that pad the ring's end once before one of them (what is in flight
+ * spans less than the ring, so it wraps the end at most once).
+ */
 static int mlx5e_open_icosq(struct mlx5e_channel *c,
 			    const struct mlx5e_params *params, u16 rq_wqes)
 {
 	struct mlx5e_icosq *sq = &c->icosq;
-	u8 log_sz = max_t(u8, order_base_2(rq_wqes * MLX5E_UMR_WQEBBS),
+	u8 log_sz = max_t(u8, order_base_2((rq_wqes + 1) * MLX5E_UMR_WQEBBS - 1),
 			  MLX5E_LOG_SQ_SIZE_MIN);
 	int err;
 
@@ -619,6 +623,12 @@ static int mlx5e_open_icosq(struct mlx5e_channel *c,
 				 &sq->wq);
 	if (err)
 		goto err_cq;
+	sq->cqe_info = kvcalloc_node(BIT(log_sz), sizeof(*sq->cqe_info),
+				     GFP_KERNEL, cpu_to_node(c->cpu));
+	if (!sq->cqe_info) {
+		err = -ENOMEM;
+		goto err_wq;
+	}
 	sq->cc = 0;
 	sq->pc = 0;
 	sq->db_ctrl = NULL;
@@ -627,7 +637,7 @@ static int mlx5e_open_icosq(struct mlx5e_channel *c,
 	err = mlx5e_create_sq_cmd(c, params, &sq->wq, sq->cq.mcq.cqn, true,
 				  &sq->sqn);
 	if (err)
-		goto err_wq;
+		goto err_info;
 	err = mlx5e_modify_sq_state(c->mdev, sq->sqn, MLX5_SQC_STATE_RST,
 				    MLX5_SQC_STATE_RDY);
 	if (err)
@@ -636,6 +646,8 @@ static int mlx5e_open_icosq(struct mlx5e_channel *c,
 
 err_obj:
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
+err_info:
+	kvfree(sq->cqe_info);
 err_wq:
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
 err_cq:
@@ -686,6 +698,9 @@ int mlx5e_reset_icosq(struct mlx5e_channel *c)
 	sq->pc = 0;
 	sq->db_ctrl = NULL;
 	sq->error = false;
+	/* Completions the dropped WQEs asked for never come. */
+	memset(sq->cqe_info, 0,
+	       mlx5_wq_cyc_size(&sq->wq) * sizeof(*sq->cqe_info));
 	return mlx5e_modify_sq_state(c->mdev, sq->sqn, MLX5_SQC_STATE_RST,
 				     MLX5_SQC_STATE_RDY);
 }
@@ -695,6 +710,7 @@ static void mlx5e_close_icosq(struct mlx5e_channel *c)
 	struct mlx5e_icosq *sq = &c->icosq;
 
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
+	kvfree(sq->cqe_info);
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
 	mlx5e_destroy_cq(c->mdev, &sq->cq);
 }
@@ -724,7 +740,11 @@ static int mlx5e_open_rq_striding(struct mlx5e_channel *c,
 		goto err_icosq;
 	rq->umr_mkey_be = cpu_to_be32(rq->umr_mkey);
 	rq->icosq = &c->icosq;
-	rq->mpw_batch = min_t(u16, 8, wqes / 2);
+	/* Refill once two WQEs are free, as upstream (its UMR bulk): two
+	 * UMRs of MLX5E_MPWQE_PAGES pages amortise a doorbell and a
+	 * completion, and the device keeps all but two of the ring's WQEs.
+	 */
+	rq->mpw_batch = min_t(u16, 2, wqes / 2);
 	return 0;
 
 err_icosq:

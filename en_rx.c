@@ -434,6 +434,16 @@ release:
  * Refill takes pages for at least @mpw_batch free WQEs at once and posts
  * their UMRs, one ICOSQ doorbell; a WQE is published to the device (the
  * RQ's doorbell record) only once its UMR completed.
+ *
+ * One completion per doorbell: only the last WQE a doorbell rings asks
+ * for a CQE (as upstream's ICOSQ does). The ICOSQ executes and completes
+ * its WQEs in order, so that CQE says every UMR of the batch, and of the
+ * batches before it, is done: the RQ publishes them all at once. A UMR
+ * that fails completes with an error CQE whether it asked or not, and the
+ * SQ flushes the WQEs behind it (flush_in_error_en), so a failure is
+ * never mistaken for success. The CQE's wqe_counter names the WQE; its
+ * ring index holds what it means (@cqe_info): how far the RQ's WQEs are
+ * mapped, and where the ICOSQ's consumer goes.
  */
 
 static struct mlx5e_mpw_page *mlx5e_mpw_pages(struct mlx5e_rq *rq, u16 ix)
@@ -481,37 +491,72 @@ void mlx5e_init_mpwqes(struct mlx5e_rq *rq)
 	memset(rq->mpw_consumed, 0, n * sizeof(*rq->mpw_consumed));
 }
 
-/* Take the pages of WQE @ix and post the UMR that maps them. */
+/*
+ * The ring index of the next WQE of @wqebbs, contiguous: a WQE never
+ * wraps the ring's end, which one-WQEBB NOPs pad (no completion asked;
+ * the last of them is rung should nothing follow).
+ */
+static u16 mlx5e_icosq_next_pi(struct mlx5e_icosq *sq, u16 wqebbs)
+{
+	u16 pi = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
+	u16 n = mlx5_wq_cyc_contig_to_end(&sq->wq, pi);
+
+	if (likely(n >= wqebbs))
+		return pi;
+	while (n--) {
+		struct mlx5e_wqe_ctrl_seg *nop;
+
+		nop = mlx5_wq_cyc_get_wqe(&sq->wq,
+					  mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc));
+		memset(nop, 0, sizeof(*nop));
+		nop->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
+						    MLX5E_OPCODE_NOP);
+		nop->qpn_ds = cpu_to_be32(sq->sqn << 8 | 1);
+		sq->db_ctrl = nop;
+		sq->db_pc = sq->pc++;
+	}
+	return mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
+}
+
+/*
+ * Take the pages of WQE @ix and post the UMR that maps them. A failed
+ * allocation keeps the pages taken so far in the WQE's table (the RQ's
+ * drain returns them): the next refill goes on from there, so that a
+ * WQE fills even when every few allocations fail.
+ */
 static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
 {
 	struct mlx5e_mpw_page *mp = mlx5e_mpw_pages(rq, ix);
 	struct mlx5e_icosq *sq = rq->icosq;
-	u16 pi = mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);
+	u16 pi = mlx5e_icosq_next_pi(sq, MLX5E_UMR_WQEBBS);
 	struct mlx5e_umr_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
 	u32 octw = (u32)ix * (MLX5E_MPWQE_PAGES / 2);
 	unsigned int i;
 
 	for (i = 0; i < MLX5E_MPWQE_PAGES; i++) {
-		struct page *page = page_pool_dev_alloc_pages(rq->page_pool);
+		if (!mp[i].page) {
+			struct page *page;
 
-		if (unlikely(!page))
-			goto err_free;
-		page_pool_fragment_page(page, MLX5E_PAGECNT_BIAS);
-		mp[i].page = page;
-		mp[i].frags = 0;
-		wqe->mtt[i] = cpu_to_be64(page_pool_get_dma_addr(page) |
+			page = page_pool_dev_alloc_pages(rq->page_pool);
+			if (unlikely(!page))
+				return -ENOMEM;
+			page_pool_fragment_page(page, MLX5E_PAGECNT_BIAS);
+			mp[i].page = page;
+			mp[i].frags = 0;
+		}
+		wqe->mtt[i] = cpu_to_be64(page_pool_get_dma_addr(mp[i].page) |
 					  MLX5_EN_WR);
 	}
 	u64_stats_update_begin(&rq->stats->syncp);
 	u64_stats_add(&rq->stats->pages, MLX5E_MPWQE_PAGES);
 	u64_stats_update_end(&rq->stats->syncp);
 
+	/* No completion asked: mlx5e_icosq_ring() asks on the last WQE. */
 	memset(wqe, 0, offsetof(struct mlx5e_umr_wqe, mtt));
 	wqe->ctrl.opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
 						 MLX5E_OPCODE_UMR);
 	wqe->ctrl.qpn_ds = cpu_to_be32(sq->sqn << 8 |
 				       sizeof(*wqe) / MLX5E_SEND_WQE_DS);
-	wqe->ctrl.fm_ce_se = MLX5E_WQE_CTRL_CQ_UPDATE;
 	wqe->ctrl.imm = rq->umr_mkey_be;
 	wqe->uctrl.flags = MLX5_UMR_TRANSLATION_OFFSET_EN | MLX5_UMR_INLINE;
 	wqe->uctrl.xlt_octowords = cpu_to_be16(MLX5E_MPWQE_PAGES / 2);
@@ -519,28 +564,35 @@ static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
 	wqe->uctrl.xlt_offset_47_16 = cpu_to_be32(octw >> 16);
 	wqe->uctrl.mkey_mask = cpu_to_be64(MLX5_MKEY_MASK_FREE);
 	sq->db_ctrl = &wqe->ctrl;
+	sq->db_pc = sq->pc;
 	sq->pc += MLX5E_UMR_WQEBBS;
 	rq->mpw_consumed[ix] = 0;
 	return 0;
-
-err_free:
-	while (i--) {
-		/* Every reference the bias gave is still ours: one left. */
-		page_pool_fragment_page(mp[i].page, 1);
-		page_pool_put_full_page(rq->page_pool, mp[i].page, true);
-		mp[i].page = NULL;
-	}
-	return -ENOMEM;
 }
 
 static_assert(sizeof(struct mlx5e_umr_wqe) ==
 	      MLX5E_UMR_WQEBBS * MLX5E_SEND_WQE_BB);
+/* The control segment's ds_cnt is 6 bits. */
+static_assert(sizeof(struct mlx5e_umr_wqe) / MLX5E_SEND_WQE_DS < 64);
 
-static void mlx5e_icosq_ring(struct mlx5e_icosq *sq)
+/*
+ * Ring the WQEs posted since the last doorbell; the last of them asks for
+ * the completion that tells the RQ its WQEs up to @rq_pc are mapped.
+ */
+static void mlx5e_icosq_ring(struct mlx5e_icosq *sq, u16 rq_pc)
 {
-	if (!sq->db_ctrl)
+	struct mlx5e_wqe_ctrl_seg *ctrl = sq->db_ctrl;
+
+	if (!ctrl)
 		return;
-	mlx5e_ring_sq_db(&sq->wq, sq->pc, sq->db_ctrl, sq->uar_reg);
+	ctrl->fm_ce_se = MLX5E_WQE_CTRL_CQ_UPDATE;
+	/* The last WQE ends at the producer counter. */
+	sq->cqe_info[mlx5_wq_cyc_ctr2ix(&sq->wq, sq->db_pc)] =
+		(struct mlx5e_icosq_cqe_info){
+			.rq_pc = rq_pc,
+			.wqebbs = sq->pc - sq->db_pc,
+		};
+	mlx5e_ring_sq_db(&sq->wq, sq->pc, ctrl, sq->uar_reg);
 	sq->db_ctrl = NULL;
 }
 
@@ -562,7 +614,7 @@ static bool mlx5e_post_rx_mpwqes(struct mlx5e_rq *rq)
 		}
 		rq->umr_pc++;
 	}
-	mlx5e_icosq_ring(rq->icosq);
+	mlx5e_icosq_ring(rq->icosq, rq->umr_pc);
 	return short_of;
 }
 
@@ -602,33 +654,59 @@ static void mlx5e_icosq_err(struct mlx5e_icosq *sq, struct mlx5e_rq *rq,
 	mlx5e_rx_request_reset(rq);
 }
 
+/*
+ * The completion of the WQE at @wqe_counter: a WQE posted and not yet
+ * completed that asked for one. Return: what it means, or NULL.
+ */
+static struct mlx5e_icosq_cqe_info *
+mlx5e_icosq_cqe_info(struct mlx5e_icosq *sq, struct mlx5e_rq *rq,
+		     u16 wqe_counter)
+{
+	struct mlx5e_icosq_cqe_info *info;
+
+	if ((u16)(wqe_counter - sq->cc) >= (u16)(sq->pc - sq->cc))
+		return NULL;
+	info = &sq->cqe_info[mlx5_wq_cyc_ctr2ix(&sq->wq, wqe_counter)];
+	if (!info->wqebbs ||
+	    (u16)(info->rq_pc - rq->pc) > (u16)(rq->umr_pc - rq->pc))
+		return NULL;
+	return info;
+}
+
 /**
  * mlx5e_poll_icosq_cq() - completed UMRs: publish their WQEs (NAPI)
  * @sq: the channel's ICOSQ
  * @rq: its striding RQ
  *
- * Every UMR asks for a completion and the ICOSQ completes in order: each
- * CQE makes the next WQE the device's.
+ * A CQE completes its WQE and every WQE before it (one per doorbell, see
+ * above): the RQ's WQEs up to the counter its WQE recorded become the
+ * device's.
  *
  * Return: whether more CQEs may be waiting.
  */
 bool mlx5e_poll_icosq_cq(struct mlx5e_icosq *sq, struct mlx5e_rq *rq)
 {
 	struct mlx5_cqwq *cqwq = &sq->cq.wq;
+	struct mlx5e_icosq_cqe_info *info;
 	struct mlx5_cqe64 *cqe;
 	u16 pc = rq->pc;
 	int n = 0;
 
 	while (n < MLX5E_ICOSQ_POLL_BUDGET && (cqe = mlx5_cqwq_get_cqe(cqwq))) {
+		u16 wqe_counter = be16_to_cpu(cqe->wqe_counter);
+
 		mlx5_cqwq_pop(cqwq);
 		n++;
-		sq->cc += MLX5E_UMR_WQEBBS;
+		info = sq->error ? NULL :
+		       mlx5e_icosq_cqe_info(sq, rq, wqe_counter);
 		if (unlikely(get_cqe_opcode(cqe) == MLX5E_CQE_REQ_ERR ||
-			     sq->error || rq->pc == rq->umr_pc)) {
+			     !info)) {
 			mlx5e_icosq_err(sq, rq, cqe);
 			continue;
 		}
-		rq->pc++;
+		sq->cc = wqe_counter + info->wqebbs;
+		rq->pc = info->rq_pc;
+		info->wqebbs = 0;
 	}
 	if (!n)
 		return false;
@@ -1095,6 +1173,11 @@ void mlx5e_free_rx_descs(struct mlx5e_rq *rq)
 			rq->mpw_consumed[mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc)] = 0;
 			rq->cc++;
 		}
+		/* The pages a failed refill took for the next WQE (none
+		 * left if the ring was full: that WQE was released above).
+		 */
+		mlx5e_mpw_release(rq, mlx5_wq_cyc_ctr2ix(&rq->wq, rq->umr_pc),
+				  false);
 		rq->pc = rq->umr_pc;
 		return;
 	}

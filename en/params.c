@@ -134,7 +134,9 @@ void mlx5e_rq_layout(const struct mlx5e_params *params,
  * @mdev: the device
  *
  * Striding RQ, UMR from an SQ with reg_umr, UMR with a pointer to the
- * rlkey, and fewer than 512 strides per WQE (ext_stride_num_range).
+ * rlkey, WQEs of fewer than 512 strides (ext_stride_num_range: linear
+ * strides of a 256 KiB WQE), and send WQEs as large as our UMR, whose
+ * MTT entries are inline.
  *
  * Return: true when it can.
  */
@@ -143,7 +145,9 @@ bool mlx5e_striding_rq_caps(struct mlx5_core_dev *mdev)
 	return MLX5_CAP_GEN(mdev, striding_rq) &&
 	       MLX5_CAP_GEN(mdev, umr_ptr_rlky) &&
 	       MLX5_CAP_ETH(mdev, reg_umr_sq) &&
-	       MLX5_CAP_GEN(mdev, ext_stride_num_range);
+	       MLX5_CAP_GEN(mdev, ext_stride_num_range) &&
+	       MLX5_CAP_GEN(mdev, max_wqe_sz_sq) >=
+	       sizeof(struct mlx5e_umr_wqe);
 }
 
 /**
@@ -359,8 +363,8 @@ void mlx5e_build_rq_ctx(const struct mlx5e_params *params, void *rqc)
 		mlx5e_rq_layout_any(params, &l);
 		log_strides = mlx5e_mpwqe_log_strides(&l);
 		MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_LINKED_LIST_STRIDING_RQ);
-		/* Below 2^9 strides: the extended range, 2^3..2^8 as
-		 * 10..15 in four bits.
+		/* 2^9..2^16 strides as 0..7; below, the extended range,
+		 * 2^3..2^8 as 10..15 in four bits.
 		 */
 		MLX5_SET(wq, wq, log_wqe_num_of_strides,
 			 (log_strides - MLX5_MPWQE_LOG_NUM_STRIDES_BASE) & 0xf);

@@ -53,11 +53,12 @@ pair_up "$A" "$PEER_DEV" || diag "no carrier on $A/$PEER_DEV"
 # two figures: flowing at PP_MIN_PPS (500) a second, and every
 # PP_FAIL_INTERVAL-th (17th) allocation failing, so that 100 failures in
 # 3 s take under 600 allocations a second: a copy beside it, in the
-# guest's overlay (the host's tree is not written).  The interval must
-# exceed the 16 pages of a striding RQ WQE: a WQE whose page fails is
-# given back whole and filled again from the next allocation, and with
-# every 15th failing no run of 16 would ever succeed (seen: no traffic
-# at all once the test's ring resize made a new, empty page pool).
+# guest's overlay (the host's tree is not written).  A striding RQ WQE
+# takes 64 pages; one whose allocation fails keeps the pages it has and
+# the next refill goes on from there, so a WQE fills whatever the
+# interval (were it given back whole, no run of 64 would ever succeed
+# with every 17th failing: no traffic once the test's ring resize made a
+# new, empty page pool).
 MIN_PPS=${PP_MIN_PPS:-500}
 INTERVAL=${PP_FAIL_INTERVAL:-17}
 RUN_PY=${PY%.py}_vm.py

@@ -12,6 +12,12 @@
 #    the same is measured without XDP. The striding RQ maps every page
 #    it takes by UMR (the model's umr.entries), the legacy RQ none;
 #    above a linear frame the striding RQ's strides are 256 bytes.
+#  - for each MTU on the striding RQ: a WQE is 256 KiB (64 pages of 4 KiB),
+#    so the UMR WQEs the model ran are at most the WQEs the strides
+#    consumed filled, plus one WQE retired before and refilled within the
+#    run; the ICOSQ asks for one completion per doorbell, which rings at
+#    least two UMRs: at most half a CQE per UMR; and the WQEs those UMRs
+#    mapped reach the device: A still pings B once the run is over.
 #  - rx_striding_rq toggled under TCP traffic: the connection survives,
 #    and once the driver is unloaded the model holds nothing of ours.
 # vm-args: --timeout 1500
@@ -26,7 +32,7 @@ PAGE=$(getconf PAGESIZE)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ktap_header $((6 + 4 * $(wc -w <<<"$MTUS")))
+ktap_header $((6 + 5 * $(wc -w <<<"$MTUS")))
 
 dmesg_mark striding
 ours_pair_up
@@ -85,11 +91,40 @@ rq_strides() {
 	} END { print s + 0 }'
 }
 
+# rq_all_strides BDF: strides consumed and skipped by filler CQEs on the
+# function's striding RQs (what retires WQEs).
+rq_all_strides() {
+	cxsim report "$1" | awk '$1 ~ /^rq\.[0-9]+$/ {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "strides" || kv[1] == "filler_strides") s += kv[2] }
+	} END { print s + 0 }'
+}
+
+# icosq_cqes BDF: CQEs on the CQs of the function's UMR SQs (umr=1).
+icosq_cqes() {
+	cxsim report "$1" | awk '
+	$1 ~ /^sq\.[0-9]+$/ {
+		c = ""; u = 0
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "cqn") c = kv[2]
+			if (kv[1] == "umr") u = kv[2]
+		}
+		if (u == 1) want["cq." c] = 1
+	}
+	$1 ~ /^cq\.[0-9]+$/ {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "cqes") n[$1] = kv[2] }
+	}
+	END { for (k in want) s += n[k]; print s + 0 }'
+}
+
+# Bytes of a striding RQ WQE: 256 KiB, at least 8 pages.
+MPWQE_BYTES=$(( PAGE * 8 > 262144 ? PAGE * 8 : 262144 ))
+
 TABLE=()
 # measure TYPE MTU XDP(drop|none): one pktgen run into B, the deltas.
 measure() {
 	local type=$1 mtu=$2 xdp=$3 headroom=64 d0 p0 r0 u0 mr0 md0 ma0
-	local stride per kpkt want tol used pages s0
+	local stride per kpkt want tol used pages s0 uw0 ic0 sa0
 
 	[ "$xdp" = drop ] && headroom=256
 	read -r stride per kpkt <<<"$(sizing "$type" "$mtu" "$headroom")"
@@ -98,6 +133,8 @@ measure() {
 	u0=$(model_get "$bdf_b" umr.entries) s0=$(rq_strides "$bdf_b")
 	mr0=$(model_get "$bdf_b" rx.packets) md0=$(model_get "$bdf_b" rx.drops)
 	ma0=$(model_get "$bdf_a" tx.packets)
+	uw0=$(model_get "$bdf_b" wqe.UMR) ic0=$(icosq_cqes "$bdf_b")
+	sa0=$(rq_all_strides "$bdf_b")
 	pktgen_a "$FRAMES"
 	sleep 2
 	M_D=$(( $(bstat rx_xdp_drop) - d0 )) M_P=$(( $(bstat rx_pages) - p0 ))
@@ -107,11 +144,14 @@ measure() {
 	M_MR=$(( $(model_get "$bdf_b" rx.packets) - mr0 ))
 	M_MD=$(( $(model_get "$bdf_b" rx.drops) - md0 ))
 	M_MA=$(( $(model_get "$bdf_a" tx.packets) - ma0 ))
+	M_UW=$(( $(model_get "$bdf_b" wqe.UMR) - uw0 ))
+	M_IC=$(( $(icosq_cqes "$bdf_b") - ic0 ))
+	M_SA=$(( $(rq_all_strides "$bdf_b") - sa0 )) M_STRIDE=$stride
 	want=$(( M_MR * kpkt / 1000 ))
 	[ "$per" -gt 0 ] && want=$(( M_MR / per ))
 	used=$type tol=$(( 2 * (kpkt / 1000 + 1) ))
 	# The legacy RQ takes pages as it goes: exact but for the page open
-	# at either end. The striding RQ takes 16 at a time for a WQE, ahead
+	# at either end. The striding RQ takes a WQE's pages at a time, ahead
 	# of use: what its frames used is the strides they consumed (the
 	# model's count), in pages.
 	pages=$M_P
@@ -162,6 +202,22 @@ for type in striding legacy; do
 			measure "$type" "$mtu" none
 		}
 		ktap_check "$type RQ MTU $mtu: without XDP at the first MTU, pages as the sizing says" no_xdp_small
+		# The last measure's UMR WQEs and ICOSQ CQEs.
+		umr_per_wqe() {
+			local spw=$((MPWQE_BYTES / M_STRIDE)) max
+
+			max=$(( (M_SA + spw - 1) / spw + 1 ))
+			diag "$type MTU $mtu: $M_SA strides, $spw per WQE: UMR WQEs +$M_UW (at most $max), ICOSQ CQEs +$M_IC"
+			[ "$M_UW" -le "$max" ] && [ $((2 * M_IC)) -le "$M_UW" ] || return 1
+			# Three WQEs' strides retire two within the run: a refill.
+			[ "$M_SA" -lt $((3 * spw)) ] || [ "$M_IC" -gt 0 ] || return 1
+			# The run used up the WQEs posted before it: B receives
+			# only through the ones its completions published since.
+			ping -c 3 -W 2 -q "$B_IP" >/dev/null
+		}
+		if [ "$type" = striding ]; then
+			ktap_check "striding RQ MTU $mtu: UMR WQEs <= WQEs of $MPWQE_BYTES bytes the strides filled + 1, ICOSQ CQEs <= UMR WQEs / 2, A pings B after" umr_per_wqe
+		fi
 	done
 done
 diag "pages per 1000 frames, $PAGE-byte pages (measured vs sizing):"

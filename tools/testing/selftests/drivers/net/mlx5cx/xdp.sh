@@ -132,10 +132,10 @@ pages_match() {
 
 	# The legacy RQ takes a page every PAGE/stride buffers: exact but
 	# for the page open at either end. The striding RQ (rx_striding_rq,
-	# the default) takes 16 pages per WQE, up to a refill batch of 8
-	# WQEs at once: exact to within that.
+	# the default) takes 64 pages per WQE, refilling once 2 WQEs are
+	# free: exact to within that batch and a WQE.
 	nsx ethtool --show-priv-flags "$b" | grep -Eq 'rx_striding_rq *: on' &&
-		tol=$((16 * (8 + 1) + 2))
+		tol=$((64 * (2 + 1) + 2))
 	[ "$M_MR" -gt 0 ] && [ "$M_P" -ge $((M_WANT - tol)) ] && [ "$M_P" -le $((M_WANT + tol)) ]
 }
 

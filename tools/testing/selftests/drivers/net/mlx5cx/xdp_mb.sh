@@ -161,8 +161,8 @@ refused_nonfrags() {
 # RQ: every WQE three whole pages (3518 bytes after the XDP headroom and
 # skb_shared_info, then 4096 a fragment), exact but for the refill at
 # either end. Striding RQ: the 256-byte strides a frame fills, and the
-# 896-byte buffer its headers are copied into; 16 pages per WQE taken up
-# to a refill batch of 8 WQEs at once: exact to within that.
+# 896-byte buffer its headers are copied into; 64 pages per WQE taken,
+# refilled once 2 WQEs are free: exact to within that batch and a WQE.
 pages_as_sized() {
 	local want tol
 
@@ -174,7 +174,7 @@ pages_as_sized() {
 		want=$(($2 * 3)) tol=3
 	else
 		want=$(( ($2 * ((SIZE + 255) / 256 * 256 + 896) + 4095) / 4096 ))
-		tol=$((16 * (8 + 1) + 2))
+		tol=$((64 * (2 + 1) + 2))
 	fi
 	diag "pages taken: $3, as sized: $want (within $tol)"
 	[ "$3" -ge $((want - tol)) ] && [ "$3" -le $((want + tol)) ]
