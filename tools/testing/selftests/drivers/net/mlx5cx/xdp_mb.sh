@@ -65,12 +65,17 @@ prog() {
 }
 setup() {
 	command -v clang >/dev/null || { needs "clang (tools/testing/install-deps)"; return 1; }
-	prog pass -DACTION=XDP_PASS &&
-		prog pass_frags -DACTION=XDP_PASS -DFRAGS &&
-		prog drop_frags -DACTION=XDP_DROP -DFRAGS &&
-		prog tx_frags -DACTION=XDP_TX -DFRAGS -DSWAP_MACS &&
-		prog shrink_frags -DACTION=XDP_PASS -DFRAGS -DSHRINK=5000 &&
-		prog reflect_frags -DACTION=XDP_TX -DFRAGS -DSWAP_MACS -DREFLECT || return 1
+	# Side by side (clang starts slowly under TCG).
+	local pids=() p
+	prog pass -DACTION=XDP_PASS & pids+=($!)
+	prog pass_frags -DACTION=XDP_PASS -DFRAGS & pids+=($!)
+	prog drop_frags -DACTION=XDP_DROP -DFRAGS & pids+=($!)
+	prog tx_frags -DACTION=XDP_TX -DFRAGS -DSWAP_MACS & pids+=($!)
+	prog shrink_frags -DACTION=XDP_PASS -DFRAGS -DSHRINK=5000 & pids+=($!)
+	prog reflect_frags -DACTION=XDP_TX -DFRAGS -DSWAP_MACS -DREFLECT & pids+=($!)
+	for p in "${pids[@]}"; do
+		wait "$p" || return 1
+	done
 	pair_up "$a" "$b" || return 1
 	ip link set "$a" mtu "$MTU" && ip -n "$NS" link set "$b" mtu "$MTU" || return 1
 	wait_for 15 ns_carrier "$b" 1 && wait_for 15 carrier "$a" 1
