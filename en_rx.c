@@ -504,15 +504,8 @@ static u16 mlx5e_icosq_next_pi(struct mlx5e_icosq *sq, u16 wqebbs)
 	if (likely(n >= wqebbs))
 		return pi;
 	while (n--) {
-		struct mlx5e_wqe_ctrl_seg *nop;
-
-		nop = mlx5_wq_cyc_get_wqe(&sq->wq,
-					  mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc));
-		memset(nop, 0, sizeof(*nop));
-		nop->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
-						    MLX5E_OPCODE_NOP);
-		nop->qpn_ds = cpu_to_be32(sq->sqn << 8 | 1);
-		sq->db_ctrl = nop;
+		sq->db_ctrl = mlx5e_nop_ctrl(&sq->wq, sq->pc,
+					     cpu_to_be32(sq->sqn << 8));
 		sq->db_pc = sq->pc++;
 	}
 	return mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc);

@@ -178,6 +178,29 @@ static inline bool mlx5e_sq_has_room(const struct mlx5e_txqsq *sq, u16 n)
 }
 
 /**
+ * mlx5e_nop_ctrl() - write a one-WQEBB NOP, no completion asked (any SQ)
+ * @wq: the SQ's work queue
+ * @pc: the producer counter it goes at
+ * @qpn_be: the SQ's number, shifted as the control segment holds it, big
+ *	endian
+ *
+ * The caller records it and moves its producer counter past it.
+ *
+ * Return: its control segment.
+ */
+static inline struct mlx5e_wqe_ctrl_seg *
+mlx5e_nop_ctrl(struct mlx5_wq_cyc *wq, u16 pc, __be32 qpn_be)
+{
+	struct mlx5e_wqe_ctrl_seg *ctrl;
+
+	ctrl = mlx5_wq_cyc_get_wqe(wq, mlx5_wq_cyc_ctr2ix(wq, pc));
+	memset(ctrl, 0, sizeof(*ctrl));
+	ctrl->opmod_idx_opcode = cpu_to_be32((u32)pc << 8 | MLX5E_OPCODE_NOP);
+	ctrl->qpn_ds = qpn_be | cpu_to_be32(1);
+	return ctrl;
+}
+
+/**
  * mlx5e_post_nop() - post a one-WQEBB NOP at the producer index
  * @sq: the SQ
  *
@@ -185,13 +208,11 @@ static inline bool mlx5e_sq_has_room(const struct mlx5e_txqsq *sq, u16 n)
  */
 static inline struct mlx5e_wqe_ctrl_seg *mlx5e_post_nop(struct mlx5e_txqsq *sq)
 {
-	u16 pi = mlx5e_sq_pi(sq);
-	struct mlx5e_wqe_ctrl_seg *ctrl = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
+	struct mlx5e_wqe_ctrl_seg *ctrl = mlx5e_nop_ctrl(&sq->wq, sq->pc,
+							 sq->qpn_be);
 
-	memset(ctrl, 0, sizeof(*ctrl));
-	ctrl->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 | MLX5E_OPCODE_NOP);
-	ctrl->qpn_ds = sq->qpn_be | cpu_to_be32(1);
-	sq->wqe_info[pi] = (struct mlx5e_tx_wqe_info){ .num_wqebbs = 1 };
+	sq->wqe_info[mlx5e_sq_pi(sq)] =
+		(struct mlx5e_tx_wqe_info){ .num_wqebbs = 1 };
 	sq->pc++;
 	return ctrl;
 }

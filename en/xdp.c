@@ -288,14 +288,7 @@ static int mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
 		return -ENOSPC;
 	/* A WQE never wraps: NOPs, completed with the WQE after them. */
 	while (contig--) {
-		struct mlx5e_wqe_ctrl_seg *nop;
-
-		nop = mlx5_wq_cyc_get_wqe(&sq->wq,
-					  mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc));
-		memset(nop, 0, sizeof(*nop));
-		nop->opmod_idx_opcode = cpu_to_be32((u32)sq->pc << 8 |
-						    MLX5E_OPCODE_NOP);
-		nop->qpn_ds = sq->qpn_be | cpu_to_be32(1);
+		mlx5e_nop_ctrl(&sq->wq, sq->pc, sq->qpn_be);
 		sq->wqe_info[mlx5_wq_cyc_ctr2ix(&sq->wq, sq->pc)] =
 			(struct mlx5e_xdp_wqe_info) { .num_wqebbs = 1 };
 		sq->pc++;
