@@ -18,50 +18,28 @@ ktap_header 10
 ours_bound
 
 ethtool --show-priv-flags "$a" | sed 's/^/# /'
-ktap_check "skb_tx_mpwqe is off" \
-	bash -c "ethtool --show-priv-flags $a | grep -Eq 'skb_tx_mpwqe *: off'"
+# flag_off FLAG: A's private flag FLAG reads off.
+flag_off() { ethtool --show-priv-flags "$a" | grep -Eq "^$1 *: off"; }
+# refused FLAG REASON: turning FLAG on fails, the kernel log says REASON
+# (set_priv_flags has no extack), the flag stays off.
 refused() {
 	local out msg
 
-	dmesg_mark refuse
-	out=$(ethtool --set-priv-flags "$a" skb_tx_mpwqe on 2>&1) && return 1
-	msg=$(dmesg_since refuse | grep 'skb_tx_mpwqe')
-	diag "set skb_tx_mpwqe on: $out"
+	dmesg_mark "refuse_$1"
+	out=$(ethtool --set-priv-flags "$a" "$1" on 2>&1) && return 1
+	msg=$(dmesg_since "refuse_$1" | grep "$1")
+	diag "set $1 on: $out"
 	diag "dmesg: $msg"
-	echo "$msg" | grep -q 'no enhanced multi-packet send WQE' &&
-		ethtool --show-priv-flags "$a" | grep -Eq 'skb_tx_mpwqe *: off'
+	echo "$msg" | grep -q "$2" && flag_off "$1"
 }
-ktap_check "turning skb_tx_mpwqe on is refused, with the reason in dmesg" refused
-
-ktap_check "xdp_tx_mpwqe is off" \
-	bash -c "ethtool --show-priv-flags $a | grep -Eq 'xdp_tx_mpwqe *: off'"
-xdp_refused() {
-	local out msg
-
-	dmesg_mark xdprefuse
-	out=$(ethtool --set-priv-flags "$a" xdp_tx_mpwqe on 2>&1) && return 1
-	msg=$(dmesg_since xdprefuse | grep 'xdp_tx_mpwqe')
-	diag "set xdp_tx_mpwqe on: $out"
-	diag "dmesg: $msg"
-	echo "$msg" | grep -q 'no enhanced multi-packet send WQE' &&
-		ethtool --show-priv-flags "$a" | grep -Eq 'xdp_tx_mpwqe *: off'
-}
-ktap_check "turning xdp_tx_mpwqe on is refused, with the reason in dmesg" xdp_refused
-
-ktap_check "rx_cqe_compress is off" \
-	bash -c "ethtool --show-priv-flags $a | grep -Eq 'rx_cqe_compress *: off'"
-cqe_refused() {
-	local out msg
-
-	dmesg_mark cqe_nocap
-	out=$(ethtool --set-priv-flags "$a" rx_cqe_compress on 2>&1) && return 1
-	msg=$(dmesg_since cqe_nocap | grep 'rx_cqe_compress')
-	diag "set rx_cqe_compress on: $out"
-	diag "dmesg: $msg"
-	echo "$msg" | grep -q 'rx_cqe_compress: the device has no CQE compression' &&
-		ethtool --show-priv-flags "$a" | grep -Eq 'rx_cqe_compress *: off'
-}
-ktap_check "turning rx_cqe_compress on is refused, with the reason in dmesg" cqe_refused
+for f in skb_tx_mpwqe xdp_tx_mpwqe rx_cqe_compress; do
+	case $f in
+	rx_cqe_compress) why='rx_cqe_compress: the device has no CQE compression' ;;
+	*) why='no enhanced multi-packet send WQE' ;;
+	esac
+	ktap_check "$f is off" flag_off "$f"
+	ktap_check "turning $f on is refused, with the reason in dmesg" refused "$f" "$why"
+done
 
 pair_up "$a" "$b"
 # sends_seen N: the model has fetched N SEND WQEs from A in all.
