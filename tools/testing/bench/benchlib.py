@@ -39,9 +39,12 @@ def insn_figures(rawdir, tag, driver, n):
 
 def insn_symbols(rawdir, tag, driver, n, top=10):
     """[(function, kernel instructions per packet)], the top ones first,
-    from the driver's turn's kallsyms (bench_load); [] without them."""
+    from the run's kallsyms where it saved them (<tag>.kallsyms.gz), else
+    the driver's turn's (bench_unload); [] without them."""
     base = os.path.join(rawdir, tag)
-    syms = os.path.join(rawdir, driver + ".kallsyms.gz")
+    syms = base + ".kallsyms.gz"
+    if not os.path.exists(syms):
+        syms = os.path.join(rawdir, driver + ".kallsyms.gz")
     if not (os.path.exists(base + ".insn0") and os.path.exists(base + ".insn1")
             and os.path.exists(syms)):
         return []

@@ -71,6 +71,10 @@ for drv in $DRIVERS; do
 				f=$VM_RESULTS/insn-$drv-$rq-m$mtu-$i.txt
 				[ ! -f "$f" ] || mv "$f" "$tag.insn$i"
 			done
+			# The symbols with xdp-bench's program still loaded (a
+			# new one each run): insn-report --symbols names it.
+			[ -z "${VM_INSN_COUNT:-}" ] ||
+				awk '$2 ~ /^[tTwW]$/' /proc/kallsyms | gzip >"$tag.kallsyms.gz"
 			xdp_bench_stop "$b"
 			echo "$drv $rq MTU $mtu: B delivered $(( $(awk '$1 == "rx.packets" { print $2 }' "$tag.after") - $(awk '$1 == "rx.packets" { print $2 }' "$tag.before") )) frames"
 		done
