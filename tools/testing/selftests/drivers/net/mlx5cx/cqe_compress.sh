@@ -32,29 +32,6 @@ ktap_check "rx_cqe_compress is off by default (the model has no vport_group_mana
 	bash -c "ip netns exec $NS ethtool --show-priv-flags $b | grep -Eq 'rx_cqe_compress *: off' &&
 		 ethtool --show-priv-flags $a | grep -Eq 'rx_cqe_compress *: off'"
 
-# burst PREFIX: N 64-byte frames, bursts of 32, A -> B; B's and the
-# model's counters across it into PREFIX_{pkts,blks,cpkts,cqeb,cqes}.
-burst() {
-	local p=$1 s0 s1 r0 r1
-
-	s0=$(ethtool_stats "$b" "$NS")
-	r0=$(cxsim report "$bdf_b")
-	pktgen_setup "$a" "$N" 32 || return 1
-	pktgen_start || return 1
-	# received, counted or dropped: B's counters stand still
-	s1=$(settled 10 ethtool_stats "$b" "$NS") || return 1
-	r1=$(cxsim report "$bdf_b")
-	printf -v "${p}_pkts" %s $(( $(report_get rx_packets <<<"$s1") - $(report_get rx_packets <<<"$s0") ))
-	printf -v "${p}_blks" %s $(( $(report_get rx_cqe_compress_blks <<<"$s1") - $(report_get rx_cqe_compress_blks <<<"$s0") ))
-	printf -v "${p}_cpkts" %s $(( $(report_get rx_cqe_compress_pkts <<<"$s1") - $(report_get rx_cqe_compress_pkts <<<"$s0") ))
-	printf -v "${p}_cqeb" %s $(( $(report_get pcie.cqe.wr_bytes <<<"$r1") - $(report_get pcie.cqe.wr_bytes <<<"$r0") ))
-	printf -v "${p}_cqes" %s $(( $(report_get cqe.rx <<<"$r1") - $(report_get cqe.rx <<<"$r0") ))
-	printf -v "${p}_mblks" %s $(( $(report_get cqe.comp_blocks <<<"$r1") - $(report_get cqe.comp_blocks <<<"$r0") ))
-	printf -v "${p}_nowqe" %s $(( $(report_get rx.drops.no_wqe <<<"$r1") - $(report_get rx.drops.no_wqe <<<"$r0") ))
-	local pk=${p}_pkts bl=${p}_blks cp=${p}_cpkts cb=${p}_cqeb cq=${p}_cqes mb=${p}_mblks nw=${p}_nowqe
-	diag "$p: B rx_packets +${!pk}, rx_cqe_compress_blks +${!bl} pkts +${!cp}; model: RX CQEs +${!cq}, blocks +${!mb}, CQE bytes +${!cb}, out of buffer +${!nw}"
-}
-
 # per_pkt PREFIX: CQE bytes per received packet, x100.
 per_pkt() {
 	local cb=${1}_cqeb cq=${1}_cqes
@@ -62,22 +39,16 @@ per_pkt() {
 	echo $(( ${!cb} * 100 / (${!cq} ? ${!cq} : 1) ))
 }
 
-ping_exact() {
-	local out
-
-	out=$(ping -c "$(sized 200 100)" -i 0.01 -l 16 -s 1200 -p a55a0ff0 -W 2 "$B_IP" 2>&1)
-	echo "$out" | tail -n 2 | sed 's/^/# /'
-	! grep -q 'wrong data' <<<"$out" && grep -q ' 0% packet loss' <<<"$out"
-}
+ping_flood() { ping_exact "$(sized 200 100)"; }
 
 for rq in on off; do
 	b_flags rx_striding_rq "$rq" rx_cqe_compress off &&
 		ethtool --set-priv-flags "$a" rx_striding_rq "$rq" rx_cqe_compress off
-	burst off_$rq
+	rx_burst off_$rq
 	b_flags rx_cqe_compress on &&
 		ethtool --set-priv-flags "$a" rx_cqe_compress on
 	flags_of
-	burst on_$rq
+	rx_burst on_$rq
 	off_pp=$(per_pkt off_$rq) on_pp=$(per_pkt on_$rq)
 	diag "striding $rq: CQE bytes per packet x100: off $off_pp, on $on_pp"
 	pk=on_${rq}_pkts bl=on_${rq}_blks cp=on_${rq}_cpkts nw=on_${rq}_nowqe
@@ -88,7 +59,7 @@ for rq in on off; do
 		test "${!bl}" -gt 0 -a "${!cp}" -gt "${!bl}"
 	ktap_check "striding $rq: the model writes fewer CQE bytes per packet (on $on_pp < off $off_pp / 2, x100)" \
 		test "$off_pp" -ge 6400 -a "$on_pp" -lt $(( off_pp / 2 ))
-	ktap_check "striding $rq: a patterned ping flood both ways arrives byte for byte" ping_exact
+	ktap_check "striding $rq: a patterned ping flood both ways arrives byte for byte" ping_flood
 done
 
 # An RX error CQE with the flag on (legacy RQ), at the first frame of a
@@ -100,12 +71,12 @@ error_recovered() {
 
 	r0=$(rq_recovers "$b" "$NS")
 	cxsim errcqerq "$bdf_b" any || return 1
-	burst err || return 1
+	rx_burst err || return 1
 	wait_for 15 bash -c "[ \$(ip netns exec $NS ethtool -S $b | awk '\$1 ~ /^rx[0-9]+_recover:\$/ { s += \$2 } END { print s + 0 }') -gt $r0 ]"
 	r1=$(rq_recovers "$b" "$NS")
 	diag "rxN_recover +$((r1 - r0))"
-	burst err2 || return 1
-	[ $((r1 - r0)) -eq 1 ] && [ "$err2_blks" -gt 0 ] && ping_exact
+	rx_burst err2 || return 1
+	[ $((r1 - r0)) -eq 1 ] && [ "$err2_blks" -gt 0 ] && ping_flood
 }
 ktap_check "an RX error CQE with compression on: one recovery, then blocks and a byte-exact ping flood again" \
 	error_recovered
@@ -124,7 +95,7 @@ ktap_check "RX timestamps on: flag off and refused; off: flag on again" follows_
 
 b_flags rx_cqe_compress off
 off_again_blks='' off_again_cpkts='' off_again_mblks='' off_again_pkts=''
-burst off_again
+rx_burst off_again
 ktap_check "flag off again: frames received, rx_cqe_compress_blks/pkts and the model's blocks stop growing" \
 	test "$off_again_blks" -eq 0 -a "$off_again_cpkts" -eq 0 -a \
 	     "$off_again_mblks" -eq 0 -a "$off_again_pkts" -gt 0

@@ -33,46 +33,19 @@ ktap_check "turning rx_cqe_compress on is accepted (both ports)" \
 		 ethtool --set-priv-flags $b rx_cqe_compress on"
 ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 
-ping_exact() {
-	local out
-
-	out=$(ping -c 200 -i 0.01 -l 16 -s 1200 -p a55a0ff0 -W 2 "$B_IP" 2>&1)
-	echo "$out" | tail -n 2 | sed 's/^/# /'
-	! grep -q 'wrong data' <<<"$out" && grep -q ' 0% packet loss' <<<"$out"
-}
 ktap_check "a patterned ping flood both ways arrives byte for byte" ping_exact
 
-# burst: N 64-byte frames A -> B in bursts of 32; B's counters and the
-# model's across it.
-burst() {
-	local s0 s1 r0 r1
-
-	s0=$(ethtool_stats "$b" "$NS")
-	r0=$(cxsim report "$bdf_b")
-	pktgen_setup "$a" "$N" 32 || return 1
-	pktgen_start || return 1
-	# received, counted or dropped: B's counters stand still
-	s1=$(settled 10 ethtool_stats "$b" "$NS") || return 1
-	r1=$(cxsim report "$bdf_b")
-	pkts=$(( $(report_get rx_packets <<<"$s1") - $(report_get rx_packets <<<"$s0") ))
-	blks=$(( $(report_get rx_cqe_compress_blks <<<"$s1") - $(report_get rx_cqe_compress_blks <<<"$s0") ))
-	cpkts=$(( $(report_get rx_cqe_compress_pkts <<<"$s1") - $(report_get rx_cqe_compress_pkts <<<"$s0") ))
-	mblks=$(( $(report_get cqe.comp_blocks <<<"$r1") - $(report_get cqe.comp_blocks <<<"$r0") ))
-	mcqes=$(( $(report_get cqe.comp_cqes <<<"$r1") - $(report_get cqe.comp_cqes <<<"$r0") ))
-	cqeb=$(( $(report_get pcie.cqe.wr_bytes <<<"$r1") - $(report_get pcie.cqe.wr_bytes <<<"$r0") ))
-	nowqe=$(( $(report_get rx.drops.no_wqe <<<"$r1") - $(report_get rx.drops.no_wqe <<<"$r0") ))
-	diag "B rx_packets +$pkts, rx_cqe_compress_blks +$blks pkts +$cpkts; model blocks +$mblks CQEs +$mcqes, CQE bytes +$cqeb, out of buffer +$nowqe"
-}
-
+# Set by rx_burst d.
+d_pkts='' d_nowqe='' d_cpkts='' d_blks='' d_mcqes='' d_mblks=''
 for rq in on off; do
 	ip netns exec "$NS" ethtool --set-priv-flags "$b" rx_striding_rq "$rq"
 	ip netns exec "$NS" ethtool --show-priv-flags "$b" | grep -E 'rx_striding_rq|rx_cqe_compress' | sed 's/^/# /'
-	burst
+	rx_burst d
 	# A burst may find B's ring empty: the model counts that frame.
 	ktap_check "striding $rq: each of the $N frames received or counted out of buffer" \
-		test "$pkts" -gt 0 -a $((pkts + nowqe)) -ge "$N"
+		test "$d_pkts" -gt 0 -a $((d_pkts + d_nowqe)) -ge "$N"
 	ktap_check "striding $rq: decompressed what the model compressed (pkts = model's, blocks > 1 CQE)" \
-		test "$cpkts" -gt "$blks" -a "$blks" -gt 0 -a "$cpkts" -eq "$mcqes" -a "$blks" -eq "$mblks"
+		test "$d_cpkts" -gt "$d_blks" -a "$d_blks" -gt 0 -a "$d_cpkts" -eq "$d_mcqes" -a "$d_blks" -eq "$d_mblks"
 done
 
 pair_down

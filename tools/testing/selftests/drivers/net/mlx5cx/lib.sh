@@ -750,6 +750,46 @@ ethtool_stats() {
 	$ns ethtool -S "$1" | sed -n 's/^ *\([^ :]*\): \([0-9]*\)$/\1 \2/p'
 }
 
+# rx_burst PREFIX: N (the caller's) 64-byte pktgen frames from A into B
+# in bursts of 32, between two snapshots at rest (pair_rest); the deltas
+# into PREFIX_pkts (B's rx_packets), PREFIX_blks and PREFIX_cpkts (B's
+# rx_cqe_compress_blks and _pkts), and from the model's report of B
+# PREFIX_cqes (RX CQEs), PREFIX_mblks and PREFIX_mcqes (compressed blocks
+# and the CQEs in them), PREFIX_cqeb (CQE bytes written), PREFIX_nowqe
+# (frames dropped out of buffer).
+rx_cqe_bytes() { cxsim report "$bdf_b" | grep '^pcie\.cqe\.wr_bytes '; }
+rx_burst() {
+	local p=$1 v
+
+	PAIR_SNAP_MORE=rx_cqe_bytes pair_rest S0 || return 1
+	pktgen_setup "$a" "$N" 32 && pktgen_start || return 1
+	PAIR_SNAP_MORE=rx_cqe_bytes pair_rest S1 || return 1
+	delta "${p}_pkts" e.rx_packets
+	delta "${p}_blks" e.rx_cqe_compress_blks
+	delta "${p}_cpkts" e.rx_cqe_compress_pkts
+	delta "${p}_cqes" b.cqe.rx
+	delta "${p}_mblks" b.cqe.comp_blocks
+	delta "${p}_mcqes" b.cqe.comp_cqes
+	delta "${p}_cqeb" x.pcie.cqe.wr_bytes
+	delta "${p}_nowqe" b.rx.drops.no_wqe
+	v=$(for k in pkts blks cpkts cqes mblks mcqes cqeb nowqe; do
+		local n=${p}_$k
+		printf ' %s %s' "$k" "${!n}"
+	done)
+	diag "$p:$v"
+}
+
+# ping_exact [COUNT]: a ping flood of COUNT (200) 1200-byte patterned
+# datagrams, 16 in flight, A to B and back: every reply came, byte for
+# byte.
+ping_exact() {
+	local out
+
+	out=$(ping -c "${1:-200}" -i 0.01 -l 16 -s 1200 -p a55a0ff0 -W 2 "$B_IP" 2>&1)
+	echo "$out" | tail -n 2 | sed 's/^/# /'
+	! grep -q 'wrong data' <<<"$out" && grep -q ' 0% packet loss' <<<"$out"
+}
+
 # Kernel log lines at warning level or worse that name mlx5, since MARK.
 mlx5_complaints() {
 	dmesg --level=emerg,alert,crit,err,warn | grep -i mlx5 |
