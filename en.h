@@ -350,11 +350,13 @@ struct mlx5e_cq {
  *	none; a striding RQ's has its stride index)
  */
 struct mlx5e_cq_decomp {
+	/* read every poll, with or without compression: beside the CQ */
+	u32 left;
+	u16 wqe_counter;
+	u8 mini_idx;
+	/* a block's only */
 	struct mlx5_cqe64 title;
 	struct mlx5_mini_cqe8 mini[MLX5_MINI_CQE_ARRAY_SIZE];
-	u32 left;
-	u8 mini_idx;
-	u16 wqe_counter;
 };
 
 /**
