@@ -19,11 +19,12 @@
  * instruction (xchg %rbx,%rbx in user mode: the insn-mark program); the
  * plugin, in that vCPU's thread before the instruction completes, writes
  * every non-zero count to DIR/insn-NAME.txt (renamed into place when
- * complete) and consumes the request's first line.  No other guest instruction runs meanwhile (TCG runs the vCPUs
- * in one thread, vm/run's default), so the counts between two snapshots
- * are the same whatever the host's speed, and under QEMU's -icount the
- * guest's timers fire at the same points too.  insn-report takes the
- * difference of two.
+ * complete) and consumes the request's first line.  No other guest
+ * instruction runs meanwhile (TCG runs the vCPUs in one thread, vm/run's
+ * default): a window between two snapshots holds what the guest ran
+ * between the two markers and nothing of the host's polling.  What the
+ * guest runs there still follows the host's speed where its timers do.
+ * insn-report takes the difference of two.
  *
  *   -plugin /path/insn-count.so,dir=DIR
  *
