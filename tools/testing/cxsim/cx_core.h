@@ -136,13 +136,20 @@
  * BAD_RX_CQE: one-shot fault.  Bits 23:0 an RQ number (CX_TP_ANY_RQ: any
  * RQ), bits 31:28 what to break (CX_TP_BAD_CQE_*): the next CQE of that
  * striding RQ (a frame's or a filler's) names the WQE after the one in
- * use (WQE_ID) or the stride after the first one consumed (STRIDE).  The
- * frame is placed as usual: only the CQE lies, as a device gone wrong
- * would.  Reads back the armed value until taken; 0 disarms.
+ * use (WQE_ID) or the stride after the first one consumed (STRIDE); the
+ * next CQE of that legacy RQ counts 64 KiB more bytes than the frame
+ * (BYTE_CNT); or the title of the next compressed block of that RQ's
+ * CQEs (either RQ type) counts no CQE (TITLE_ZERO) or one more than its
+ * CQ holds (TITLE_LONG).  The frames are placed and the block's slots
+ * written as usual: only the CQE lies, as a device gone wrong would.
+ * Reads back the armed value until taken; 0 disarms.
  */
 #define CX_TP_BAD_RX_CQE	0x058
 #define CX_TP_BAD_CQE_WQE_ID	0x1
 #define CX_TP_BAD_CQE_STRIDE	0x2
+#define CX_TP_BAD_CQE_TITLE_ZERO 0x3
+#define CX_TP_BAD_CQE_TITLE_LONG 0x4
+#define CX_TP_BAD_CQE_BYTE_CNT	0x5
 /*
  * UMR_HOLD: ms for which a UMR WQE is held (CX_TP_ALWAYS: until
  * UMR_RELEASE); 0 disarms.  A held UMR has neither written its

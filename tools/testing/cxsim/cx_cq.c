@@ -412,6 +412,36 @@ static int cx_cq_put(struct cx_core *core, struct cx_cq *cq, const void *img)
 	return 0;
 }
 
+/*
+ * The test port's BAD_RX_CQE title kinds: the block's title miscounts its
+ * CQEs.  One-shot.
+ */
+static void cx_cq_bad_title(struct cx_core *core, const struct cx_cq *cq,
+			    struct mlx5_cqe64 *t)
+{
+	uint32_t v = core->faults.bad_rx_cqe, rqn = v & CX_TP_ANY_RQ;
+	uint32_t n;
+
+	if (!v || (rqn != CX_TP_ANY_RQ &&
+		   rqn != (be32_to_cpu(t->flags_rqpn) & 0xffffff)))
+		return;
+	switch (v >> 28) {
+	case CX_TP_BAD_CQE_TITLE_ZERO:
+		n = 0;
+		break;
+	case CX_TP_BAD_CQE_TITLE_LONG:
+		n = (1u << cq->log_size) + 1;
+		break;
+	default:
+		return;
+	}
+	cx_log(core, "cxsim: CQ 0x%x: injected compressed block title counting %u CQEs, not %u\n",
+	       cq->cqn, n, be32_to_cpu(t->byte_cnt));
+	t->byte_cnt = cpu_to_be32(n);
+	core->faults.bad_rx_cqe = 0;
+	core->dp->rx_bad_cqe_injected++;
+}
+
 /* The @n held CQEs as one block from cq->prod: 0, or -1 (DMA failed). */
 static int cx_cq_put_block(struct cx_core *core, struct cx_cq *cq, uint32_t n)
 {
@@ -422,6 +452,7 @@ static int cx_cq_put_block(struct cx_core *core, struct cx_cq *cq, uint32_t n)
 
 	cx_cqe_comp_block(title, arrs, (const uint8_t (*)[64])cq->comp_held,
 			  n, cq->comp_fmt, cq->prod, cq->log_size);
+	cx_cq_bad_title(core, cq, (struct mlx5_cqe64 *)title);
 	narr = (n + CX_MINI_PER_ARRAY - 1) / CX_MINI_PER_ARRAY;
 	for (k = 0; k < narr; k++) {
 		uint32_t pi = cq->prod + cx_cqe_comp_arr_slot(k);

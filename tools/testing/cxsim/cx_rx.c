@@ -334,7 +334,8 @@ static int cx_rx_err(struct cx_core *core, struct cx_rq *rq,
 
 /*
  * The test port's BAD_RX_CQE: the striding CQE about to be written names
- * the next WQE or the next stride.  One-shot.
+ * the next WQE or the next stride; the legacy one counts 64 KiB more
+ * bytes.  One-shot.
  */
 static void cx_rx_bad_cqe(struct cx_core *core, const struct cx_rq *rq,
 			  struct cx_cqe_rx *rx)
@@ -345,19 +346,28 @@ static void cx_rx_bad_cqe(struct cx_core *core, const struct cx_rq *rq,
 		return;
 	switch (v >> 28) {
 	case CX_TP_BAD_CQE_WQE_ID:
+		if (!rx->striding)
+			return;
 		rx->wqe_id = (uint16_t)((rx->wqe_id + 1) &
 					((1u << rq->wq.log_sz) - 1));
 		break;
 	case CX_TP_BAD_CQE_STRIDE:
+		if (!rx->striding)
+			return;
 		rx->wqe_counter++;
+		break;
+	case CX_TP_BAD_CQE_BYTE_CNT:
+		if (rx->striding)
+			return;
+		rx->byte_cnt += 0x10000;
 		break;
 	default:
 		return;
 	}
 	core->faults.bad_rx_cqe = 0;
 	core->dp->rx_bad_cqe_injected++;
-	cx_log(core, "cxsim: RQ 0x%x: injected malformed CQE (wqe_id %u stride %u)\n",
-	       rq->rqn, rx->wqe_id, rx->wqe_counter);
+	cx_log(core, "cxsim: RQ 0x%x: injected malformed CQE (wqe_id %u stride %u bytes %u)\n",
+	       rq->rqn, rx->wqe_id, rx->wqe_counter, rx->byte_cnt);
 }
 
 /* Returns 0 when the frame was placed (a CQE written), else -1. */
@@ -404,6 +414,7 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		}
 		dp->rx_dma_bytes += len;
 		cx_rq_retire(rq, wqe);
+		cx_rx_bad_cqe(core, rq, rx);
 		return cx_rx_cqe(core, rq, rx);
 	}
 

@@ -453,6 +453,7 @@ static void test_dp_rx_cyclic(void)
 	uint32_t cqn, rqn;
 	struct mlx5_cqe64 *c;
 	uint8_t frame[300];
+	uint32_t pi;
 	bool good;
 
 	good = eth_setup(&e, dp_mac);
@@ -579,6 +580,22 @@ static void test_dp_rx_cyclic(void)
 	   dp_ppcnt(DP_IEEE, DP_802_3(a_pause_mac_ctrl_frames_received)) == 3 &&
 	   dp_ppcnt(DP_IEEE, DP_802_3(a_mac_control_frames_received)) == 3,
 	   "PPCNT: a short broadcast padded into the 64-byte bucket; pause frames");
+
+	/* BAD_RX_CQE: byte_cnt lies on a legacy RQ; striding kinds wait. */
+	dp_make_frame(frame, dp_mac, sizeof(frame), 3);
+	pi = cx_cq_lookup(&core, cqn)->prod;
+	tp_wr(CX_TP_BAD_RX_CQE, CX_TP_BAD_CQE_WQE_ID << 28 | rqn);
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(cx_cq_lookup(&core, cqn)->prod == pi + 1 &&
+	   be32toh(dp_cqe(DP_RXCQ, pi)->byte_cnt) == sizeof(frame) &&
+	   core.faults.bad_rx_cqe && report_val("rx.bad_cqe_injected") == 0,
+	   "BAD_RX_CQE wqe_id on a legacy RQ: not taken, the CQE true");
+	tp_wr(CX_TP_BAD_RX_CQE, CX_TP_BAD_CQE_BYTE_CNT << 28 | rqn);
+	cx_core_receive(&core, frame, sizeof(frame));
+	ok(cx_cq_lookup(&core, cqn)->prod == pi + 2 &&
+	   be32toh(dp_cqe(DP_RXCQ, pi + 1)->byte_cnt) == sizeof(frame) + 0x10000 &&
+	   !core.faults.bad_rx_cqe && report_val("rx.bad_cqe_injected") == 1,
+	   "BAD_RX_CQE byte_cnt: the CQE counts 64 KiB more, one-shot");
 }
 
 static void test_dp_rx_striding(void)
@@ -1563,18 +1580,45 @@ static void test_dp_cqe_comp(void)
 	   report_val("cqe.comp_blocks") == 2,
 	   "a CQE that differs in the title's fields ends the block; a block of one is a plain CQE");
 
+	/* BAD_RX_CQE title kinds: the next block's title miscounts, once. */
+	n = (uint32_t)report_val("rx.bad_cqe_injected");
+	tp_wr(CX_TP_BAD_RX_CQE, CX_TP_BAD_CQE_TITLE_ZERO << 28 | rqn);
+	for (i = 0; i < 3; i++)
+		cx_core_receive(&core, frame, 200);
+	dp_fire();
+	ok(cx_cq_lookup(&core, cqn)->prod == 17 &&
+	   ((dp_cqe(DP_RXCQ, 14)->op_own >> 2) & 3) == MLX5_COMPRESSED &&
+	   dp_cqe(DP_RXCQ, 14)->byte_cnt == 0 && !core.faults.bad_rx_cqe &&
+	   report_val("rx.bad_cqe_injected") == n + 1,
+	   "BAD_RX_CQE title_zero: the block of 3 written, its title counts 0");
+	tp_wr(CX_TP_BAD_RX_CQE, CX_TP_BAD_CQE_TITLE_LONG << 28 | CX_TP_ANY_RQ);
+	for (i = 0; i < 2; i++)
+		cx_core_receive(&core, frame, 200);
+	dp_fire();
+	ok(cx_cq_lookup(&core, cqn)->prod == 19 &&
+	   be32toh(dp_cqe(DP_RXCQ, 17)->byte_cnt) == 65 &&
+	   !core.faults.bad_rx_cqe &&
+	   report_val("rx.bad_cqe_injected") == n + 2,
+	   "BAD_RX_CQE title_long: the block of 2 written, its title counts 65 (a 64-entry CQ)");
+	for (i = 0; i < 2; i++)
+		cx_core_receive(&core, frame, 200);
+	dp_fire();
+	ok(dp_decompress(19, false, false, d, 16) == 2 &&
+	   report_val("rx.bad_cqe_injected") == n + 2,
+	   "one-shot: the next block counts right");
+
 	/* An error CQE never joins: the held ones go first. */
 	cx_core_receive(&core, frame, 200);
 	cx_core_receive(&core, frame, 200);
 	core.faults.err_cqe_rqn = rqn;
 	cx_core_receive(&core, frame, 200);
-	ok(cx_cq_lookup(&core, cqn)->prod == 17 &&
-	   dp_decompress(14, false, false, d, 16) == 2 &&
-	   (dp_cqe(DP_RXCQ, 16)->op_own >> 4) == MLX5_CQE_RESP_ERR &&
-	   ((dp_cqe(DP_RXCQ, 16)->op_own >> 2) & 3) == 0,
+	ok(cx_cq_lookup(&core, cqn)->prod == 24 &&
+	   dp_decompress(21, false, false, d, 16) == 2 &&
+	   (dp_cqe(DP_RXCQ, 23)->op_own >> 4) == MLX5_CQE_RESP_ERR &&
+	   ((dp_cqe(DP_RXCQ, 23)->op_own >> 2) & 3) == 0,
 	   "error CQE: the block before it written first, the error CQE plain");
 	dp_fire();
-	ok(cx_cq_lookup(&core, cqn)->prod == 17, "nothing left held");
+	ok(cx_cq_lookup(&core, cqn)->prod == 24, "nothing left held");
 }
 
 static void test_dp_all(void)

@@ -47,10 +47,15 @@ as root.
     cxsim.py inlinefault BDF MODE    the next SEND WQE inlining fewer header
                                      bytes than MODE (l2, ip, tcp; none
                                      disarms) asks fails (error CQE)
-    cxsim.py badrxcqe BDF RQN|any wqe_id|stride
+    cxsim.py badrxcqe BDF RQN|any KIND
                                      the next CQE of a striding RQ names the
                                      WQE or the stride after the right one
-                                     (one-shot; the frame is placed as usual)
+                                     (KIND wqe_id, stride), a legacy RQ's
+                                     counts 64 KiB more (byte_cnt), the next
+                                     compressed block's title counts 0 CQEs
+                                     or more than its CQ holds (title_zero,
+                                     title_long); one-shot, the frames are
+                                     placed as usual
     cxsim.py umrhold BDF MS|until [COUNT]
                                      hold UMR WQEs (no translation, no CQE,
                                      their SQ stopped) for MS ms or until
@@ -105,7 +110,8 @@ REG_ERR_CQE_SQN = 0x044
 REG_ERR_CQE_RQN = 0x050
 REG_INLINE_MODE = 0x054
 REG_BAD_RX_CQE = 0x058
-BAD_CQE_KINDS = {"wqe_id": 0x1, "stride": 0x2}
+BAD_CQE_KINDS = {"wqe_id": 0x1, "stride": 0x2, "title_zero": 0x3,
+                 "title_long": 0x4, "byte_cnt": 0x5}
 REG_UMR_HOLD = 0x05C
 REG_UMR_HOLD_COUNT = 0x060
 REG_UMR_RELEASE = 0x064
@@ -365,7 +371,10 @@ def inline_fault(bdf, mode):
 
 
 def bad_rx_cqe(bdf, rqn, kind):
-    """The next CQE of striding RQ rqn (ANY_RQ: any) lies about kind."""
+    """The next CQE of RQ rqn (ANY_RQ: any) lies about kind: wqe_id and
+    stride a striding RQ's CQE, byte_cnt a legacy RQ's (64 KiB more),
+    title_zero and title_long the next compressed block's title (its
+    count: 0, or one more than the CQ)."""
     port(bdf).wr(REG_BAD_RX_CQE, BAD_CQE_KINDS[kind] << 28 | (rqn & 0xFFFFFF))
 
 
