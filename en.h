@@ -229,6 +229,8 @@ struct mlx5e_sq_cq_stats {
  * @umr_cqe_err: striding RQ: error completions of UMR WQEs
  * @cqe_compress_blks: compressed CQE blocks received
  * @cqe_compress_pkts: CQEs decompressed from them
+ * @cqe_compress_err: compressed blocks whose title counts fewer than two
+ *	CQEs or more than the CQ holds: the channels are reopened
  */
 struct mlx5e_rq_stats {
 	struct u64_stats_sync syncp;
@@ -255,6 +257,7 @@ struct mlx5e_rq_stats {
 	u64_stats_t umr_cqe_err;
 	u64_stats_t cqe_compress_blks;
 	u64_stats_t cqe_compress_pkts;
+	u64_stats_t cqe_compress_err;
 };
 
 /**
@@ -852,6 +855,8 @@ enum {
  * @rx_mode_work: applies ndo_set_rx_mode
  * @carrier_work: follows the port's operational state
  * @tx_timeout_work: recovers the TX queues the watchdog found stalled
+ * @reopen_work: rebuilds the channels with the parameters in force (an RX
+ *	CQ the driver cannot read on)
  * @events_nb: the core's async events
  * @max_nch: channels the device can give us
  * @max_mtu: port maximum, software MTU
@@ -883,6 +888,7 @@ struct mlx5e_priv {
 	struct work_struct rx_mode_work;
 	struct work_struct carrier_work;
 	struct work_struct tx_timeout_work;
+	struct work_struct reopen_work;
 	struct notifier_block events_nb;
 	u16 max_nch;
 	u16 max_mtu;
@@ -980,7 +986,7 @@ void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv);
 
 /* en_rx.c */
 int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget);
-void mlx5e_rx_cq_drain(struct mlx5e_rq *rq);
+int mlx5e_rx_cq_drain(struct mlx5e_rq *rq);
 bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq);
 void mlx5e_free_rx_descs(struct mlx5e_rq *rq);
 bool mlx5e_poll_icosq_cq(struct mlx5e_icosq *sq, struct mlx5e_rq *rq);

@@ -1531,6 +1531,34 @@ unlock:
 	mutex_unlock(&priv->state_lock);
 }
 
+/*
+ * An RX CQ the driver cannot read on (a compressed block's title miscounts
+ * it): its RQ stopped, and the channels are rebuilt with the parameters in
+ * force, new CQs with them.
+ */
+static void mlx5e_reopen_work(struct work_struct *work)
+{
+	struct mlx5e_priv *priv = container_of(work, struct mlx5e_priv,
+					       reopen_work);
+	struct mlx5e_params params;
+	int err;
+
+	rtnl_lock();
+	mutex_lock(&priv->state_lock);
+	if (test_bit(MLX5E_STATE_OPENED, &priv->state)) {
+		params = priv->params;
+		err = mlx5e_safe_switch_params(priv, &params, NULL);
+		if (err)
+			netdev_err(priv->netdev,
+				   "reopening the channels failed (%d): the stopped RQ stays stopped\n",
+				   err);
+		else
+			netdev_info(priv->netdev, "channels reopened\n");
+	}
+	mutex_unlock(&priv->state_lock);
+	rtnl_unlock();
+}
+
 static void mlx5e_tx_timeout(struct net_device *netdev, unsigned int txqueue)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
@@ -1785,6 +1813,7 @@ static int mlx5e_priv_init(struct mlx5e_priv *priv, struct net_device *netdev,
 	INIT_WORK(&priv->carrier_work, mlx5e_carrier_work);
 	INIT_WORK(&priv->rx_mode_work, mlx5e_rx_mode_work);
 	INIT_WORK(&priv->tx_timeout_work, mlx5e_tx_timeout_work);
+	INIT_WORK(&priv->reopen_work, mlx5e_reopen_work);
 	priv->wq = create_singlethread_workqueue("mlx5e");
 	if (!priv->wq)
 		return -ENOMEM;

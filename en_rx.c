@@ -1056,6 +1056,32 @@ static void mlx5e_cqd_pop(struct mlx5e_rq *rq)
 	wq->cc++;
 }
 
+/*
+ * A title counting fewer than two CQEs (the first mini CQE array is the
+ * block's second slot) or more than the CQ holds.  Where the device's
+ * writes end is then unknown and no later CQE of this CQ can be found:
+ * nothing of the block is handled, the RQ stops (RECOVERING) and the
+ * channels are rebuilt (mlx5e_reopen_work()).  Upstream trusts the count.
+ */
+static bool mlx5e_cqd_title_bad(struct mlx5e_rq *rq,
+				const struct mlx5_cqe64 *title)
+{
+	struct mlx5_cqwq *wq = &rq->cq.wq;
+	u32 n = be32_to_cpu(title->byte_cnt);
+	struct mlx5e_priv *priv;
+
+	if (likely(n >= 2 && n <= wq->sz_m1 + 1))
+		return false;
+	priv = container_of(rq, struct mlx5e_channel, rq)->priv;
+	mlx5e_rq_stats_inc(rq, &rq->stats->cqe_compress_err);
+	set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state);
+	netdev_err(rq->netdev,
+		   "RQ 0x%x: compressed CQE block of %u CQEs at CQ index %u (CQ of %u): reopening the channels\n",
+		   rq->rqn, n, wq->cc & wq->sz_m1, wq->sz_m1 + 1);
+	queue_work(priv->wq, &priv->reopen_work);
+	return true;
+}
+
 /* The next CQE to handle, plain or from a block; NULL when none. */
 static struct mlx5_cqe64 *mlx5e_rx_next_cqe(struct mlx5e_rq *rq, u32 *blks)
 {
@@ -1066,6 +1092,8 @@ static struct mlx5_cqe64 *mlx5e_rx_next_cqe(struct mlx5e_rq *rq, u32 *blks)
 	cqe = mlx5_cqwq_get_cqe(&rq->cq.wq);
 	if (!cqe || mlx5_get_cqe_format(cqe) != MLX5_COMPRESSED)
 		return cqe;
+	if (unlikely(mlx5e_cqd_title_bad(rq, cqe)))
+		return NULL;
 	mlx5e_cqd_start(rq, cqe);
 	(*blks)++;
 	return mlx5e_cqd_next(rq);
@@ -1131,11 +1159,15 @@ int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
  * mlx5e_rx_cq_drain() - drop every CQE the RQ's CQ holds, compressed
  *	blocks whole
  * @rq: the RQ, its NAPI disabled
+ *
+ * Return: 0, or -EIO at a compressed block that cannot be (the channels
+ *	are then reopened; the CQEs before it are dropped).
  */
-void mlx5e_rx_cq_drain(struct mlx5e_rq *rq)
+int mlx5e_rx_cq_drain(struct mlx5e_rq *rq)
 {
 	struct mlx5_cqwq *wq = &rq->cq.wq;
 	struct mlx5_cqe64 *cqe;
+	int err = 0;
 
 	for (;;) {
 		while (rq->cqd.left)
@@ -1147,9 +1179,14 @@ void mlx5e_rx_cq_drain(struct mlx5e_rq *rq)
 			mlx5_cqwq_pop(wq);
 			continue;
 		}
-		rq->cqd.left = min(be32_to_cpu(cqe->byte_cnt), wq->sz_m1 + 1);
+		if (mlx5e_cqd_title_bad(rq, cqe)) {
+			err = -EIO;
+			break;
+		}
+		rq->cqd.left = be32_to_cpu(cqe->byte_cnt);
 	}
 	mlx5_cqwq_update_db(wq);
+	return err;
 }
 
 /**

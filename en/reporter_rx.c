@@ -84,7 +84,12 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 
 	napi_disable(&c->napi);
 	/* CQEs behind the error: their WQEs are returned with the rest. */
-	mlx5e_rx_cq_drain(rq);
+	err = mlx5e_rx_cq_drain(rq);
+	if (err) {
+		/* A CQ that cannot be read on: the channels are reopened. */
+		napi_enable(&c->napi);
+		return err;
+	}
 	/*
 	 * UMRs in flight complete before their WQEs' pages go back; a
 	 * failed ICOSQ, or UMRs the device does not complete, are made

@@ -54,6 +54,7 @@ static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
 	MLX5E_DESC(struct mlx5e_rq_stats, umr_cqe_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, cqe_compress_blks),
 	MLX5E_DESC(struct mlx5e_rq_stats, cqe_compress_pkts),
+	MLX5E_DESC(struct mlx5e_rq_stats, cqe_compress_err),
 };
 
 static const struct mlx5e_counter_desc mlx5e_xdp_xmit_desc[] = {

@@ -8,8 +8,10 @@
 # of more than one CQE (rx_cqe_compress_blks/pkts), and the model writes
 # fewer CQE bytes per received packet than with the flag off; a patterned
 # ping flood crosses both ways byte for byte; an RX error CQE is
-# recovered from once, blocks after it; RX timestamps turn it off and it
-# comes back after them; off again, the counters stop.
+# recovered from once, blocks after it; a block whose title miscounts its
+# CQEs makes the driver reopen the channels, once, and traffic goes on;
+# RX timestamps turn it off and it comes back after them; off again, the
+# counters stop.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -17,7 +19,7 @@ source "$(dirname "$0")/lib.sh"
 N=${N:-$(sized 20000 1000)}
 
 require_testport
-ktap_header 17
+ktap_header 19
 
 ours_pair_up
 
@@ -81,6 +83,36 @@ error_recovered() {
 ktap_check "an RX error CQE with compression on: one recovery, then blocks and a byte-exact ping flood again" \
 	error_recovered
 
+# A block whose title counts 0 CQEs, or more than the CQ holds (the
+# model's badrxcqe title_zero and title_long): the driver handles nothing
+# of it (where the device's writes end is unknown), counts
+# rx_cqe_compress_err once, reopens the channels, and the next burst
+# arrives in blocks again.
+bad_title() {
+	local kind=$1 rq=$2 e0 e1 i0 i1 bl=bt2_${1}_blks
+
+	b_flags rx_striding_rq "$rq" || return 1
+	e0=$(ethtool_stat "$b" rx_cqe_compress_err "$NS")
+	i0=$(model_get "$bdf_b" rx.bad_cqe_injected)
+	dmesg_mark "bad_title_$kind"
+	cxsim badrxcqe "$bdf_b" any "$kind" || return 1
+	rx_burst "bt_$kind"
+	wait_for 30 bash -c "dmesg | sed -n '/selftest-mark: bad_title_$kind\$/,\$p' | grep -q 'channels reopened'" ||
+		diag "$kind: no 'channels reopened' in dmesg"
+	dmesg_since "bad_title_$kind" | grep -e 'CQE block' -e 'reopen' | sed 's/^/# /'
+	e1=$(ethtool_stat "$b" rx_cqe_compress_err "$NS")
+	i1=$(model_get "$bdf_b" rx.bad_cqe_injected)
+	diag "$kind, striding $rq: rx_cqe_compress_err +$((e1 - e0)), model titles injected +$((i1 - i0))"
+	rx_burst "bt2_$kind" || return 1
+	[ $((i1 - i0)) -eq 1 ] && [ $((e1 - e0)) -eq 1 ] &&
+		[ "${!bl}" -gt 0 ] && ping_flood
+}
+ktap_check "legacy RQ: a title counting 0 CQEs: counted, channels reopened, blocks and a byte-exact ping flood again" \
+	bad_title title_zero off
+ktap_check "striding RQ: a title counting more CQEs than the CQ holds: the same" \
+	bad_title title_long on
+b_flags rx_striding_rq off
+
 # RX hardware timestamps turn it off (a block shares its title's stamp),
 # refuse it while on, and bring it back when off.
 flag_b() { ip netns exec "$NS" ethtool --show-priv-flags "$b" | grep -Eq "rx_cqe_compress *: $1"; }
@@ -100,8 +132,9 @@ ktap_check "flag off again: frames received, rx_cqe_compress_blks/pkts and the m
 	test "$off_again_blks" -eq 0 -a "$off_again_cpkts" -eq 0 -a \
 	     "$off_again_mblks" -eq 0 -a "$off_again_pkts" -gt 0
 
-no_complaints "no error or warning in dmesg (but the refusal asked for)" \
-	'rx_cqe_compress: not with RX hardware timestamps'
+no_complaints "no error or warning in dmesg (but the refusal and the bad titles asked for)" \
+	'rx_cqe_compress: not with RX hardware timestamps' \
+	'compressed CQE block of [0-9]* CQEs'
 pair_down
 ktap_check "rmmod" unload_mlx5
 ktap_check "rmmod: nothing left on the device" all_clean
