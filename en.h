@@ -224,8 +224,9 @@ struct mlx5e_sq_cq_stats {
  * @recover: RQ recoveries after an error CQE
  * @mpwqe_filler_cqes: striding RQ: filler CQEs (the rest of a WQE skipped)
  * @mpwqe_filler_strides: strides they skipped
- * @oversize_pkts_sw_drop: striding RQ: frames larger than a linear stride,
- *	dropped
+ * @oversize_pkts_sw_drop: completions counting no byte or more than their
+ *	buffer holds (legacy RQ: the WQE; striding RQ: a linear stride, or
+ *	the strides consumed), their frames dropped
  * @umr_cqe_err: striding RQ: error completions of UMR WQEs
  * @cqe_compress_blks: compressed CQE blocks received
  * @cqe_compress_pkts: CQEs decompressed from them
@@ -615,6 +616,8 @@ struct mlx5e_icosq {
  * @frag_size: bytes the device may write into each fragment
  * @first_frag_size: bytes the device may write into a WQE's first fragment
  *	(less than @frag_size for multi-buffer XDP: see params_rx.h)
+ * @wqe_bytes: legacy RQ: bytes the device may write into a WQE (its
+ *	fragments' sum); a CQE counting more is a device fault
  * @xdp_head_sz: striding, scattered, XDP: the buffer the headers are
  *	copied into, the linear part of the multi-buffer xdp_buff
  * @frag_stride: bytes each fragment takes from a page
@@ -659,6 +662,7 @@ struct mlx5e_rq {
 	__be32 mkey_be;
 	u32 frag_size;
 	u32 first_frag_size;
+	u32 wqe_bytes;
 	u32 xdp_head_sz;
 	u32 frag_stride;
 	u8 num_frags;

@@ -806,6 +806,7 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	rq->mkey_be = cpu_to_be32(c->priv->res.mkey);
 	rq->frag_size = l.frag_size;
 	rq->first_frag_size = l.first_frag_size;
+	rq->wqe_bytes = l.first_frag_size + (l.num_frags - 1) * l.frag_size;
 	rq->xdp_head_sz = l.xdp_head_sz;
 	rq->frag_stride = l.stride;
 	rq->num_frags = l.num_frags;

@@ -384,6 +384,15 @@ static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		mlx5e_rx_err_cqe(rq, cqe);
 		goto release;
 	}
+	if (unlikely(!len || len > rq->wqe_bytes)) {
+		/* The device never writes more than the WQE holds. */
+		mlx5e_rq_stats_inc(rq, &rq->stats->oversize_pkts_sw_drop);
+		if (net_ratelimit())
+			netdev_err(rq->netdev,
+				   "RQ 0x%x: CQE of %u bytes for WQE %u of %u bytes: dropped\n",
+				   rq->rqn, len, ix, rq->wqe_bytes);
+		goto release;
+	}
 	if (rq->linear) {
 		u32 headroom = rq->headroom, meta = 0;
 

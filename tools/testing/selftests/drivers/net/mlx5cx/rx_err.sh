@@ -6,13 +6,14 @@
 # error state. Our driver counts it (rx_wqe_err), its devlink health
 # reporter "rx" reports it and recovers the RQ (ERR -> RST -> RDY, the
 # ring posted afresh: rxN_recover), and traffic flows again; the same
-# while iperf3 runs.
+# while iperf3 runs. A legacy RQ's CQE that counts more bytes than its
+# WQE holds: the frame is dropped and counted, nothing else happens.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 require_testport
-ktap_header 9
+ktap_header 10
 
 ours_pair_up
 
@@ -79,9 +80,35 @@ under_load() {
 }
 ktap_check "the same under iperf3: recovered once, traffic flows" under_load
 
+# A legacy RQ's CQE counting 64 KiB more than its frame (the model's
+# badrxcqe byte_cnt), more than any WQE holds: that frame is dropped and
+# counted (rx_oversize_pkts_sw_drop), the RQ is not reset, pings go on.
+long_cqe() {
+	local d0 d1 r0 r1 i0 i1 striding
+
+	striding=$(nsb ethtool --show-priv-flags "$b" | awk '$1 == "rx_striding_rq" { print $3 }')
+	nsb ethtool --set-priv-flags "$b" rx_striding_rq off 2>&1 | sed 's/^/# /'
+	nsb ethtool --show-priv-flags "$b" | grep -Eq 'rx_striding_rq *: off' ||
+		{ diag "rx_striding_rq not off"; return 1; }
+	ping -c 3 -i 0.2 -W 5 "$B_IP" >/dev/null || { diag "no ping before"; return 1; }
+	d0=$(bstat rx_oversize_pkts_sw_drop) r0=$(recovers)
+	i0=$(model_get "$bdf_b" rx.bad_cqe_injected)
+	cxsim badrxcqe "$bdf_b" any byte_cnt || { diag "badrxcqe refused"; return 1; }
+	ping -c 1 -W 2 "$B_IP" >/dev/null
+	wait_for 10 bash -c "[ \$(python3 -S $LIB_DIR/cxsim.py report $bdf_b | awk '\$1 == \"rx.bad_cqe_injected\" { print \$2 }') -gt $i0 ]"
+	ping -c 5 -i 0.2 -W 5 "$B_IP" >/dev/null || { diag "no ping after it"; return 1; }
+	d1=$(bstat rx_oversize_pkts_sw_drop) r1=$(recovers)
+	i1=$(model_get "$bdf_b" rx.bad_cqe_injected)
+	diag "byte_cnt: model made $((i1 - i0)) CQE(s) lie; rx_oversize_pkts_sw_drop +$((d1 - d0)), rxN_recover +$((r1 - r0))"
+	nsb ethtool --set-priv-flags "$b" rx_striding_rq "${striding:-on}" || return 1
+	[ $((i1 - i0)) = 1 ] && [ $((d1 - d0)) = 1 ] && [ "$r1" = "$r0" ]
+}
+ktap_check "legacy RQ, a CQE longer than its WQE: the frame dropped and counted once, no reset, pings answered" \
+	long_cqe
+
 pair_down
 rmmod mlx5_core
 no_complaints "no other mlx5 error or warning in the kernel log" \
-	'error CQE on RQ' 'injected error CQE'
+	'error CQE on RQ' 'injected error CQE' 'CQE of [0-9]* bytes for WQE'
 
 ktap_finish
