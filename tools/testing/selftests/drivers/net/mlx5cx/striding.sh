@@ -234,7 +234,9 @@ toggle_under_traffic() {
 
 	nsx iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	sleep 1
-	iperf3 -c "$B_IP" -t $((ROUNDS * 2 + 5)) -J >"$TMP/iperf.json" 2>&1 &
+	# Bounded: a connection the toggles stalled fails here, in minutes.
+	traffic $((ROUNDS * 2 + 5)) iperf3 -c "$B_IP" -t $((ROUNDS * 2 + 5)) -J \
+		>"$TMP/iperf.json" 2>&1 &
 	pid=$!
 	sleep 2
 	for i in $(seq "$ROUNDS"); do
