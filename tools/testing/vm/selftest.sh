@@ -134,6 +134,12 @@ guest_script args '[ $# -eq 4 ] && [ "$1" = "a b" ] && [ "$2" = "" ] &&
 [ "$VM_ENV_T" = "a b '\''c'\''" ] && echo ARGS-INTACT'
 guest_script sleep 'sleep 600'
 guest_script daemon 'sleep 600 & echo started; exit 3'
+# KTAP totals out, then a clean-up that never returns (an rmmod stuck in
+# the kernel, as a broken driver's).
+guest_script hung_cleanup "trap 'sleep 600' EXIT
+echo 'ok 1 - done'
+echo '# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0'
+exit 0"
 # The cxsim function in $bdf (no driver is bound); pci_cmd BITS sets bits
 # of its PCI command register (0x2 memory decoding, 0x4 bus mastering).
 CXSIM_PY=$VM_DIR/../selftests/drivers/net/mlx5cx/cxsim.py
@@ -234,7 +240,7 @@ if [ "$GUEST_KERNEL" = debug ]; then
 fi
 
 echo "TAP version 13"
-echo "1..19"
+echo "1..20"
 check "exit 0 gives 0; args and --env values with spaces and quotes arrive intact" 0 240 \
 	'exit=0
 ARGS-INTACT' --env "VM_ENV_T=a b 'c'" "$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
@@ -272,6 +278,9 @@ else
 fi
 check "a process left running does not hold the VM" 3 240 'started' "$TMP/daemon.sh"
 check "a script past --timeout 10 times out" 124 120 'TIMEOUT' --timeout 10 "$TMP/sleep.sh"
+check "a clean-up that hangs after the totals fails the run, long before --timeout" 1 120 \
+	'clean-up hung 4 s after its totals' --timeout 600 --append vm.cleanup_grace=4 \
+	"$TMP/hung_cleanup.sh"
 check "monitor commands from the guest reach QEMU; --insn-count: snapshots on request, kernel instructions counted" \
 	0 240 '"status": "running"
 insn\.kernel=[0-9]{6,}' --insn-count "$TMP/qmp_insn.sh"
