@@ -117,6 +117,7 @@ struct cx_sq {
 	uint32_t umr_holds;	/* holds it went through */
 	/* The asynchronous engine: a doorbell's work not yet done. */
 	bool db_pending;
+	bool db_fresh;		/* rung since the doorbell record was read */
 	uint64_t due_ns;	/* when the next step runs */
 	uint64_t rung_ns;	/* when the oldest work not done was rung */
 };

@@ -232,6 +232,7 @@ uint8_t cx_sq_modify(struct cx_cmd *cmd)
 		sq->cc = 0;
 		/* Work rung before the reset is forgotten with it. */
 		sq->db_pending = false;
+		sq->db_fresh = false;
 	}
 	if (next != MLX5_SQC_STATE_RDY) {
 		/* A held UMR out of a queue that stops: never executed. */

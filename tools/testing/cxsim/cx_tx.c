@@ -17,8 +17,11 @@
  * is due (the latency plus a seeded jitter, never inside the write), and
  * cx_sq_timer() runs it from the host timer, at most sq_budget WQEs a
  * step, no faster than the wire (the speed property) sends the frames.
- * Doorbells rung before a step fold into it: it reads the newest pc.  A
- * reset of the SQ forgets work not yet done.
+ * Doorbells rung before a step fold into it: it reads the newest pc.  The
+ * doorbell record is read by the first step after a doorbell only: a step
+ * that resumes after the budget, the wire or a pause runs on to the pc it
+ * already read (hardware learns of new work from doorbells, not by
+ * polling the record).  A reset of the SQ forgets work not yet done.
  *
  * Each WQE: decoded by cx_wqe_decode(), sent by cx_tx_emit() (LSO,
  * checksums), completed with a CQE when it asks (MLX5_WQE_CTRL_CQ_UPDATE).
@@ -527,10 +530,14 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 
 	if (!dp || sq->state != MLX5_SQC_STATE_RDY)
 		return CX_SQ_STOP_DONE;
-	if (cx_dma_read_as(core, CX_DMA_DBR, sq->wq.dbr_addr + 4, rec, 4))
-		return CX_SQ_STOP_DONE;
-	pc = (uint16_t)cx_get_be32(rec);
-	sq->pc_seen = pc;
+	if (sq->db_fresh) {
+		if (cx_dma_read_as(core, CX_DMA_DBR, sq->wq.dbr_addr + 4,
+				   rec, 4))
+			return CX_SQ_STOP_DONE;
+		sq->pc_seen = cx_get_be32(rec);
+		sq->db_fresh = false;
+	}
+	pc = (uint16_t)sq->pc_seen;
 	if (sq->umr_held)
 		return CX_SQ_STOP_DONE;	/* at a held UMR: runs on at its release */
 	cx_sq_ring_init(core, sq, &ring, &ctx);
@@ -765,8 +772,10 @@ void cx_sq_doorbell(struct cx_core *core, uint32_t uar_page, unsigned int reg,
 			       sqn, uar_page, sq->wq.uar_page);
 		return;
 	}
-	if (sq)
+	if (sq) {
 		sq->db_regs |= 1u << reg;
+		sq->db_fresh = true;
+	}
 	if (sq && sq->wq.uar_page == uar_page &&
 	    sq->state == MLX5_SQC_STATE_ERR && sq->flush_in_error_en) {
 		/* Posted while in error: flushed, as hardware does. */

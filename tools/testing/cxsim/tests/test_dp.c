@@ -1243,6 +1243,7 @@ static void test_dp_async(void)
 	uint64_t a[8], b[8], c[8];
 	struct eth_env e;
 	uint32_t cqn, sqn, n0;
+	long dbr0;
 	struct mlx5_cqe64 *cqe;
 	struct cx_cq *cq;
 	uint64_t t0;
@@ -1266,24 +1267,41 @@ static void test_dp_async(void)
 	   report_val("async.steps") == 1 && !fh.timer_deadline,
 	   "async: at the deadline, the frame and its CQE; nothing left");
 
-	/* Five WQEs, one doorbell, two a step: three steps. */
+	/*
+	 * Five WQEs, one doorbell, two a step: three steps, the SQ's
+	 * doorbell record read by the first only (the CQ's is read before
+	 * each CQE).  A sixth WQE whose pc reaches the record meanwhile,
+	 * with no doorbell, waits for one.
+	 */
 	n0 = dp_nframes;
+	dbr0 = report_val("pcie.dbr.rd_req");
 	dp_post_sends(&e, sqn, 1, 5);
-	for (steps = 0; steps < 10 && dp_fire(); steps++)
-		if (steps == 0)
-			ok(dp_nframes == n0 + 2 && fh.timer_deadline,
-			   "async: a step runs its budget, the rest stays due");
+	for (steps = 0; steps < 10 && dp_fire(); steps++) {
+		if (steps)
+			continue;
+		ok(dp_nframes == n0 + 2 && fh.timer_deadline,
+		   "async: a step runs its budget, the rest stays due");
+		memset(dp_wqebb(6), 0, 64);
+		dp_ctrl(dp_wqebb(6), MLX5_OPCODE_SEND, 6, sqn, 3, true);
+		dp_dseg(dp_wqebb(6) + 32, 100, e.mkey, DP_BUF);
+		put_be32(fh.mem + DBR_BASE + 0x80 + 4, 7);
+	}
 	ok(steps == 3 && dp_nframes == n0 + 5 &&
-	   report_val("async.budget_stops") == 2 && report_val("cqe.tx") == 6,
-	   "async: five WQEs in three steps of two, every CQE written");
+	   report_val("async.budget_stops") == 2 && report_val("cqe.tx") == 6 &&
+	   report_val("pcie.dbr.rd_req") == dbr0 + 1 + 5,
+	   "async: five WQEs in three steps of two, every CQE written; the SQ's doorbell record read once (and the CQ's before each CQE)");
+	dp_sq_ring(e.uar, 7, dp_wqebb(6));
+	dp_fire();
+	ok(dp_nframes == n0 + 6 && report_val("pcie.dbr.rd_req") == dbr0 + 6 + 2,
+	   "async: a WQE posted without a doorbell runs at the next one");
 
 	/* Doorbells meanwhile fold into the work already due. */
-	dp_post_sends(&e, sqn, 6, 1);
 	dp_post_sends(&e, sqn, 7, 1);
-	ok(dp_nframes == n0 + 5 && report_val("async.doorbells") == 4,
+	dp_post_sends(&e, sqn, 8, 1);
+	ok(dp_nframes == n0 + 6 && report_val("async.doorbells") == 5,
 	   "async: two doorbells, nothing done yet");
 	dp_fire();
-	ok(dp_nframes == n0 + 7, "async: one step does both, to the newest pc");
+	ok(dp_nframes == n0 + 8, "async: one step does both, to the newest pc");
 
 	/* An arm is applied late: a CQE pending at arm time, EQE at the step. */
 	eqe0 = report_val("eqe.comp");
