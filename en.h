@@ -603,6 +603,7 @@ struct mlx5e_icosq {
  * @cc: WQEs consumed (striding: every stride of it)
  * @pc: WQEs posted (striding: their UMR completed)
  * @umr_pc: striding: WQEs whose pages were taken and UMR posted
+ * @xdp_flush: XDP redirected frames this poll: xdp_do_flush() at its end
  * @cq: its completion queue
  * @cqd: the compressed CQE block being read from @cq (rx_cqe_compress)
  * @wq: the WQE ring
@@ -626,8 +627,6 @@ struct mlx5e_icosq {
  * @headroom: bytes before the frame in a WQE's first fragment
  * @xdp_prog: the XDP program, or NULL (replaced under RCU)
  * @xdpsq: the channel's XDP SQ, for XDP_TX (with @xdp_prog; else NULL)
- * @xdp_flush: XDP redirected frames this poll: xdp_do_flush() at its end
- * @xdp_rxq: what XDP knows of the queue (page_pool memory model)
  * @striding: a striding RQ (else legacy)
  * @mpw_pages: striding: per WQE index, MLX5E_MPWQE_PAGES pages
  * @mpw_consumed: striding: per WQE index, strides consumed
@@ -642,17 +641,19 @@ struct mlx5e_icosq {
  * @hwtstamp: the netdev's hardware timestamping (&mlx5e_priv.hwtstamp)
  * @state: MLX5E_RQ_STATE_*
  * @recover_work: recovery after an error CQE
+ * @xdp_rxq: what XDP knows of the queue (page_pool memory model)
  */
 struct mlx5e_rq {
 	/* dirtied @completion */
 	u16 cc;
 	u16 pc;
 	u16 umr_pc;
+	bool xdp_flush;
 	struct mlx5e_cq cq;
 	struct mlx5e_cq_decomp cqd;
 
-	/* read only */
-	struct mlx5_wq_cyc wq;
+	/* read only: what a packet or a refill reads */
+	struct mlx5_wq_cyc wq ____cacheline_aligned_in_smp;
 	struct mlx5e_rq_frag *frags;
 	struct page_pool *page_pool;
 	struct net_device *netdev;
@@ -668,24 +669,25 @@ struct mlx5e_rq {
 	u8 num_frags;
 	bool linear;
 	u16 headroom;
-	struct bpf_prog __rcu *xdp_prog;
-	struct mlx5e_xdpsq *xdpsq;
-	bool xdp_flush;
-	struct xdp_rxq_info xdp_rxq;
 	bool striding;
-	struct mlx5e_mpw_page *mpw_pages;
-	u16 *mpw_consumed;
 	u8 log_strides;
 	u8 log_stride_sz;
 	u16 mpw_batch;
+	u32 rqn;
+	struct mlx5e_mpw_page *mpw_pages;
+	u16 *mpw_consumed;
 	struct mlx5e_icosq *icosq;
 	u32 umr_mkey;
 	__be32 umr_mkey_be;
-	u32 rqn;
-	u16 ix;
+	struct bpf_prog __rcu *xdp_prog;
+	struct mlx5e_xdpsq *xdpsq;
 	const struct kernel_hwtstamp_config *hwtstamp;
 	unsigned long state;
+	u16 ix;
+
+	/* control path */
 	struct work_struct recover_work;
+	struct xdp_rxq_info xdp_rxq;
 } ____cacheline_aligned_in_smp;
 
 /*
