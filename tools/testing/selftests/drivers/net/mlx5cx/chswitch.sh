@@ -29,7 +29,7 @@ ktap_header 11
 
 WORK=$(mktemp -d)
 IPERF=
-trap 'kill "$IPERF" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'kill "$IPERF" 2>/dev/null; pkill -x iperf3; rm -rf "$WORK"' EXIT
 
 ours_pair_up
 
@@ -72,7 +72,8 @@ load_and_switch() {
 	ethtool -L "$a" combined "$MAXCH" || return 1
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null || return 1
 	wait_for 30 tcp_listening "$NS" 5201 || return 1
-	iperf3 -c "$B_IP" -P 16 -t "$SECS" -J >"$WORK/iperf.json" 2>&1 &
+	# Bounded: a connection the switches stalled fails here, in minutes.
+	traffic "$SECS" iperf3 -c "$B_IP" -P 16 -t "$SECS" -J >"$WORK/iperf.json" 2>&1 &
 	pid=$!
 	IPERF=$pid
 	# The streams first: the queues full when the switches start.
