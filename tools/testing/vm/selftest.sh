@@ -240,7 +240,7 @@ if [ "$GUEST_KERNEL" = debug ]; then
 fi
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..21"
 check "exit 0 gives 0; args and --env values with spaces and quotes arrive intact" 0 240 \
 	'exit=0
 ARGS-INTACT' --env "VM_ENV_T=a b 'c'" "$TMP/args.sh" "a b" "" "it's \"q\" \$HOME *" "x  y"
@@ -278,6 +278,11 @@ else
 fi
 check "a process left running does not hold the VM" 3 240 'started' "$TMP/daemon.sh"
 check "a script past --timeout 10 times out" 124 120 'TIMEOUT' --timeout 10 "$TMP/sleep.sh"
+export VM_POWEROFF_SECS=5
+check "a guest that does not power off after the script is stopped: 124, long before --timeout" 124 120 \
+	'did not power off within 5s of the script.s end' --timeout 600 \
+	--append vm.poweroff_hang "$TMP/exit0.sh"
+unset VM_POWEROFF_SECS
 check "a clean-up that hangs after the totals fails the run, long before --timeout" 1 120 \
 	'clean-up hung 4 s after its totals' --timeout 600 --append vm.cleanup_grace=4 \
 	"$TMP/hung_cleanup.sh"
