@@ -874,6 +874,9 @@ enum {
  *	NONE; the data path reads it at every packet
  * @rx_cqe_compress_def: rx_cqe_compress as last asked (or the default):
  *	what RX timestamps off brings back (they turn it off)
+ * @tx_failed: SQs and XDP SQs whose recovery failed (the reporter "tx"
+ *	stays in error while there are any)
+ * @rx_failed: RQs whose recovery failed (the reporter "rx")
  */
 struct mlx5e_priv {
 	struct mlx5e_channels channels;
@@ -903,6 +906,8 @@ struct mlx5e_priv {
 	struct devlink_health_reporter *rx_reporter;
 	struct kernel_hwtstamp_config hwtstamp;
 	bool rx_cqe_compress_def;
+	atomic_t tx_failed;
+	atomic_t rx_failed;
 };
 
 /* en_main.c */
@@ -959,7 +964,10 @@ void mlx5e_health_destroy(struct devlink_health_reporter **r);
 void mlx5e_health_report(struct devlink_health_reporter *r,
 			 struct mlx5e_channel *c, const char *msg,
 			 u16 cc, u16 pc);
-void mlx5e_health_recovered(struct devlink_health_reporter *r, int err);
+void mlx5e_health_fail(unsigned long *state, int bit, atomic_t *failed);
+bool mlx5e_health_unfail(unsigned long *state, int bit, atomic_t *failed);
+void mlx5e_health_recovered(struct devlink_health_reporter *r, int err,
+			    atomic_t *failed);
 int mlx5e_health_retry_failed(struct mlx5e_priv *priv,
 			      int (*retry)(struct mlx5e_channel *c),
 			      const char *what, struct netlink_ext_ack *extack);

@@ -456,6 +456,8 @@ static void mlx5e_close_txqsq(struct mlx5e_channel *c)
 	struct mlx5e_txqsq *sq = &c->sq;
 
 	cancel_work_sync(&sq->recover_work);
+	mlx5e_health_unfail(&sq->state, MLX5E_SQ_STATE_RECOVER_FAILED,
+			    &c->priv->tx_failed);
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
 	mlx5e_free_txqsq_descs(sq);
 	mlx5e_free_sq_fifos(sq);
@@ -874,6 +876,8 @@ static void mlx5e_close_rq(struct mlx5e_channel *c)
 {
 	struct mlx5e_rq *rq = &c->rq;
 
+	mlx5e_health_unfail(&rq->state, MLX5E_RQ_STATE_RECOVER_FAILED,
+			    &c->priv->rx_failed);
 	mlx5e_destroy_rq_obj(c->mdev, rq->rqn);
 	mlx5e_free_rx_descs(rq);
 	xdp_rxq_info_unreg(&rq->xdp_rxq);

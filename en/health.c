@@ -72,13 +72,45 @@ void mlx5e_health_report(struct devlink_health_reporter *r,
 }
 
 /**
+ * mlx5e_health_fail() - a queue's recovery failed: it stays out of service
+ * @state: the queue's state bits
+ * @bit: its RECOVER_FAILED bit
+ * @failed: the count of such queues of its reporter
+ */
+void mlx5e_health_fail(unsigned long *state, int bit, atomic_t *failed)
+{
+	if (!test_and_set_bit(bit, state))
+		atomic_inc(failed);
+}
+
+/**
+ * mlx5e_health_unfail() - a queue is no longer one whose recovery failed
+ *	(it is tried again, it recovered, or it is closed)
+ * @state: the queue's state bits
+ * @bit: its RECOVER_FAILED bit
+ * @failed: the count of such queues of its reporter
+ *
+ * Return: true when it was one.
+ */
+bool mlx5e_health_unfail(unsigned long *state, int bit, atomic_t *failed)
+{
+	if (!test_and_clear_bit(bit, state))
+		return false;
+	atomic_dec(failed);
+	return true;
+}
+
+/**
  * mlx5e_health_recovered() - a recovery mlx5e_health_report() announced ended
  * @r: the reporter, or NULL
- * @err: 0 when it worked: the reporter then says so
+ * @err: 0 when it worked: the reporter then says so, unless another of
+ *	its queues is still out of service
+ * @failed: the count of the reporter's queues whose recovery failed
  */
-void mlx5e_health_recovered(struct devlink_health_reporter *r, int err)
+void mlx5e_health_recovered(struct devlink_health_reporter *r, int err,
+			    atomic_t *failed)
 {
-	if (err || !r)
+	if (err || !r || atomic_read(failed))
 		return;
 	devlink_health_reporter_recovery_done(r);
 	devlink_health_reporter_state_update(r, DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);

@@ -147,10 +147,12 @@ static void mlx5e_rx_recover_done(struct mlx5e_rq *rq, int err)
 	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
 
 	if (!err) {
-		clear_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rq->state);
+		mlx5e_health_unfail(&rq->state, MLX5E_RQ_STATE_RECOVER_FAILED,
+				    &c->priv->rx_failed);
 		return;
 	}
-	set_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rq->state);
+	mlx5e_health_fail(&rq->state, MLX5E_RQ_STATE_RECOVER_FAILED,
+			  &c->priv->rx_failed);
 	netdev_err(c->netdev,
 		   "RQ 0x%x: recovery failed (%d), channel %u receives nothing until devlink health recover\n",
 		   rq->rqn, err, c->ix);
@@ -162,7 +164,8 @@ static int mlx5e_rx_retry(struct mlx5e_channel *c)
 	struct mlx5e_rq *rq = &c->rq;
 	int err;
 
-	if (!test_and_clear_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rq->state))
+	if (!mlx5e_health_unfail(&rq->state, MLX5E_RQ_STATE_RECOVER_FAILED,
+				 &c->priv->rx_failed))
 		return 0;
 	err = mlx5e_rx_recover_rq(rq);
 	mlx5e_rx_recover_done(rq, err);
@@ -225,5 +228,5 @@ void mlx5e_rx_err_cqe_work(struct work_struct *work)
 	mlx5e_health_report(reporter, c, msg, rq->cc, rq->pc);
 	err = mlx5e_rx_recover_rq(rq);
 	mlx5e_rx_recover_done(rq, err);
-	mlx5e_health_recovered(reporter, err);
+	mlx5e_health_recovered(reporter, err, &c->priv->rx_failed);
 }

@@ -158,30 +158,63 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
  */
 static void mlx5e_tx_recover_done(struct mlx5e_txqsq *sq, int err)
 {
+	atomic_t *failed = &sq->ch->priv->tx_failed;
+
 	if (!err) {
-		clear_bit(MLX5E_SQ_STATE_RECOVER_FAILED, &sq->state);
+		mlx5e_health_unfail(&sq->state, MLX5E_SQ_STATE_RECOVER_FAILED,
+				    failed);
 		return;
 	}
-	set_bit(MLX5E_SQ_STATE_RECOVER_FAILED, &sq->state);
+	mlx5e_health_fail(&sq->state, MLX5E_SQ_STATE_RECOVER_FAILED, failed);
 	netdev_err(sq->ch->netdev,
 		   "SQ 0x%x: recovery failed (%d), TX queue %u stopped until devlink health recover\n",
 		   sq->sqn, err, sq->txq_ix);
 }
 
-/* devlink health recover: @c's SQ again, if its recovery failed. */
+/* The same for an XDP SQ: its frames are dropped meanwhile. */
+static void mlx5e_xdpsq_recover_done(struct mlx5e_xdpsq *sq, int err)
+{
+	atomic_t *failed = &sq->ch->priv->tx_failed;
+
+	if (!err) {
+		mlx5e_health_unfail(&sq->state,
+				    MLX5E_XDPSQ_STATE_RECOVER_FAILED, failed);
+		return;
+	}
+	mlx5e_health_fail(&sq->state, MLX5E_XDPSQ_STATE_RECOVER_FAILED,
+			  failed);
+	netdev_err(sq->ch->netdev,
+		   "XDP SQ 0x%x: recovery failed (%d), channel %u drops its XDP_TX and redirected frames until devlink health recover\n",
+		   sq->sqn, err, sq->ch->ix);
+}
+
+/* devlink health recover: @c's SQ and XDP SQ again, if their recovery failed. */
 static int mlx5e_tx_retry(struct mlx5e_channel *c)
 {
-	struct mlx5e_txqsq *sq = &c->sq;
-	int err;
+	atomic_t *failed = &c->priv->tx_failed;
+	struct mlx5e_xdpsq *xsq = c->xdpsq;
+	int err = 0, ret;
 
-	if (!test_and_clear_bit(MLX5E_SQ_STATE_RECOVER_FAILED, &sq->state))
-		return 0;
-	err = mlx5e_tx_recover_sq(sq);
-	mlx5e_tx_recover_done(sq, err);
+	if (mlx5e_health_unfail(&c->sq.state, MLX5E_SQ_STATE_RECOVER_FAILED,
+				failed)) {
+		err = mlx5e_tx_recover_sq(&c->sq);
+		mlx5e_tx_recover_done(&c->sq, err);
+	}
+	if (xsq && mlx5e_health_unfail(&xsq->state,
+				       MLX5E_XDPSQ_STATE_RECOVER_FAILED,
+				       failed)) {
+		ret = mlx5e_xdpsq_recover(xsq);
+		mlx5e_xdpsq_recover_done(xsq, ret);
+		if (!err)
+			err = ret;
+	}
 	return err;
 }
 
-/* devlink health recover of the reporter "tx": every SQ whose recovery failed. */
+/*
+ * devlink health recover of the reporter "tx": every SQ and XDP SQ whose
+ * recovery failed.
+ */
 static int mlx5e_tx_reporter_recover(struct devlink_health_reporter *reporter,
 				     void *priv_ctx,
 				     struct netlink_ext_ack *extack)
@@ -242,7 +275,8 @@ void mlx5e_tx_err_cqe_work(struct work_struct *work)
 			    sq->pc);
 	err = mlx5e_tx_recover_sq(sq);
 	mlx5e_tx_recover_done(sq, err);
-	mlx5e_health_recovered(sq->ch->priv->tx_reporter, err);
+	mlx5e_health_recovered(sq->ch->priv->tx_reporter, err,
+			       &sq->ch->priv->tx_failed);
 }
 
 /**
@@ -256,6 +290,7 @@ void mlx5e_xdpsq_err_cqe_work(struct work_struct *work)
 	struct mlx5e_xdpsq *sq = container_of(work, struct mlx5e_xdpsq,
 					      recover_work);
 	char msg[64];
+	int err;
 
 	/* Not once its channel is going: recovery needs its NAPI. */
 	if (!test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state) ||
@@ -264,6 +299,8 @@ void mlx5e_xdpsq_err_cqe_work(struct work_struct *work)
 	snprintf(msg, sizeof(msg), "error CQE on XDP SQ 0x%x", sq->sqn);
 	mlx5e_health_report(sq->ch->priv->tx_reporter, sq->ch, msg, sq->cc,
 			    sq->pc);
-	mlx5e_health_recovered(sq->ch->priv->tx_reporter,
-			       mlx5e_xdpsq_recover(sq));
+	err = mlx5e_xdpsq_recover(sq);
+	mlx5e_xdpsq_recover_done(sq, err);
+	mlx5e_health_recovered(sq->ch->priv->tx_reporter, err,
+			       &sq->ch->priv->tx_failed);
 }

@@ -484,7 +484,8 @@ static void mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
  * it left are taken, every frame still posted (or in an open session) is
  * returned, and the SQ goes ERR -> RST -> RDY with its counters at zero.
  *
- * Return: 0 or a negative errno (the SQ then stays out of service).
+ * Return: 0 (back in service, or it never left: still ready) or a
+ *	negative errno (the SQ then stays out of service, RECOVERING).
  */
 int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 {
@@ -498,9 +499,9 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 
 	err = mlx5e_sq_expect_err(c, sq->sqn, "XDP SQ");
 	if (err > 0) {
-		/* Still ready: it sends on. */
+		/* Still ready: it sends on, in service. */
 		clear_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state);
-		return -EINVAL;
+		return 0;
 	}
 	if (err)
 		return err;
@@ -968,6 +969,8 @@ void mlx5e_close_xdpsq(struct mlx5e_channel *c)
 
 	/* Deactivated: no recovery was queued after this one ran. */
 	cancel_work_sync(&sq->recover_work);
+	mlx5e_health_unfail(&sq->state, MLX5E_XDPSQ_STATE_RECOVER_FAILED,
+			    &c->priv->tx_failed);
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
 	mlx5e_xdpsq_free_descs(sq);
 	kvfree(sq->fifo);

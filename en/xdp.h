@@ -97,6 +97,8 @@ enum {
 	MLX5E_XDPSQ_STATE_ENABLED,	/* its channel is active */
 	MLX5E_XDPSQ_STATE_RECOVERING,	/* an error CQE: nothing is posted */
 	MLX5E_XDPSQ_STATE_MPWQE,	/* frames go in MPWQE sessions */
+	/* a recovery failed: RECOVERING stays set until devlink health recover */
+	MLX5E_XDPSQ_STATE_RECOVER_FAILED,
 };
 
 /**

@@ -28,7 +28,7 @@ PAGE=$(getconf PAGESIZE)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ktap_header $((18 + 2 * $(wc -w <<<"$MTUS")))
+ktap_header $((19 + 2 * $(wc -w <<<"$MTUS")))
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -333,6 +333,65 @@ xdp_sq_recovery() {
 	[ $res -eq 0 ] && [ "$T_S" -gt 0 ]
 }
 ktap_check "error CQE on the XDP SQ: rx_xdp_tx_err, rx_xdp_tx_recover, devlink reporter tx; XDP_TX delivers every frame again" xdp_sq_recovery
+
+# The XDP SQ's recovery failing (its MODIFY_SQ ERR -> RST refused once):
+# said in the kernel log, the reporter tx left in error, and still in
+# error after a stack SQ of B recovered meanwhile; devlink health recover
+# brings the XDP SQ back (rx_xdp_tx_recover +1), the reporter healthy,
+# XDP_TX delivers every frame again.
+MODIFY_SQ=0x905
+b_tx_recovers() { nsx ethtool -S "$b" | awk '$1 ~ /^tx[0-9]+_recover:$/ { s += $2 } END { print s + 0 }'; }
+xdp_sq_recover_fail() {
+	local sqn r0 t0 e0 s hit='' st out res
+
+	xdp_bench tx -p swap-macs -m native "$b" || return 1
+	tx_measure 200 on
+	sqn=$(grown_sq)
+	[ -n "$sqn" ] || { diag "no XDP SQ found"; xdp_bench_stop; return 1; }
+	r0=$(bstat rx_xdp_tx_recover)
+	dmesg_mark xdpsq_fail
+	cxsim fault "$bdf_b" "$MODIFY_SQ" 1 || { xdp_bench_stop; return 1; }
+	cxsim errcqe "$bdf_b" "$sqn"
+	tx_measure 200 on
+	cxsim errcqe "$bdf_b" 0
+	wait_for 15 bash -c "dmesg | sed -n '/selftest-mark: xdpsq_fail\$/,\$p' | grep -q 'XDP SQ .*recovery failed'"
+	dmesg_since xdpsq_fail | grep -E 'recovery failed|failed, status' | sed 's/^/# /'
+	read -r _ _ st <<<"$(tx_health)"
+	diag "XDP SQ $sqn's recovery refused: reporter tx: $(tx_health)"
+	dmesg_since xdpsq_fail | grep -q "XDP SQ .*recovery failed" && [ "$st" = error ] ||
+		{ xdp_bench_stop; return 1; }
+	# A stack SQ of B fails and recovers meanwhile: B's stack sends (its
+	# pings; the program bounces the replies), the program stays (taking
+	# it away would rebuild the channels, the failed XDP SQ with them).
+	t0=$(b_tx_recovers)
+	e0=$(model_get "$bdf_b" sq.errors_injected)
+	for s in $(model_tx_sqns "$bdf_b"); do
+		cxsim errcqe "$bdf_b" "$s"
+		for cpu in $(seq 0 $(($(nproc) - 1))); do
+			nsx taskset -c "$cpu" ping -c 1 -W 1 "$A_IP" >/dev/null 2>&1
+		done
+		[ "$(model_get "$bdf_b" sq.errors_injected)" = "$e0" ] || { hit=$s; break; }
+	done
+	cxsim errcqe "$bdf_b" 0
+	wait_for 15 bash -c "[ \$(ip netns exec $NS ethtool -S $b | awk '\$1 ~ /^tx[0-9]+_recover:\$/ { s += \$2 } END { print s + 0 }') -gt $t0 ]"
+	read -r _ _ st <<<"$(tx_health)"
+	diag "stack SQ ${hit:-none} of B: tx_recover +$(($(b_tx_recovers) - t0)); reporter tx: $(tx_health)"
+	[ -n "$hit" ] && [ "$st" = error ] ||
+		{ diag "the reporter should stay in error: the XDP SQ is still out"; xdp_bench_stop; return 1; }
+	out=$(devlink health recover "$(eth_health_dl "$bdf_b")" reporter tx 2>&1) ||
+		{ diag "devlink health recover: $out"; xdp_bench_stop; return 1; }
+	read -r _ _ st <<<"$(tx_health)"
+	diag "devlink health recover: reporter tx: $(tx_health), rx_xdp_tx_recover +$(($(bstat rx_xdp_tx_recover) - r0))"
+	[ "$st" = healthy ] && [ "$(bstat rx_xdp_tx_recover)" -eq $((r0 + 1)) ] ||
+		{ xdp_bench_stop; return 1; }
+	tx_measure "$FRAMES" on
+	tx_delivers
+	res=$?
+	xdp_bench_stop
+	return $res
+}
+ktap_check "the XDP SQ's recovery fails: said, reporter tx in error (also after a stack SQ recovered), devlink health recover brings it back, XDP_TX delivers" \
+	xdp_sq_recover_fail
 
 # XDP_PASS: TCP through a program, the bytes compared end to end.
 tcp_exact() {
@@ -739,6 +798,7 @@ teardown() {
 }
 ktap_check "rmmod after the XDP tests" teardown
 ktap_check "after rmmod: nothing left on the device" all_clean
-no_complaints "no mlx5 error or warning in the kernel log"
+no_complaints "no mlx5 error or warning in the kernel log (but the refused MODIFY_SQ asked for)" \
+	'(0x905)' 'XDP SQ 0x[0-9a-f]*: recovery failed'
 
 ktap_finish
