@@ -27,7 +27,7 @@ source "$(dirname "$0")/lib.sh"
 
 RECOVERIES=${RECOVERIES:-$(sized 20 5)}
 
-ktap_header 32
+ktap_header 33
 
 bdf=$(cx_functions | head -n 1)
 dl=pci/$bdf
@@ -369,36 +369,51 @@ ktap_check "rmmod in internal error reset the function: the firmware holds nothi
 cxsim dead "$bdf" off
 cxsim timeout "$bdf" 1000
 
-# 32: dead firmware while the peer floods the port.  The device's data
+# 32-33: dead firmware while the peer floods the port.  The device's data
 # path still runs: it reads the RQs' doorbell records and WQEs and writes
-# received frames into the RX buffers; the reload's teardown gives them
-# back (DESTROY_RQ cannot reach dead firmware), so bus mastering must be
-# off before (the device then issues nothing: dma.blocked).  Behind the
-# IOMMU an access to an unmapped buffer faults (DMAR) and is a model error
-# (dma.fail.rd.dbr, dma.fail.wr.rx, ...), which also fails the run.
-flood_reload() {
-	local bdf2 pg i fault
+# received frames into the RX buffers; the teardown gives them back
+# (DESTROY_RQ cannot reach dead firmware), so bus mastering must be off
+# before (the device then issues nothing: dma.blocked).  Behind the IOMMU
+# an access to an unmapped buffer faults (DMAR) and is a model error
+# (dma.fail.rd.dbr, dma.fail.wr.rx, ...), which also fails the run.  The
+# teardown is a reload's (32), then the fw_fatal reporter's own
+# auto-recovery's, which gives up while the firmware stays dead (33).
+#
+# flood_dead reload|auto
+flood_dead() {
+	local how=$1 bdf2 pg i fault
 
 	bdf2=$(cx_functions | sed -n 2p)
 	load_ours
 	a=$(netdev_of "$bdf") b=$(netdev_of "$bdf2") PEER_DEV=$b
 	pair_up "$a" "$b" || { diag "no carrier"; return 1; }
-	devlink health set "pci/$bdf2" reporter fw_fatal auto_recover false
-	dmesg_mark flood
+	if [ "$how" = reload ]; then
+		devlink health set "pci/$bdf2" reporter fw_fatal auto_recover false
+	else
+		devlink health set "pci/$bdf2" reporter fw_fatal auto_recover true grace_period 0
+	fi
+	dmesg_mark "flood_$how"
 	pktgen_setup "$a" 0 1 64
 	pktgen_start &
 	pg=$!
 	wait_for 10 bash -c "source $LIB_DIR/lib.sh; [ \"\$(model_get $bdf2 rx.packets)\" -gt 1000 ]"
 	cxsim dead "$bdf2" on
 	wait_for 30 bash -c "dmesg | grep -q 'mlx5_core $bdf2: device in internal error'"
-	devlink dev reload "pci/$bdf2" 2>/dev/null
+	if [ "$how" = reload ]; then
+		devlink dev reload "pci/$bdf2" 2>/dev/null
+	else
+		wait_for 60 bash -c "dmesg | sed -n '/selftest-mark: flood_auto\$/,\$p' | grep -q 'mlx5_core $bdf2: recovery failed'" ||
+			diag "the auto-recovery did not give up"
+	fi
 	# Frames keep arriving after the teardown freed the buffers.
 	i=$(model_get "$bdf2" rx.packets)
 	wait_for 10 bash -c "source $LIB_DIR/lib.sh; [ \"\$(model_get $bdf2 rx.packets)\" -gt $((i + 1000)) ]"
 	echo stop >/proc/net/pktgen/pgctrl
 	wait "$pg"
-	fault=$(dmesg_since flood | grep -c -E "DMAR: \[DMA (Read|Write).*Request device \[${bdf2#0000:}\]")
-	diag "reload with dead firmware under a flood: $bdf2 dma.blocked $(model_get "$bdf2" dma.blocked), model errors $(model_get "$bdf2" model_errors), DMAR faults $fault"
+	fault=$(dmesg_since "flood_$how" | grep -c -E "DMAR: \[DMA (Read|Write).*Request device \[${bdf2#0000:}\]")
+	diag "$how with dead firmware under a flood: $bdf2 dma.blocked $(model_get "$bdf2" dma.blocked), model errors $(model_get "$bdf2" model_errors), DMAR faults $fault"
+	[ "$how" = reload ] ||
+		dmesg_since flood_auto | grep "mlx5_core $bdf2" | grep -E 'recover|error' | head -n 5 | sed 's/^/# /'
 	cxsim report "$bdf2" | grep '^model_error\.' | grep -v ' 0$' | sed 's/^/# /'
 	cxsim dead "$bdf2" off
 	pair_down
@@ -408,9 +423,13 @@ flood_reload() {
 }
 if [ -e "/sys/bus/pci/devices/$(cx_functions | sed -n 2p)/iommu_group" ]; then
 	ktap_check "dead firmware, the peer flooding, reload: DMA stopped before the RX buffers go back (no DMA fault)" \
-		flood_reload
+		flood_dead reload
+	ktap_check "the same with fw_fatal's auto-recovery, which gives up: DMA stopped first (no DMA fault)" \
+		flood_dead auto
 else
 	ktap_skip "dead firmware, the peer flooding, reload: DMA stopped before the RX buffers go back" \
+		"needs the IOMMU (vm/run without --no-iommu)"
+	ktap_skip "the same with fw_fatal's auto-recovery" \
 		"needs the IOMMU (vm/run without --no-iommu)"
 fi
 
