@@ -696,12 +696,15 @@ struct mlx5e_rq {
  * ICOSQ (the RQ itself may still be ready): recovery first moves it to
  * the error state.  RECOVER_FAILED: a recovery failed, the RQ stays out
  * of service (RECOVERING set) until devlink health recover tries again
- * (reporter_rx.c).
+ * (reporter_rx.c).  CQ_BAD: its CQ holds a compressed block that cannot
+ * be (en_rx.c): out of service (RECOVERING) until the channels are
+ * reopened (mlx5e_priv.reopen_work).
  */
 enum {
 	MLX5E_RQ_STATE_RECOVERING,
 	MLX5E_RQ_STATE_BAD_CQE,
 	MLX5E_RQ_STATE_RECOVER_FAILED,
+	MLX5E_RQ_STATE_CQ_BAD,
 };
 
 /**
@@ -862,7 +865,7 @@ enum {
  * @carrier_work: follows the port's operational state
  * @tx_timeout_work: recovers the TX queues the watchdog found stalled
  * @reopen_work: rebuilds the channels with the parameters in force (an RX
- *	CQ the driver cannot read on)
+ *	CQ the driver cannot read on); tried again each second while it fails
  * @events_nb: the core's async events
  * @max_nch: channels the device can give us
  * @max_mtu: port maximum, software MTU
@@ -897,7 +900,7 @@ struct mlx5e_priv {
 	struct work_struct rx_mode_work;
 	struct work_struct carrier_work;
 	struct work_struct tx_timeout_work;
-	struct work_struct reopen_work;
+	struct delayed_work reopen_work;
 	struct notifier_block events_nb;
 	u16 max_nch;
 	u16 max_mtu;
@@ -968,13 +971,15 @@ void mlx5e_health_fail(unsigned long *state, int bit, atomic_t *failed);
 bool mlx5e_health_unfail(unsigned long *state, int bit, atomic_t *failed);
 void mlx5e_health_recovered(struct devlink_health_reporter *r, int err,
 			    atomic_t *failed);
+void mlx5e_health_settle(struct mlx5e_priv *priv);
 int mlx5e_health_retry_failed(struct mlx5e_priv *priv,
 			      int (*retry)(struct mlx5e_channel *c),
 			      const char *what, struct netlink_ext_ack *extack);
 
 /* en/reporter_tx.c */
 int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state);
-int mlx5e_sq_expect_err(struct mlx5e_channel *c, u32 sqn, const char *kind);
+int mlx5e_sq_expect_err(struct mlx5e_channel *c, u32 sqn, const char *kind,
+			u8 *state);
 
 /**
  * mlx5e_channel_kick() - run the channel's NAPI from process context

@@ -931,7 +931,9 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	mlx5e_cq_arm(&c->xdpsq->cq);
 	if (c->rq.striding)
 		mlx5e_cq_arm(&c->icosq.cq);
-	mlx5e_cq_arm(&c->rq.cq);
+	/* Nor an RQ out of service: its CQ waits for recovery or a reopen. */
+	if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &c->rq.state))
+		mlx5e_cq_arm(&c->rq.cq);
 	u64_stats_update_begin(&c->stats->syncp);
 	u64_stats_inc(&c->stats->arm);
 	u64_stats_update_end(&c->stats->syncp);
@@ -1333,6 +1335,7 @@ int mlx5e_close_locked(struct net_device *netdev)
 	mlx5e_fs_destroy(priv);
 	mlx5e_rss_destroy(priv);
 	mlx5e_close_channels(&priv->channels);
+	mlx5e_health_settle(priv);
 	return 0;
 }
 
@@ -1396,6 +1399,7 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 		WRITE_ONCE(priv->txq2sq[i], NULL);
 	mlx5e_deactivate_channels(priv, &old_chs, false);
 	mlx5e_close_channels(&old_chs);
+	mlx5e_health_settle(priv);
 	mlx5e_activate_priv(priv);
 	return 0;
 
@@ -1539,12 +1543,13 @@ unlock:
 /*
  * An RX CQ the driver cannot read on (a compressed block's title miscounts
  * it): its RQ stopped, and the channels are rebuilt with the parameters in
- * force, new CQs with them.
+ * force, new CQs with them; tried again each second while that fails
+ * (memory, a command), as long as the netdev is up.
  */
 static void mlx5e_reopen_work(struct work_struct *work)
 {
-	struct mlx5e_priv *priv = container_of(work, struct mlx5e_priv,
-					       reopen_work);
+	struct mlx5e_priv *priv = container_of(to_delayed_work(work),
+					       struct mlx5e_priv, reopen_work);
 	struct mlx5e_params params;
 	int err;
 
@@ -1553,12 +1558,15 @@ static void mlx5e_reopen_work(struct work_struct *work)
 	if (test_bit(MLX5E_STATE_OPENED, &priv->state)) {
 		params = priv->params;
 		err = mlx5e_safe_switch_params(priv, &params, NULL);
-		if (err)
-			netdev_err(priv->netdev,
-				   "reopening the channels failed (%d): the stopped RQ stays stopped\n",
-				   err);
-		else
+		if (!err) {
 			netdev_info(priv->netdev, "channels reopened\n");
+		} else {
+			if (net_ratelimit())
+				netdev_err(priv->netdev,
+					   "reopening the channels failed (%d): trying again in a second\n",
+					   err);
+			queue_delayed_work(priv->wq, &priv->reopen_work, HZ);
+		}
 	}
 	mutex_unlock(&priv->state_lock);
 	rtnl_unlock();
@@ -1818,7 +1826,7 @@ static int mlx5e_priv_init(struct mlx5e_priv *priv, struct net_device *netdev,
 	INIT_WORK(&priv->carrier_work, mlx5e_carrier_work);
 	INIT_WORK(&priv->rx_mode_work, mlx5e_rx_mode_work);
 	INIT_WORK(&priv->tx_timeout_work, mlx5e_tx_timeout_work);
-	INIT_WORK(&priv->reopen_work, mlx5e_reopen_work);
+	INIT_DELAYED_WORK(&priv->reopen_work, mlx5e_reopen_work);
 	priv->wq = create_singlethread_workqueue("mlx5e");
 	if (!priv->wq)
 		return -ENOMEM;
@@ -1933,6 +1941,8 @@ static void mlx5e_remove(struct auxiliary_device *adev)
 	struct net_device *netdev = priv->netdev;
 
 	unregister_netdev(netdev);
+	/* Closed: a reopen waiting for its next try queues no other. */
+	cancel_delayed_work_sync(&priv->reopen_work);
 	mlx5e_tx_reporter_destroy(priv);
 	mlx5e_rx_reporter_destroy(priv);
 	mlx5e_devlink_destroy(priv);

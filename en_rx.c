@@ -1081,13 +1081,16 @@ static bool mlx5e_cqd_title_bad(struct mlx5e_rq *rq,
 
 	if (likely(n >= 2 && n <= wq->sz_m1 + 1))
 		return false;
+	set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state);
+	/* Once: a recovery's drain may come to the same title again. */
+	if (test_and_set_bit(MLX5E_RQ_STATE_CQ_BAD, &rq->state))
+		return true;
 	priv = container_of(rq, struct mlx5e_channel, rq)->priv;
 	mlx5e_rq_stats_inc(rq, &rq->stats->cqe_compress_err);
-	set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state);
 	netdev_err(rq->netdev,
 		   "RQ 0x%x: compressed CQE block of %u CQEs at CQ index %u (CQ of %u): reopening the channels\n",
 		   rq->rqn, n, wq->cc & wq->sz_m1, wq->sz_m1 + 1);
-	queue_work(priv->wq, &priv->reopen_work);
+	queue_delayed_work(priv->wq, &priv->reopen_work, 0);
 	return true;
 }
 

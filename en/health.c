@@ -110,10 +110,32 @@ bool mlx5e_health_unfail(unsigned long *state, int bit, atomic_t *failed)
 void mlx5e_health_recovered(struct devlink_health_reporter *r, int err,
 			    atomic_t *failed)
 {
-	if (err || !r || atomic_read(failed))
+	if (!r)
+		return;
+	if (err) {
+		/* Whatever another queue's recovery said meanwhile. */
+		devlink_health_reporter_state_update(r, DEVLINK_HEALTH_REPORTER_STATE_ERROR);
+		return;
+	}
+	if (atomic_read(failed))
 		return;
 	devlink_health_reporter_recovery_done(r);
 	devlink_health_reporter_state_update(r, DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
+}
+
+/**
+ * mlx5e_health_settle() - queues were closed: a reporter none of whose
+ *	queues is out of service any more is healthy
+ * @priv: the netdev's private area, its channels closed or replaced
+ */
+void mlx5e_health_settle(struct mlx5e_priv *priv)
+{
+	if (priv->tx_reporter && !atomic_read(&priv->tx_failed))
+		devlink_health_reporter_state_update(priv->tx_reporter,
+						     DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
+	if (priv->rx_reporter && !atomic_read(&priv->rx_failed))
+		devlink_health_reporter_state_update(priv->rx_reporter,
+						     DEVLINK_HEALTH_REPORTER_STATE_HEALTHY);
 }
 
 /**

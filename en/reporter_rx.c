@@ -88,6 +88,7 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 	if (err) {
 		/* A CQ that cannot be read on: the channels are reopened. */
 		napi_enable(&c->napi);
+		mlx5e_channel_kick(c);
 		return err;
 	}
 	/*
@@ -151,6 +152,9 @@ static void mlx5e_rx_recover_done(struct mlx5e_rq *rq, int err)
 				    &c->priv->rx_failed);
 		return;
 	}
+	/* Its CQ cannot be read on: the reopen replaces it (said already). */
+	if (test_bit(MLX5E_RQ_STATE_CQ_BAD, &rq->state))
+		return;
 	mlx5e_health_fail(&rq->state, MLX5E_RQ_STATE_RECOVER_FAILED,
 			  &c->priv->rx_failed);
 	netdev_err(c->netdev,
@@ -164,8 +168,8 @@ static int mlx5e_rx_retry(struct mlx5e_channel *c)
 	struct mlx5e_rq *rq = &c->rq;
 	int err;
 
-	if (!mlx5e_health_unfail(&rq->state, MLX5E_RQ_STATE_RECOVER_FAILED,
-				 &c->priv->rx_failed))
+	/* Still counted failed until it is back: see mlx5e_health_recovered(). */
+	if (!test_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rq->state))
 		return 0;
 	err = mlx5e_rx_recover_rq(rq);
 	mlx5e_rx_recover_done(rq, err);

@@ -43,29 +43,31 @@ int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state)
 }
 
 /**
- * mlx5e_sq_expect_err() - check that an SQ with an error CQE is in ERR
+ * mlx5e_sq_expect_err() - the state of an SQ with an error CQE
  * @c: its channel
  * @sqn: the SQ
  * @kind: what the SQ is, for the log ("SQ", "XDP SQ")
+ * @state: MLX5_SQC_STATE_*, on success
  *
- * Return: 0 when the device has the SQ in ERR; 1 (logged) when it is in
- *	another state, recovery then has nothing to do; or the query's
+ * ERR as expected; RST where an earlier recovery stopped after leaving
+ * ERR; RDY (logged): the device did not stop it.
+ *
+ * Return: 0, or -EINVAL (logged) for another state, or the query's
  *	negative errno.
  */
-int mlx5e_sq_expect_err(struct mlx5e_channel *c, u32 sqn, const char *kind)
+int mlx5e_sq_expect_err(struct mlx5e_channel *c, u32 sqn, const char *kind,
+			u8 *state)
 {
-	u8 state;
 	int err;
 
-	err = mlx5e_query_sq_state(c->mdev, sqn, &state);
+	err = mlx5e_query_sq_state(c->mdev, sqn, state);
 	if (err)
 		return err;
-	if (state != MLX5_SQC_STATE_ERR) {
-		netdev_err(c->netdev, "%s 0x%x: error CQE but state %u\n",
-			   kind, sqn, state);
-		return 1;
-	}
-	return 0;
+	if (*state == MLX5_SQC_STATE_ERR || *state == MLX5_SQC_STATE_RST)
+		return 0;
+	netdev_err(c->netdev, "%s 0x%x: error CQE but state %u\n",
+		   kind, sqn, *state);
+	return *state == MLX5_SQC_STATE_RDY ? 0 : -EINVAL;
 }
 
 /**
@@ -191,18 +193,15 @@ static void mlx5e_xdpsq_recover_done(struct mlx5e_xdpsq *sq, int err)
 /* devlink health recover: @c's SQ and XDP SQ again, if their recovery failed. */
 static int mlx5e_tx_retry(struct mlx5e_channel *c)
 {
-	atomic_t *failed = &c->priv->tx_failed;
 	struct mlx5e_xdpsq *xsq = c->xdpsq;
 	int err = 0, ret;
 
-	if (mlx5e_health_unfail(&c->sq.state, MLX5E_SQ_STATE_RECOVER_FAILED,
-				failed)) {
+	/* Still counted failed until it is back: see mlx5e_health_recovered(). */
+	if (test_bit(MLX5E_SQ_STATE_RECOVER_FAILED, &c->sq.state)) {
 		err = mlx5e_tx_recover_sq(&c->sq);
 		mlx5e_tx_recover_done(&c->sq, err);
 	}
-	if (xsq && mlx5e_health_unfail(&xsq->state,
-				       MLX5E_XDPSQ_STATE_RECOVER_FAILED,
-				       failed)) {
+	if (xsq && test_bit(MLX5E_XDPSQ_STATE_RECOVER_FAILED, &xsq->state)) {
 		ret = mlx5e_xdpsq_recover(xsq);
 		mlx5e_xdpsq_recover_done(xsq, ret);
 		if (!err)

@@ -484,6 +484,9 @@ static void mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
  * it left are taken, every frame still posted (or in an open session) is
  * returned, and the SQ goes ERR -> RST -> RDY with its counters at zero.
  *
+ * Also where an earlier attempt stopped: the SQ still in ERR, or in RST
+ * when only the move to RDY failed.
+ *
  * Return: 0 (back in service, or it never left: still ready) or a
  *	negative errno (the SQ then stays out of service, RECOVERING).
  */
@@ -491,29 +494,32 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 {
 	struct mlx5e_channel *c = sq->ch;
 	struct mlx5_core_dev *mdev = c->mdev;
+	u8 state;
 	int err;
 
 	/* A poster that took the lock before the state bit is gone. */
 	spin_lock_bh(&sq->lock);
 	spin_unlock_bh(&sq->lock);
 
-	err = mlx5e_sq_expect_err(c, sq->sqn, "XDP SQ");
-	if (err > 0) {
+	err = mlx5e_sq_expect_err(c, sq->sqn, "XDP SQ", &state);
+	if (err)
+		return err;
+	if (state == MLX5_SQC_STATE_RDY) {
 		/* Still ready: it sends on, in service. */
 		clear_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state);
 		return 0;
 	}
-	if (err)
-		return err;
 
 	napi_disable(&c->napi);
 	/*
 	 * In RST the device writes no more completions: the flush CQEs of
 	 * everything rung are in the CQ before it is drained, none comes
-	 * later to a ring whose counters restarted.
+	 * later to a ring whose counters restarted.  An SQ already in RST
+	 * (an earlier attempt stopped after leaving ERR) goes on from there.
 	 */
-	err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_ERR,
-				    MLX5_SQC_STATE_RST);
+	if (state == MLX5_SQC_STATE_ERR)
+		err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_ERR,
+					    MLX5_SQC_STATE_RST);
 	while (mlx5e_xdpsq_poll(sq, false))
 		;
 	mlx5e_xdpsq_free_descs(sq);
