@@ -979,7 +979,7 @@ int mlx5e_health_retry_failed(struct mlx5e_priv *priv,
 /* en/reporter_tx.c */
 int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state);
 int mlx5e_sq_expect_err(struct mlx5e_channel *c, u32 sqn, const char *kind,
-			u8 *state);
+			bool stop_ready, u8 *state);
 
 /**
  * mlx5e_channel_kick() - run the channel's NAPI from process context

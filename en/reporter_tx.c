@@ -47,27 +47,46 @@ int mlx5e_query_sq_state(struct mlx5_core_dev *mdev, u32 sqn, u8 *state)
  * @c: its channel
  * @sqn: the SQ
  * @kind: what the SQ is, for the log ("SQ", "XDP SQ")
+ * @stop_ready: an SQ the device left ready is moved to ERR (so that what
+ *	it holds is reset too), or else left as it is
  * @state: MLX5_SQC_STATE_*, on success
  *
  * ERR as expected; RST where an earlier recovery stopped after leaving
  * ERR; RDY (logged): the device did not stop it.
  *
- * Return: 0, or -EINVAL (logged) for another state, or the query's
- *	negative errno.
+ * Return: 0, or -EINVAL for another state, or a command's negative
+ *	errno; each logged.
  */
 int mlx5e_sq_expect_err(struct mlx5e_channel *c, u32 sqn, const char *kind,
-			u8 *state)
+			bool stop_ready, u8 *state)
 {
 	int err;
 
 	err = mlx5e_query_sq_state(c->mdev, sqn, state);
-	if (err)
+	if (err) {
+		netdev_err(c->netdev, "%s 0x%x: state query failed: %d\n",
+			   kind, sqn, err);
 		return err;
-	if (*state == MLX5_SQC_STATE_ERR || *state == MLX5_SQC_STATE_RST)
+	}
+	switch (*state) {
+	case MLX5_SQC_STATE_ERR:
+	case MLX5_SQC_STATE_RST:
 		return 0;
-	netdev_err(c->netdev, "%s 0x%x: error CQE but state %u\n",
-		   kind, sqn, *state);
-	return *state == MLX5_SQC_STATE_RDY ? 0 : -EINVAL;
+	case MLX5_SQC_STATE_RDY:
+		netdev_err(c->netdev, "%s 0x%x: error CQE but state %u\n",
+			   kind, sqn, *state);
+		if (!stop_ready)
+			return 0;
+		err = mlx5e_modify_sq_state(c->mdev, sqn, MLX5_SQC_STATE_RDY,
+					    MLX5_SQC_STATE_ERR);
+		if (!err)
+			*state = MLX5_SQC_STATE_ERR;
+		return err;
+	default:
+		netdev_err(c->netdev, "%s 0x%x: unexpected state %u\n",
+			   kind, sqn, *state);
+		return -EINVAL;
+	}
 }
 
 /**
@@ -92,26 +111,9 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	netif_tx_stop_queue(sq->txq);
 	netif_tx_unlock_bh(c->netdev);
 
-	err = mlx5e_query_sq_state(mdev, sq->sqn, &state);
-	if (err) {
-		netdev_err(c->netdev, "SQ 0x%x: state query failed: %d\n",
-			   sq->sqn, err);
+	err = mlx5e_sq_expect_err(c, sq->sqn, "SQ", true, &state);
+	if (err)
 		return err;
-	}
-	if (state == MLX5_SQC_STATE_RDY) {
-		netdev_err(c->netdev, "SQ 0x%x: error CQE but state %u\n",
-			   sq->sqn, state);
-		err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_RDY,
-					    MLX5_SQC_STATE_ERR);
-		if (err)
-			return err;
-		state = MLX5_SQC_STATE_ERR;
-	}
-	if (state != MLX5_SQC_STATE_ERR && state != MLX5_SQC_STATE_RST) {
-		netdev_err(c->netdev, "SQ 0x%x: unexpected state %u\n",
-			   sq->sqn, state);
-		return -EINVAL;
-	}
 
 	napi_disable(&c->napi);
 	/*
@@ -155,39 +157,41 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	return 0;
 }
 
-/* A recovery of @sq ended with @err: a failed one leaves the queue
- * stopped, said once here, until devlink health recover.
+/*
+ * A recovery of an SQ of @c ended with @err: a failed one leaves the
+ * queue out of service until devlink health recover.  True when the
+ * caller is to say so.
  */
-static void mlx5e_tx_recover_done(struct mlx5e_txqsq *sq, int err)
+static bool mlx5e_sq_recover_done(struct mlx5e_channel *c,
+				  unsigned long *state, int failed_bit, int err)
 {
-	atomic_t *failed = &sq->ch->priv->tx_failed;
+	atomic_t *failed = &c->priv->tx_failed;
 
 	if (!err) {
-		mlx5e_health_unfail(&sq->state, MLX5E_SQ_STATE_RECOVER_FAILED,
-				    failed);
-		return;
+		mlx5e_health_unfail(state, failed_bit, failed);
+		return false;
 	}
-	mlx5e_health_fail(&sq->state, MLX5E_SQ_STATE_RECOVER_FAILED, failed);
-	netdev_err(sq->ch->netdev,
-		   "SQ 0x%x: recovery failed (%d), TX queue %u stopped until devlink health recover\n",
-		   sq->sqn, err, sq->txq_ix);
+	mlx5e_health_fail(state, failed_bit, failed);
+	return true;
 }
 
-/* The same for an XDP SQ: its frames are dropped meanwhile. */
+static void mlx5e_tx_recover_done(struct mlx5e_txqsq *sq, int err)
+{
+	if (mlx5e_sq_recover_done(sq->ch, &sq->state,
+				  MLX5E_SQ_STATE_RECOVER_FAILED, err))
+		netdev_err(sq->ch->netdev,
+			   "SQ 0x%x: recovery failed (%d), TX queue %u stopped until devlink health recover\n",
+			   sq->sqn, err, sq->txq_ix);
+}
+
+/* An XDP SQ's frames are dropped meanwhile. */
 static void mlx5e_xdpsq_recover_done(struct mlx5e_xdpsq *sq, int err)
 {
-	atomic_t *failed = &sq->ch->priv->tx_failed;
-
-	if (!err) {
-		mlx5e_health_unfail(&sq->state,
-				    MLX5E_XDPSQ_STATE_RECOVER_FAILED, failed);
-		return;
-	}
-	mlx5e_health_fail(&sq->state, MLX5E_XDPSQ_STATE_RECOVER_FAILED,
-			  failed);
-	netdev_err(sq->ch->netdev,
-		   "XDP SQ 0x%x: recovery failed (%d), channel %u drops its XDP_TX and redirected frames until devlink health recover\n",
-		   sq->sqn, err, sq->ch->ix);
+	if (mlx5e_sq_recover_done(sq->ch, &sq->state,
+				  MLX5E_XDPSQ_STATE_RECOVER_FAILED, err))
+		netdev_err(sq->ch->netdev,
+			   "XDP SQ 0x%x: recovery failed (%d), channel %u drops its XDP_TX and redirected frames until devlink health recover\n",
+			   sq->sqn, err, sq->ch->ix);
 }
 
 /* devlink health recover: @c's SQ and XDP SQ again, if their recovery failed. */

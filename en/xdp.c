@@ -501,7 +501,7 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 	spin_lock_bh(&sq->lock);
 	spin_unlock_bh(&sq->lock);
 
-	err = mlx5e_sq_expect_err(c, sq->sqn, "XDP SQ", &state);
+	err = mlx5e_sq_expect_err(c, sq->sqn, "XDP SQ", false, &state);
 	if (err)
 		return err;
 	if (state == MLX5_SQC_STATE_RDY) {
