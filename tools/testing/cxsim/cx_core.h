@@ -230,6 +230,12 @@
  * at the next one.  Reads back whether the port is held off.
  */
 #define CX_TP_XOFF		0x098
+/*
+ * INIT_PAGES: while not 0, QUERY_PAGES(init) answers this many pages
+ * instead of the model's own figure, as a firmware asking for more than
+ * a host can give (10^8) would.  Cleared by a function reset.
+ */
+#define CX_TP_INIT_PAGES	0x09c
 /* HEALTH_SYND: bit 8 also sets the reset-request (RFR) bit: fatal. */
 #define CX_TP_HEALTH_SYND_RFR	0x100
 #define CX_TP_REPORT		0x8000
@@ -424,6 +430,7 @@ struct cx_faults {
 	uint32_t msix_on_create_eq;	/* CX_TP_MSIX_RAISE armed; 0: none */
 	bool xoff;			/* CX_TP_XOFF written, and honoured */
 	bool xoff_asked;		/* CX_TP_XOFF as last written */
+	uint32_t init_pages;		/* CX_TP_INIT_PAGES; 0: CX_INIT_PAGES */
 };
 
 /* The function's firmware-side state. */

@@ -33,7 +33,9 @@ uint8_t cx_pages_query(struct cx_cmd *cmd)
 		n = CX_BOOT_PAGES;
 		break;
 	case CX_QUERY_PAGES_INIT:
-		n = CX_INIT_PAGES;
+		n = cmd->core->faults.init_pages;
+		if (!n)
+			n = CX_INIT_PAGES;
 		break;
 	case CX_QUERY_PAGES_REGULAR:
 		n = 0;

@@ -288,6 +288,7 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_EQ_FLOOD:		return f->eq_flood;
 	case CX_TP_XOFF:		return f->xoff;
 	case CX_TP_MSIX_RAISE:		return f->msix_on_create_eq;
+	case CX_TP_INIT_PAGES:		return f->init_pages;
 	default:			return 0;
 	}
 }
@@ -406,6 +407,9 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 		break;
 	case CX_TP_PAGE_BOGUS:
 		f->page_bogus = val;
+		break;
+	case CX_TP_INIT_PAGES:
+		f->init_pages = val;
 		break;
 	case CX_TP_EQ_FLOOD:
 		/* The port's state as it is: the flood changes nothing. */

@@ -671,6 +671,26 @@ static void test_page_returns(void)
 	simple_cmd(MLX5_CMD_OP_DISABLE_HCA, 0);
 }
 
+/* INIT_PAGES: what QUERY_PAGES(init) asks for. */
+static void test_init_pages(void)
+{
+	int32_t init = 0, boot = 0;
+
+	start_dev();
+	simple_cmd(MLX5_CMD_OP_ENABLE_HCA, 0);
+	ok(query_pages(2, &init) == 0 && init == CX_INIT_PAGES,
+	   "QUERY_PAGES(init): the model's figure");
+	tp_wr(CX_TP_INIT_PAGES, 100000000);
+	ok(tp_rd(CX_TP_INIT_PAGES) == 100000000 &&
+	   query_pages(2, &init) == 0 && init == 100000000 &&
+	   query_pages(1, &boot) == 0 && boot == CX_BOOT_PAGES,
+	   "INIT_PAGES: QUERY_PAGES(init) asks for 10^8, boot pages unchanged");
+	tp_wr(CX_TP_INIT_PAGES, 0);
+	ok(query_pages(2, &init) == 0 && init == CX_INIT_PAGES,
+	   "INIT_PAGES 0: the model's figure again");
+	simple_cmd(MLX5_CMD_OP_DISABLE_HCA, 0);
+}
+
 /* EQ_FLOOD: port events, the EQ kept half full until the count is done. */
 static void test_eq_flood(void)
 {
@@ -1086,6 +1106,7 @@ static void test_cmd_all(void)
 	test_pages();
 	test_eq_laps();
 	test_page_returns();
+	test_init_pages();
 	test_eq_flood();
 	test_faults();
 	test_fw_dead();

@@ -26,6 +26,8 @@ as root.
                                      in-page offset OFF (0: none)
     cxsim.py pagebogus BDF N         the next N page addresses handed back
                                      were never given (the pages stay)
+    cxsim.py initpages BDF N         QUERY_PAGES(init) asks for N pages
+                                     (0: the model's own figure)
     cxsim.py eqflood BDF N           N port-change events to the async EQ,
                                      as fast as the driver takes them
                                      (0 stops); eqflood BDF prints what
@@ -122,6 +124,7 @@ REG_PAGE_OFFSET = 0x08C
 REG_PAGE_BOGUS = 0x090
 REG_EQ_FLOOD = 0x094
 REG_XOFF = 0x098
+REG_INIT_PAGES = 0x09C
 REG_MSIX_RAISE = 0x074
 MSIX_ON_CREATE_EQ = 0x80000000
 MSIX_NOW = 0x40000000
@@ -327,6 +330,7 @@ def clear_faults(bdf):
     p.wr(REG_DROP_IRQ, 0)
     p.wr(REG_PAGE_OFFSET, 0)
     p.wr(REG_PAGE_BOGUS, 0)
+    p.wr(REG_INIT_PAGES, 0)
     p.wr(REG_EQ_FLOOD, 0)
     p.wr(REG_MSIX_RAISE, 0)
 
@@ -434,6 +438,10 @@ def page_bogus(bdf, n):
     port(bdf).wr(REG_PAGE_BOGUS, n)
 
 
+def init_pages(bdf, n):
+    port(bdf).wr(REG_INIT_PAGES, n)
+
+
 def eq_flood(bdf, n=None):
     """Start a flood of n events (0 stops); without n, what is left."""
     if n is None:
@@ -503,6 +511,8 @@ def main(argv):
         page_offset(bdf, int(args[1], 0))
     elif cmd == "pagebogus":
         page_bogus(bdf, int(args[1], 0))
+    elif cmd == "initpages":
+        init_pages(bdf, int(args[1], 0))
     elif cmd == "xoff":
         if len(args) > 1:
             xoff(bdf, args[1] in ("on", "1", "yes"))
