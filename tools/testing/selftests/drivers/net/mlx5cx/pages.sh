@@ -6,7 +6,8 @@
 # driver mapped them (behind the strict IOMMU); an address the driver
 # never gave is refused, counted and leaves every page as it was; a
 # request for 10^8 pages is refused with a message naming the figure and
-# the device keeps working; a flood of port events on the async EQ does
+# the device keeps working, and so is a load whose QUERY_PAGES asks for
+# 10^8 (the load fails, bounded, and the next one works); a flood of port events on the async EQ does
 # not hold its CPU (a command pinned there completes within
 # FLOOD_CMD_SECS, the soft lockup watchdog stays quiet) and every event
 # is handled. Unloading leaves nothing behind, even when a never-given
@@ -22,7 +23,7 @@ FLOOD_SECS=${FLOOD_SECS:-$(sized 40 25)}
 FLOOD_CMD_SECS=${FLOOD_CMD_SECS:-15}
 HUGE=100000000
 
-ktap_header 13
+ktap_header 14
 
 ours_bound
 dl=pci/$bdf_a
@@ -112,6 +113,34 @@ still_works() {
 		devlink dev info "$dl" >/dev/null
 }
 ktap_check "the device keeps working: 16 pages given and taken back" still_works
+
+# ---- #9c: a load whose QUERY_PAGES(init) asks for 10^8 pages -----------
+# The load is refused before anything is allocated for it (no OOM, no
+# minutes of MANAGE_PAGES), says so, and leaves the function unloaded
+# with no page on the device; the next load, the firmware sane again,
+# works.
+huge_at_load() {
+	local t0 t1 rc=0
+
+	dmesg_mark hugeinit
+	cxsim initpages "$bdf_a" "$HUGE" || return 1
+	t0=$(date +%s)
+	if timeout 120 devlink dev reload "$dl" 2>/dev/null; then
+		diag "the load with $HUGE init pages succeeded"
+		rc=1
+	fi
+	t1=$(date +%s)
+	cxsim initpages "$bdf_a" 0
+	dmesg_since hugeinit | grep -E "$HUGE|load|failed" | head -n 5 | sed 's/^/# /'
+	diag "the refused load took $((t1 - t0)) s; the device holds $(model_get "$bdf_a" pages) pages"
+	dmesg_since hugeinit | grep -q "asked for $HUGE firmware pages.*refused" || rc=1
+	[ $((t1 - t0)) -lt 60 ] || rc=1
+	pages_are 0 || rc=1
+	[ "$rc" = 0 ] && devlink dev reload "$dl" && pages_are "$p0" &&
+		[ "$(cat "$dbg/fw_pages")" = "$p0" ]
+}
+ktap_check "a load asking for $HUGE pages at init is refused within 60 s with a message, no page given; the next load works" \
+	huge_at_load
 
 # ---- #9a: a flood of events on the async EQ ----------------------------
 async_irq=$(awk -v n="mlx5_async@pci:$bdf_a" '$NF == n { sub(":", "", $1); print $1 }' /proc/interrupts)
