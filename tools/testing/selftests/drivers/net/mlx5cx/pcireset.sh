@@ -3,10 +3,11 @@
 #
 # PCI function resets with the driver bound: the model offers PCIe FLR; a
 # reset through sysfs unloads the function (reset_prepare) and loads it
-# again (reset_done), 10 times, leaving nothing behind; a recovery asked
-# for while a reset is under way is refused and never loads the function
-# twice. A reset of a function whose firmware died brings it
-# back once the firmware lives.
+# again (reset_done), 10 times, leaving nothing behind; reloads in a loop
+# beside resets in a loop leave it loaded once; a recovery asked for while
+# a reset is under way is refused and never loads the function twice. A
+# reset of a function whose firmware died brings it back once the
+# firmware lives.
 # AER: with each function behind a root port and the AER capability (the
 # runner's --root-port), QEMU injects a non-fatal and then a fatal
 # uncorrectable error into port A's function while iperf3 runs from A to
@@ -48,10 +49,10 @@ under_root_port() {
 AER_POINTS=7
 if has_aer && under_root_port && [ -n "${VM_ROOT_PORT:-}" ]; then
 	aer=yes
-	ktap_header $((7 + AER_POINTS))
+	ktap_header $((8 + AER_POINTS))
 else
 	aer=no
-	ktap_header 8
+	ktap_header 9
 fi
 
 load_ours
@@ -85,6 +86,45 @@ ktap_check "no leak report: each reset found the function torn down" \
 	test "$(model_get "$bdf" leak.reports)" = 0
 ktap_check "the function still reloads after the resets" \
 	bash -c "devlink dev reload $dl && source $LIB_DIR/lib.sh && [ \"\$(model_get $bdf hca_state)\" = initialised ]"
+
+# devlink dev reload in a loop beside function resets in a loop.  On
+# 6.12 a reload takes the device lock a sysfs reset holds from prepare to
+# done, so it runs between resets (one that still came inside a reset
+# would be refused: "a PCI reset of the function is under way"); whatever
+# the interleaving, every reload goes through or is refused, and the
+# function ends loaded once, with no leak report.
+reload_beside_reset() {
+	local pid done=0 busy=0 other=0 out rc=0 i leaks0
+
+	leaks0=$(model_get "$bdf" leak.reports)
+	(for i in $(seq "$RESETS"); do
+		echo 1 > "$sysdev/reset" || exit 1
+	done) &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if out=$(devlink dev reload "$dl" 2>&1); then
+			done=$((done + 1))
+		elif [[ $out == *"PCI reset of the function is under way"* ]]; then
+			busy=$((busy + 1))
+		else
+			other=$((other + 1))
+			diag "reload: $out"
+		fi
+	done
+	wait "$pid" || { diag "a reset failed"; rc=1; }
+	diag "$RESETS resets beside $((done + busy + other)) reloads: $done done, $busy refused during a reset, $other failed"
+	[ "$other" = 0 ] || rc=1
+	wait_for 10 up_again || {
+		diag "not loaded once: objects $(model_sum "$bdf" obj.) (was $objs0), pages $(model_get "$bdf" pages) (was $pages0), hca_state $(model_get "$bdf" hca_state)"
+		rc=1
+	}
+	[ "$(model_get "$bdf" leak.reports)" = "$leaks0" ] ||
+		{ diag "leak reports: $leaks0 -> $(model_get "$bdf" leak.reports)"; rc=1; }
+	[ "$rc" = 0 ] && [ $((done + busy)) -gt 0 ] && devlink dev reload "$dl" &&
+		up_again
+}
+ktap_check "reloads in a loop beside $RESETS resets: each done or refused, the function loaded once, no leak report" \
+	reload_beside_reset
 
 # A recovery asked for while a reset is under way (devlink health
 # recover takes the devlink lock, not the device lock a sysfs reset holds
