@@ -419,13 +419,9 @@ static int cx_cq_put(struct cx_core *core, struct cx_cq *cq, const void *img)
 static void cx_cq_bad_title(struct cx_core *core, const struct cx_cq *cq,
 			    struct mlx5_cqe64 *t)
 {
-	uint32_t v = core->faults.bad_rx_cqe, rqn = v & CX_TP_ANY_RQ;
 	uint32_t n;
 
-	if (!v || (rqn != CX_TP_ANY_RQ &&
-		   rqn != (be32_to_cpu(t->flags_rqpn) & 0xffffff)))
-		return;
-	switch (v >> 28) {
+	switch (cx_dp_bad_rx_cqe(core, be32_to_cpu(t->flags_rqpn) & 0xffffff)) {
 	case CX_TP_BAD_CQE_TITLE_ZERO:
 		n = 0;
 		break;
@@ -438,8 +434,7 @@ static void cx_cq_bad_title(struct cx_core *core, const struct cx_cq *cq,
 	cx_log(core, "cxsim: CQ 0x%x: injected compressed block title counting %u CQEs, not %u\n",
 	       cq->cqn, n, be32_to_cpu(t->byte_cnt));
 	t->byte_cnt = cpu_to_be32(n);
-	core->faults.bad_rx_cqe = 0;
-	core->dp->rx_bad_cqe_injected++;
+	cx_dp_bad_rx_cqe_taken(core);
 }
 
 /* The @n held CQEs as one block from cq->prod: 0, or -1 (DMA failed). */

@@ -163,6 +163,21 @@ bool cx_dp_link_up(struct cx_core *core)
 	       core->func.nic->port.oper_up;
 }
 
+uint32_t cx_dp_bad_rx_cqe(struct cx_core *core, uint32_t rqn)
+{
+	uint32_t v = core->faults.bad_rx_cqe, want = v & CX_TP_ANY_RQ;
+
+	if (!v || (want != CX_TP_ANY_RQ && want != rqn))
+		return 0;
+	return v >> 28;
+}
+
+void cx_dp_bad_rx_cqe_taken(struct cx_core *core)
+{
+	core->faults.bad_rx_cqe = 0;
+	core->dp->rx_bad_cqe_injected++;
+}
+
 /* The frame's 4-byte FCS, which the model's frames leave out, counts. */
 #define CX_FCS_LEN	4
 

@@ -173,6 +173,13 @@ void cx_cq_arm_timer(struct cx_core *core);
 /* Is the port passing frames? */
 bool cx_dp_link_up(struct cx_core *core);
 /*
+ * The test port's BAD_RX_CQE: what it breaks (CX_TP_BAD_CQE_*) in the
+ * next CQE of RQ @rqn, or 0 when it is not armed for that RQ; a kind the
+ * caller carries out is then taken (one-shot, counted).
+ */
+uint32_t cx_dp_bad_rx_cqe(struct cx_core *core, uint32_t rqn);
+void cx_dp_bad_rx_cqe_taken(struct cx_core *core);
+/*
  * A frame of @len bytes (no FCS) is over the port MTU (PMTU oper_mtu,
  * which counts the FCS); the port must be up (func.nic set).
  */

@@ -340,11 +340,7 @@ static int cx_rx_err(struct cx_core *core, struct cx_rq *rq,
 static void cx_rx_bad_cqe(struct cx_core *core, const struct cx_rq *rq,
 			  struct cx_cqe_rx *rx)
 {
-	uint32_t v = core->faults.bad_rx_cqe, rqn = v & CX_TP_ANY_RQ;
-
-	if (!v || (rqn != CX_TP_ANY_RQ && rqn != rq->rqn))
-		return;
-	switch (v >> 28) {
+	switch (cx_dp_bad_rx_cqe(core, rq->rqn)) {
 	case CX_TP_BAD_CQE_WQE_ID:
 		if (!rx->striding)
 			return;
@@ -364,8 +360,7 @@ static void cx_rx_bad_cqe(struct cx_core *core, const struct cx_rq *rq,
 	default:
 		return;
 	}
-	core->faults.bad_rx_cqe = 0;
-	core->dp->rx_bad_cqe_injected++;
+	cx_dp_bad_rx_cqe_taken(core);
 	cx_log(core, "cxsim: RQ 0x%x: injected malformed CQE (wqe_id %u stride %u bytes %u)\n",
 	       rq->rqn, rx->wqe_id, rx->wqe_counter, rx->byte_cnt);
 }
