@@ -381,8 +381,16 @@ mlx5e_tx_mpwqe_session_complete(struct mlx5e_txqsq *sq)
  * The queue stops while room remains for the largest WQE and its ring-end
  * padding after the open session is closed; a stopping queue closes the
  * session and rings, so that its completions can wake it. Otherwise the
- * doorbell waits for the end of the burst (or for BQL to stop the queue),
- * and rings after closing the session, with a completion request.
+ * doorbell waits for the end of the burst, and rings after closing the
+ * session, with a completion request.
+ *
+ * BQL stops the queue (STACK_XOFF) only at the end of a burst, which rings
+ * anyway. A sender that goes on under xmit_more while BQL has the queue
+ * stopped (pktgen: it heeds only the driver's stop) ends its burst or
+ * meets the driver's stop, both of which ring: such an SKB does not ring
+ * (__netdev_tx_sent_queue() tells the driver's stop only), else each of
+ * them would close the session and ring until BQL's completions wake the
+ * queue.
  */
 static void mlx5e_tx_doorbell_stage(struct mlx5e_txqsq *sq,
 				    struct mlx5e_wqe_ctrl_seg *ctrl,
@@ -399,7 +407,6 @@ static void mlx5e_tx_doorbell_stage(struct mlx5e_txqsq *sq,
 				  sq->wake_room))
 		mlx5e_stats_inc(stats, &stats->stopped, 1);
 	ring = __netdev_tx_sent_queue(sq->txq, num_bytes, xmit_more);
-	ring |= netif_xmit_stopped(sq->txq);
 
 	if (ring && mlx5e_tx_mpwqe_session_is_open(sq))
 		ctrl = mlx5e_tx_mpwqe_session_complete(sq);

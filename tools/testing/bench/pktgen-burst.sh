@@ -29,7 +29,9 @@ for drv in $DRIVERS; do
 	pair_up "$a" "$b" || { echo "$drv: links did not come up" >&2; exit 1; }
 	ethtool -L "$a" combined 1 2>/dev/null || true
 	# BQL's learnt limit follows the device's lag, which a loaded host
-	# stretches: with a floor, only ring-full stops (counted) ring early.
+	# stretches: a floor makes its stops the same on any host. (pktgen
+	# heeds only the driver's stops, counted; neither driver rings for
+	# BQL's before the end of a burst.)
 	bql_floor "$a" 4194304 || exit 1
 	wait_for 10 carrier "$a" 1
 	ping -c 2 -W 2 "$B_IP" >/dev/null

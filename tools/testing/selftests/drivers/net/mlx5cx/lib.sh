@@ -1096,10 +1096,11 @@ pktgen_setup() {
 
 # bql_floor DEV BYTES: BQL's minimum limit on every TX queue of DEV (0:
 # the default again).  A device whose completions come late (the model's,
-# more so on a loaded host) keeps BQL's learnt limit low, and every stop
-# BQL makes rings a doorbell ahead of xmit_more; a floor leaves the ring's
-# own stops only, for tests that count what xmit_more saves.  BQL applies
-# it at the queue's next completion: send something before counting.
+# more so on a loaded host) keeps BQL's learnt limit low, and BQL stops
+# the stack's queue long before the ring is full; a floor leaves the
+# ring's own stops only, for tests that fill the ring or count its stops.
+# BQL applies it at the queue's next completion: send something before
+# counting.
 bql_floor() {
 	local q
 

@@ -5,7 +5,9 @@
 # doorbell rule: pktgen bursts of 64-byte packets packed into sessions
 # that the model counts one for one, doorbells once per burst, WQEBBs per
 # packet no more than the distribution driver's; MPWQE off sends one SEND
-# WQE per packet; burst 1 rings for every packet; a burst longer than a
+# WQE per packet; burst 1 rings for every packet; BQL stopping the queue
+# after every burst (pktgen sends on) still leaves one doorbell per burst
+# and no byte in flight; a burst longer than a
 # small ring rings when the queue stops mid-burst; a mixed stream (TSO,
 # sendfile, VLAN, checksum on and off, small UDP) arrives byte for byte
 # with sessions closing on each fallback; the flag toggled under pktgen
@@ -24,7 +26,7 @@ source "$(dirname "$0")/lib.sh"
 N=${N:-$(sized 20000 4000)}
 TOGGLES=${TOGGLES:-$(sized 100 10)}
 
-ktap_header 17
+ktap_header 18
 
 ours_pair_up
 ethtool --show-priv-flags "$a" | sed 's/^/# /'
@@ -108,12 +110,9 @@ a_rest() { settled 30 a_snapshot >/dev/null; }
 burst32() {
 	local pk bl mp db stop mdb mpw bbs desc cqe
 
-	# BQL learns its byte limit from completions, which the device
-	# returns late: each stop it makes rings a doorbell ahead of
-	# xmit_more.  Its floor raised, the ring's own stops remain (counted).
-	# The floor applies at the queue's next completion: a burst first,
-	# or the stale limit stops the queue at the measured run's first
-	# burst, and each packet of the next burst rings.
+	# BQL's floor raised, only the ring's own stops (counted) stop the
+	# queue; bql_stopped below has BQL stop it.  The floor applies at
+	# the queue's next completion: a burst first.
 	bql_floor "$a" 4194304 || return 1
 	pktgen "$a" 64 32 || { bql_floor "$a" 0; return 1; }
 	a_rest || { bql_floor "$a" 0; return 1; }
@@ -138,6 +137,44 @@ burst32() {
 }
 ktap_check "pktgen burst 32: tx_mpwqe_pkts == packets, model ENHANCED_MPSW == tx_mpwqe_blks, doorbells <= 1/32 + stops, WQEBBs <= 1/3 per packet" \
 	burst32
+
+# bql_param NAME [BYTES]: byte_queue_limits/NAME of A's queue 0; with
+# BYTES, set to it.
+bql_param() {
+	local f=/sys/class/net/$a/queues/tx-0/byte_queue_limits/$1
+
+	if [ $# -gt 1 ]; then
+		echo "$2" >"$f"
+	else
+		cat "$f"
+	fi
+}
+
+# BQL stops the queue (STACK_XOFF) at the end of every burst when its
+# limit is less than a burst's bytes; pktgen heeds the driver's stop
+# only and sends on. Each burst still rings once, at its end: the SKBs
+# sent under xmit_more into a queue BQL holds stopped do not ring (each
+# would close the session), and every byte BQL counted sent is
+# completed once (inflight back to 0).
+bql_stopped() {
+	local max pk db mdb stop lim infl rc=0
+
+	max=$(bql_param limit_max) || return 1
+	# Under one burst's 32 x 60 bytes: the limit applies at the queue's
+	# next completion, so a burst first.
+	bql_param limit_max 1000 && pktgen "$a" 64 32 && a_rest && snap s0 || rc=1
+	[ $rc = 0 ] && pktgen "$a" "$N" 32 && a_rest && snap s1 || rc=1
+	lim=$(bql_param limit) infl=$(bql_param inflight)
+	bql_param limit_max "$max" || rc=1
+	[ $rc = 0 ] || return 1
+	pk=$(d pkts) db=$(d db) mdb=$(d mdb) stop=$(d stop)
+	diag "pktgen $N x 64 B, burst 32, BQL limit_max 1000 (limit $lim): tx_packets +$pk, model +$(d mtx), sessions +$(d blks), doorbells driver +$db model +$mdb, queue stops +$stop, BQL inflight at rest $infl"
+	[ "$pk" -ge "$N" ] && [ "$(d mtx)" -eq "$pk" ] && [ "$lim" -le 1000 ] &&
+		[ "$mdb" -eq "$db" ] && [ "$mdb" -le $(( (pk + 31) / 32 + stop )) ] &&
+		[ "$infl" -eq 0 ]
+}
+ktap_check "pktgen burst 32 with BQL stopping the queue after each burst: doorbells <= 1/32 + stops, BQL inflight back to 0" \
+	bql_stopped
 
 # Burst 1: no packet waits for a later one.
 burst1() {
