@@ -163,13 +163,14 @@ typedef void (*cx_frame_fn)(void *ctx, const uint8_t *frame, size_t len);
  * Segment the super-packet @sp (Ethernet[/VLAN] + IPv4/IPv6 + TCP or UDP)
  * into frames of at most @mss payload bytes, each with IPv4 total length
  * and id (+1 per segment) / IPv6 payload length, TCP sequence numbers and
- * flags (CWR on the first only, FIN/PSH on the last only) or UDP length,
- * and all checksums computed.  @scratch must hold CX_LSO_MAX_HDR + @mss
- * bytes.  Nothing is emitted on error.  Returns the number of segments or
- * a negative enum cx_lso_err.
+ * flags (CWR on the first only, FIN/PSH on the last only); a UDP header
+ * is replicated as it is, length included.  The checksums @cs_flags (the
+ * eseg's) ask are computed per segment, the others left as in @sp.
+ * @scratch must hold CX_LSO_MAX_HDR + @mss bytes.  Nothing is emitted on
+ * error.  Returns the number of segments or a negative enum cx_lso_err.
  */
 int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
-		   uint8_t *scratch, size_t scratch_size,
+		   uint8_t cs_flags, uint8_t *scratch, size_t scratch_size,
 		   cx_frame_fn emit, void *ctx);
 
 /* ------------------------------------------------------------------ */

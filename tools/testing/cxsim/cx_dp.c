@@ -340,8 +340,9 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 		cx_out(o, " cc=%u state=%u cqn=%u st=%s errors=%u err_resets=%u",
 		       sq->cc, sq->state, sq->cqn, cx_sq_state_name(sq->state),
 		       sq->errors, sq->err_resets);
-		cx_out(o, " mpwqes=%llu wqebbs=%llu min_inline=%u",
+		cx_out(o, " mpwqes=%llu lsos=%llu wqebbs=%llu min_inline=%u",
 		       (unsigned long long)sq->mpw_wqes,
+		       (unsigned long long)sq->lso_wqes,
 		       (unsigned long long)sq->wqebbs, sq->min_inline);
 		cx_out(o, " umr=%d umr_held=%d umr_holds=%u\n",
 		       sq->reg_umr, sq->umr_held, sq->umr_holds);

@@ -3,6 +3,14 @@
  * cxsim data path: large send offload.  The super-packet's IP length
  * fields are ignored (the stack leaves 0 there for BIG TCP); the WQE's
  * length is the truth, as it is for the hardware.
+ *
+ * UDP (NETIF_F_GSO_UDP_L4): the UDP header is replicated as the WQE gives
+ * it, its length field included.  The device does not rewrite the UDP
+ * length per segment; that is why mlx5e writes one segment's length
+ * there (mlx5e_udp_gso_handle_tx_skb()) and leaves a shorter last
+ * segment to the stack (GSO_PARTIAL).  A driver that does not gets
+ * segments whose UDP length disagrees with their IP length, which a
+ * receiver drops.
  */
 #include <string.h>
 
@@ -45,7 +53,7 @@ static int lso_parse(const uint8_t *sp, size_t len, struct cx_pkt *pkt)
 }
 
 int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
-		   uint8_t *scratch, size_t scratch_size,
+		   uint8_t cs_flags, uint8_t *scratch, size_t scratch_size,
 		   cx_frame_fn emit, void *ctx)
 {
 	struct cx_pkt pkt, seg;
@@ -101,8 +109,6 @@ int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
 			if (i)
 				f &= (uint8_t)~TCP_CWR;
 			l4[13] = f;
-		} else {
-			cx_put_be16(l4 + 4, (uint16_t)(flen - pkt.l4_off));
 		}
 		/* parse the segment as sent and fill its checksums */
 		if (flen < CX_ETH_ZLEN) {
@@ -112,8 +118,7 @@ int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
 		cx_pkt_parse(scratch, flen, &seg);
 		if (seg.l3 != pkt.l3 || seg.l4 != pkt.l4)
 			return CX_LSO_E_PARSE;	/* cannot happen */
-		cx_csum_tx(scratch, flen, MLX5_ETH_WQE_L3_CSUM |
-					  MLX5_ETH_WQE_L4_CSUM);
+		cx_csum_tx(scratch, flen, cs_flags);
 		emit(ctx, scratch, flen);
 	}
 	return (int)nsegs;

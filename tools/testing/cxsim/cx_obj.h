@@ -107,6 +107,7 @@ struct cx_sq {
 	uint8_t db_regs;	/* bit k: rang send doorbell register k */
 	uint64_t wqes;
 	uint64_t mpw_wqes;	/* ENHANCED_MPSW WQEs (MPWQE sessions) run */
+	uint64_t lso_wqes;	/* LSO WQEs segmented and sent */
 	uint64_t wqebbs;	/* WQEBBs fetched */
 	uint32_t errors;	/* times it went to the error state */
 	uint32_t err_resets;	/* MODIFY_SQ ERR -> RST */

@@ -617,7 +617,10 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 				dp->wqe_vlan_insert++;
 			switch (w.opcode) {
 			case MLX5_OPCODE_SEND:		dp->wqe_send++; break;
-			case MLX5_OPCODE_LSO:		dp->wqe_lso++; break;
+			case MLX5_OPCODE_LSO:
+				dp->wqe_lso++;
+				sq->lso_wqes++;
+				break;
 			case MLX5_OPCODE_ENHANCED_MPSW:
 				dp->wqe_mpw++;
 				sq->mpw_wqes++;

@@ -426,7 +426,8 @@ int cx_tx_emit(const struct cx_wqe *w, uint8_t *buf, uint8_t *scratch,
 		if (w->npkts != 1)
 			return 0;
 		ret = cx_lso_segment(buf + w->pkt[0].off, w->pkt[0].len,
-				     w->mss, scratch, scratch_size, emit, ctx);
+				     w->mss, w->cs_flags, scratch,
+				     scratch_size, emit, ctx);
 		return ret;
 	}
 	for (i = 0; i < w->npkts; i++) {

@@ -599,6 +599,7 @@ static const uint64_t ring_pas[4] = {
 	RING_BASE + 0x3000, RING_BASE, RING_BASE + 0x2000, RING_BASE + 0x1000 };
 static uint8_t pktbuf[512 << 10];
 static uint8_t scratch[CX_LSO_MAX_HDR + 65536];
+#define CSUM_BOTH (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM)
 static struct cx_wqe wq;
 
 static struct cx_sq_ring sq_ring(void)
@@ -857,6 +858,127 @@ static void test_mpwqe(void)
 	   "inline segment with stray length bits: refused");
 }
 
+/*
+ * Segment @i of a UDP LSO of @sp (@hlen header bytes, segments of @mss,
+ * @nsegs of them): IP length and id, the UDP header as in @sp but its
+ * checksum, which must verify, the payload in order.
+ */
+static bool udp_seg_ok(const uint8_t *s, size_t slen, const uint8_t *sp,
+		       bool v6, size_t l3, unsigned int i, unsigned int nsegs,
+		       uint16_t mss, size_t hlen, size_t splen)
+{
+	size_t l4 = l3 + (v6 ? 40 : 20);
+	size_t plen = i + 1 < nsegs ? mss : splen - hlen - (size_t)mss * i;
+
+	if (slen != (hlen + plen < 60 ? 60 : hlen + plen))
+		return false;
+	if (memcmp(s + hlen, sp + hlen + (size_t)mss * i, plen) ||
+	    memcmp(s + l4, sp + l4, 6))
+		return false;
+	if (v6 ? get16(s + l3 + 4) != hlen + plen - l3 - 40 :
+		 get16(s + l3 + 2) != hlen + plen - l3 ||
+		 get16(s + l3 + 4) != (uint16_t)(get16(sp + l3 + 4) + i))
+		return false;
+	return get16(s + l4 + 6) && l4_valid(s, slen);
+}
+
+/* An LSO WQE of @f (@len bytes): @ihs inline, the rest in one gather. */
+static int lso_wqe(struct cx_sq_ring *sq, uint16_t cc, const uint8_t *f,
+		   size_t len, uint16_t ihs, uint16_t mss, uint8_t cs_flags)
+{
+	uint8_t w[256];
+	uint8_t ds = (uint8_t)(2 + (ihs - 2 + 15) / 16 + 1);
+
+	memset(w, 0, sizeof(w));
+	w[20] = cs_flags;
+	put16(w + 22, mss);
+	put16(w + 28, ihs);
+	memcpy(w + 30, f, ihs);
+	memcpy(mem + DATA_BASE, f + ihs, len - ihs);
+	dseg(w + (ds - 1) * 16, (uint32_t)(len - ihs), DATA_BASE);
+	post(cc, w, MLX5_OPCODE_LSO, ds, 8);
+	return decode(sq, cc, (uint16_t)(cc + (ds + 3) / 4));
+}
+
+/*
+ * UDP segmentation (NETIF_F_GSO_UDP_L4) as mlx5e asks it: the UDP length
+ * one segment's, the IP length too (GSO_PARTIAL), only full segments.
+ */
+static void test_lso_udp(void)
+{
+	struct cx_sq_ring sq = sq_ring();
+	unsigned int i, v6, good;
+	struct cx_pkt pkt;
+	uint8_t f[8192];
+	uint16_t c0, word;
+	size_t len, l3 = 14, l4, hlen;
+
+	for (v6 = 0; v6 < 2; v6++) {
+		l4 = l3 + (v6 ? 40 : 20);
+		hlen = l4 + 8;
+		len = build(f, v6, true, 0, 3000, 0, false);
+		put16(f + l4 + 4, 1000 + 8);
+		put16(f + l3 + (v6 ? 4 : 2), (uint16_t)(1000 + 8 + (v6 ? 0 : 20)));
+		ok(lso_wqe(&sq, 70, f, len, (uint16_t)hlen, 1000, CSUM_BOTH) ==
+		   CX_WQE_OK && wq.pkt[0].len == len, v6 ?
+		   "UDP/IPv6 LSO WQE: super-packet assembled" :
+		   "UDP/IPv4 LSO WQE: super-packet assembled");
+		sink.n = 0;
+		good = cx_tx_emit(&wq, pktbuf, scratch, sizeof(scratch),
+				  sink_frame, &sink) == 3 && sink.n == 3;
+		for (i = 0; i < 3; i++)
+			good += udp_seg_ok(sink.frame[i], sink.len[i], f, v6, l3,
+					   i, 3, 1000, hlen, len);
+		ok(good == 4, v6 ?
+		   "UDP/IPv6 LSO: 3 segments, payload length, UDP length, checksums" :
+		   "UDP/IPv4 LSO: 3 segments, total length, id, UDP length, checksums");
+	}
+
+	/* a short last segment keeps the replicated UDP length */
+	len = build(f, false, true, 0, 2500, 0, false);
+	put16(f + 34 + 4, 1000 + 8);
+	sink.n = 0;
+	ok(cx_lso_segment(f, len, 1000, CSUM_BOTH, scratch, sizeof(scratch),
+			  sink_frame, &sink) == 3 &&
+	   get16(sink.frame[2] + 16) == 20 + 8 + 500 &&
+	   get16(sink.frame[2] + 34 + 4) == 1000 + 8,
+	   "UDP LSO: the UDP header is replicated, length included");
+
+	/* no checksum flags: the super-packet's fields go out as they are */
+	len = build(f, false, true, 0, 2000, 0, false);
+	put16(f + 34 + 4, 1000 + 8);
+	sink.n = 0;
+	ok(cx_lso_segment(f, len, 1000, 0, scratch, sizeof(scratch),
+			  sink_frame, &sink) == 2 &&
+	   get16(sink.frame[1] + 24) == get16(f + 24) &&
+	   get16(sink.frame[1] + 34 + 6) == get16(f + 34 + 6) &&
+	   get16(sink.frame[1] + 18) == 0x1001,
+	   "UDP LSO without cs_flags: checksum fields left as given");
+	sink.n = 0;
+	ok(cx_lso_segment(f, len, 1000, MLX5_ETH_WQE_L4_CSUM, scratch,
+			  sizeof(scratch), sink_frame, &sink) == 2 &&
+	   get16(sink.frame[1] + 24) == get16(f + 24) &&
+	   !cx_pkt_parse(sink.frame[0], sink.len[0], &pkt) &&
+	   cx_csum_fold(cx_csum_add(cx_csum_pseudo(sink.frame[0], &pkt, 1008),
+				    sink.frame[0] + 34, 1008)) == 0xffff &&
+	   get16(sink.frame[1] + 34 + 6) != get16(f + 34 + 6),
+	   "UDP LSO with L4_CSUM only: UDP checksum per segment, IPv4's not");
+
+	/* a segment whose UDP checksum computes to 0 sends 0xffff */
+	sink.n = 0;
+	cx_lso_segment(f, len, 1000, CSUM_BOTH, scratch, sizeof(scratch),
+		       sink_frame, &sink);
+	c0 = get16(sink.frame[0] + 34 + 6);
+	word = cx_csum_fold((uint32_t)get16(f + 42) + c0);
+	put16(f + 42, word);
+	sink.n = 0;
+	ok(cx_lso_segment(f, len, 1000, CSUM_BOTH, scratch, sizeof(scratch),
+			  sink_frame, &sink) == 2 &&
+	   get16(sink.frame[0] + 34 + 6) == 0xffff &&
+	   l4_valid(sink.frame[0], sink.len[0]),
+	   "UDP LSO: a checksum of 0 goes out as 0xffff, and verifies");
+}
+
 static bool seg_ok(const uint8_t *s, size_t slen, const uint8_t *sp, bool v6,
 		   size_t l3, unsigned int i, unsigned int nsegs, uint16_t mss,
 		   size_t hlen, size_t splen)
@@ -938,26 +1060,17 @@ static void test_lso(void)
 			get16(sink.frame[i] + 14) == 42;
 	ok(good == 3, "LSO IPv6: payload length, seq, flags, checksums, tag kept");
 
-	/* UDP segmentation (NETIF_F_GSO_UDP_L4) */
-	len = build(f, false, true, 0, 3000, 0, false);
-	sink.n = 0;
-	ok(cx_lso_segment(f, len, 1400, scratch, sizeof(scratch), sink_frame,
-			  &sink) == 3 && get16(sink.frame[2] + 38) == 8 + 200 &&
-	   l4_valid(sink.frame[0], sink.len[0]) &&
-	   l4_valid(sink.frame[2], sink.len[2]) &&
-	   get16(sink.frame[1] + 18) == 0x1001,
-	   "UDP segmentation: lengths, ids, checksums");
 	/* header-only super-packet: one frame */
 	len = build(f, false, false, 0, 0, 0x11, false);
 	sink.n = 0;
-	ok(cx_lso_segment(f, len, 1000, scratch, sizeof(scratch), sink_frame,
+	ok(cx_lso_segment(f, len, 1000, CSUM_BOTH, scratch, sizeof(scratch), sink_frame,
 			  &sink) == 1 && sink.len[0] == 60 && l4_valid(sink.frame[0], 60),
 	   "LSO of a bare header: one padded frame");
 	/* BIG TCP: IPv4 total length 0 in the super-packet */
 	len = build(f, false, false, 0, 3000, 0x10, false);
 	put16(f + 16, 0);
 	sink.n = 0;
-	ok(cx_lso_segment(f, len, 1448, scratch, sizeof(scratch), sink_frame,
+	ok(cx_lso_segment(f, len, 1448, CSUM_BOTH, scratch, sizeof(scratch), sink_frame,
 			  &sink) == 3 && get16(sink.frame[0] + 16) == 1448 + 40 &&
 	   l4_valid(sink.frame[2], sink.len[2]),
 	   "LSO ignores the super-packet's IP length (BIG TCP)");
@@ -969,24 +1082,24 @@ static void test_lso(void)
 	f[14] = 0x45;
 	put16(f + 16, 100);
 	f[23] = 1;	/* ICMP */
-	ok(cx_lso_segment(f, 114, 100, scratch, sizeof(scratch), sink_frame,
+	ok(cx_lso_segment(f, 114, 100, CSUM_BOTH, scratch, sizeof(scratch), sink_frame,
 			  &sink) == CX_LSO_E_PARSE, "LSO of ICMP: refused");
 	put16(f + 12, 0x0806);
-	ok(cx_lso_segment(f, 114, 100, scratch, sizeof(scratch), sink_frame,
+	ok(cx_lso_segment(f, 114, 100, CSUM_BOTH, scratch, sizeof(scratch), sink_frame,
 			  &sink) == CX_LSO_E_PARSE, "LSO of ARP: refused");
 	len = build(f, false, false, 0, 500, 0x10, false);
 	put16(f + 20, 0x2000);
-	ok(cx_lso_segment(f, len, 100, scratch, sizeof(scratch), sink_frame,
+	ok(cx_lso_segment(f, len, 100, CSUM_BOTH, scratch, sizeof(scratch), sink_frame,
 			  &sink) == CX_LSO_E_FRAG, "LSO of a fragment: refused");
 	put16(f + 20, 0);
-	ok(cx_lso_segment(f, len, 0, scratch, sizeof(scratch), sink_frame,
+	ok(cx_lso_segment(f, len, 0, CSUM_BOTH, scratch, sizeof(scratch), sink_frame,
 			  &sink) == CX_LSO_E_MSS, "LSO with mss 0: refused");
-	ok(cx_lso_segment(f, len, 65500, scratch, sizeof(scratch), sink_frame,
+	ok(cx_lso_segment(f, len, 65500, CSUM_BOTH, scratch, sizeof(scratch), sink_frame,
 			  &sink) == CX_LSO_E_MSS, "LSO with headers + mss over 64K: refused");
-	ok(cx_lso_segment(f, len, 100, scratch, 100, sink_frame,
+	ok(cx_lso_segment(f, len, 100, CSUM_BOTH, scratch, 100, sink_frame,
 			  &sink) == CX_LSO_E_SCRATCH, "LSO with a small scratch: refused");
 	len = build(f, false, false, 0, 2000, 0x10, false);
-	ok(cx_lso_segment(f, len, 1, scratch, sizeof(scratch), sink_frame,
+	ok(cx_lso_segment(f, len, 1, CSUM_BOTH, scratch, sizeof(scratch), sink_frame,
 			  &sink) == CX_LSO_E_SEGS, "LSO into 2000 segments: refused");
 	/* IPv6 with 240 bytes of destination options: headers over 256 */
 	memset(f, 0, 1024);
@@ -998,7 +1111,7 @@ static void test_lso(void)
 	f[54] = 6;
 	f[55] = 29;	/* (29 + 1) * 8 = 240 */
 	f[54 + 240 + 12] = 5 << 4;
-	ok(cx_lso_segment(f, 54 + 240 + 20 + 100, 50, scratch, sizeof(scratch),
+	ok(cx_lso_segment(f, 54 + 240 + 20 + 100, 50, CSUM_BOTH, scratch, sizeof(scratch),
 			  sink_frame, &sink) == CX_LSO_E_HDR,
 	   "LSO with 314 bytes of headers: refused");
 	/* the WQE path reports it as an emit error */
@@ -1328,6 +1441,7 @@ int main(void)
 	test_map();
 	test_mpwqe();
 	test_lso();
+	test_lso_udp();
 	test_wqe_errors();
 	test_inline_mode();
 	printf("1..%u\n", test_nr);
