@@ -1801,16 +1801,24 @@ static void mlx5e_build_features(struct mlx5e_priv *priv)
 
 	if (MLX5_CAP_ETH(mdev, csum_cap))
 		f |= NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM | NETIF_F_RXCSUM;
+	/*
+	 * UDP segmentation rides on LSO, but the device replicates the UDP
+	 * header as given: only equal segments go to it, the stack splitting
+	 * a shorter last one off (GSO_PARTIAL), as upstream mlx5e does.
+	 */
 	if (MLX5_CAP_ETH(mdev, csum_cap) && MLX5_CAP_ETH(mdev, max_lso_cap))
-		f |= NETIF_F_TSO | NETIF_F_TSO6;
+		f |= NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_GSO_UDP_L4 |
+		     NETIF_F_GSO_PARTIAL;
 	if (MLX5_CAP_ETH(mdev, vlan_cap))
 		f |= NETIF_F_HW_VLAN_CTAG_RX;
 	f |= NETIF_F_HW_VLAN_CTAG_TX; /* inserted inline when not in the eseg */
 
 	netdev->hw_features = f;
 	netdev->features = f;
+	netdev->gso_partial_features = NETIF_F_GSO_UDP_L4;
 	netdev->vlan_features = f & ~(NETIF_F_HW_VLAN_CTAG_RX |
-				      NETIF_F_HW_VLAN_CTAG_TX);
+				      NETIF_F_HW_VLAN_CTAG_TX |
+				      NETIF_F_GSO_UDP_L4 | NETIF_F_GSO_PARTIAL);
 	netdev->hw_enc_features = 0;
 	priv->params.features = f;
 	netif_set_tso_max_size(netdev, GSO_MAX_SIZE);

@@ -109,11 +109,38 @@ static bool mlx5e_tx_hwtstamp_wanted(const struct mlx5e_txqsq *sq,
 	return true;
 }
 
+/*
+ * The headers an LSO WQE replicates in front of every segment: through
+ * TCP's options, or the UDP header.
+ */
+static u16 mlx5e_tx_gso_ihs(struct sk_buff *skb)
+{
+	if (skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4)
+		return skb_transport_offset(skb) + sizeof(struct udphdr);
+	return skb_tcp_all_headers(skb);
+}
+
+/*
+ * UDP segmentation: the device copies the UDP header into every segment
+ * as it finds it, length included, so the length must be one segment's.
+ * GSO_PARTIAL made the segments equal; the stack left the whole
+ * payload's length there. The checksum field is not touched: the
+ * device computes each segment's.
+ */
+static void mlx5e_udp_gso_handle_tx_skb(struct sk_buff *skb)
+{
+	udp_hdr(skb)->len = htons(skb_shinfo(skb)->gso_size +
+				  sizeof(struct udphdr));
+}
+
 static void mlx5e_sq_xmit_prepare(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 				  struct mlx5e_tx_attr *attr)
 {
 	if (skb_is_gso(skb)) {
-		u16 ihs = skb_tcp_all_headers(skb);
+		u16 ihs = mlx5e_tx_gso_ihs(skb);
+
+		if (skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4)
+			mlx5e_udp_gso_handle_tx_skb(skb);
 
 		attr->opcode = MLX5E_OPCODE_LSO;
 		attr->mss = skb_shinfo(skb)->gso_size;
