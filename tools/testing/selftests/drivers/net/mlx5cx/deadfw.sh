@@ -394,7 +394,9 @@ flood_dead() {
 	fi
 	dmesg_mark "flood_$how"
 	pktgen_setup "$a" 0 1 64
-	pktgen_start &
+	# Until the stop below: the reload or recovery between takes longer
+	# than a traffic step's bound on the debug kernel.
+	pktgen_start until_stopped &
 	pg=$!
 	wait_for 10 bash -c "source $LIB_DIR/lib.sh; [ \"\$(model_get $bdf2 rx.packets)\" -gt 1000 ]"
 	cxsim dead "$bdf2" on
