@@ -1905,6 +1905,7 @@ static int mlx5e_probe(struct auxiliary_device *adev,
 	netdev->watchdog_timeo = MLX5E_TX_TIMEOUT;
 	netdev->min_mtu = ETH_MIN_MTU;
 	netdev->xdp_features = mlx5e_xdp_features();
+	netdev->xdp_metadata_ops = &mlx5e_xdp_metadata_ops;
 	mlx5e_build_features(priv);
 
 	err = mlx5e_query_mac(mdev, mac);

@@ -290,30 +290,32 @@ static struct sk_buff *mlx5e_skb_from_frags(struct mlx5e_rq *rq,
  */
 static struct sk_buff *mlx5e_skb_from_frags_xdp(struct mlx5e_rq *rq,
 						struct bpf_prog *prog,
+						struct mlx5_cqe64 *cqe,
 						struct mlx5e_rq_frag *frag,
 						u32 *len, bool *consumed)
 {
 	void *va = page_address(frag->page) + frag->offset;
 	u32 n = min_t(u32, *len, rq->first_frag_size), rest = *len - n;
+	struct mlx5e_xdp_buff mxbuf = { .cqe = cqe, .rq = rq };
+	struct xdp_buff *xdp = &mxbuf.xdp;
 	struct sk_buff *skb = NULL;
-	struct xdp_buff xdp;
 	u8 nr = 0, kept, i;
 	int verdict;
 
 	page_pool_dma_sync_for_cpu(rq->page_pool, frag->page,
 				   frag->offset + rq->headroom, n);
 	net_prefetch(va + rq->headroom);
-	xdp_init_buff(&xdp, rq->frag_stride, &rq->xdp_rxq);
-	xdp_prepare_buff(&xdp, va, rq->headroom, n, true);
+	xdp_init_buff(xdp, rq->frag_stride, &rq->xdp_rxq);
+	xdp_prepare_buff(xdp, va, rq->headroom, n, true);
 	while (rest && nr + 1 < rq->num_frags) {
 		struct mlx5e_rq_frag *f = &frag[++nr];
 
 		n = min_t(u32, rest, rq->frag_size);
 		page_pool_dma_sync_for_cpu(rq->page_pool, f->page, f->offset, n);
-		mlx5e_xdp_add_frag(&xdp, f->page, f->offset, n);
+		mlx5e_xdp_add_frag(xdp, f->page, f->offset, n);
 		rest -= n;
 	}
-	verdict = mlx5e_xdp_run(rq, prog, &xdp, &kept);
+	verdict = mlx5e_xdp_run(rq, prog, xdp, &kept);
 	/* Fragments bpf_xdp_adjust_tail() dropped went back to the pool. */
 	for (i = kept + 1; i <= nr; i++)
 		frag[i].page = NULL;
@@ -321,7 +323,7 @@ static struct sk_buff *mlx5e_skb_from_frags_xdp(struct mlx5e_rq *rq,
 	if (verdict == MLX5E_XDP_DROP)
 		return NULL;
 	if (verdict == MLX5E_XDP_PASS) {
-		skb = mlx5e_skb_from_xdp(rq, &xdp, kept * rq->frag_stride);
+		skb = mlx5e_skb_from_xdp(rq, xdp, kept * rq->frag_stride);
 		if (unlikely(!skb))
 			return NULL;
 		*len = skb->len;
@@ -335,10 +337,7 @@ static struct sk_buff *mlx5e_skb_from_frags_xdp(struct mlx5e_rq *rq,
 static void mlx5e_rx_hwtstamp(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 			      struct sk_buff *skb)
 {
-	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
-	u64 ns = mlx5_clock_cyc2time(c->priv->mdev, get_cqe_ts(cqe));
-
-	skb_hwtstamps(skb)->hwtstamp = ns_to_ktime(ns);
+	skb_hwtstamps(skb)->hwtstamp = ns_to_ktime(mlx5e_rx_cqe_time(rq, cqe));
 }
 
 /* The CQE's offloads on the SKB, counted, handed to GRO. */
@@ -399,7 +398,8 @@ static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		page_pool_dma_sync_for_cpu(rq->page_pool, frag->page,
 					   frag->offset + headroom, len);
 		net_prefetch(page_address(frag->page) + frag->offset + headroom);
-		if (prog && mlx5e_xdp_rx(rq, prog, frag, &headroom, &len, &meta))
+		if (prog && mlx5e_xdp_rx(rq, prog, cqe, frag, &headroom, &len,
+					 &meta))
 			goto release;
 		skb = mlx5e_skb_from_linear(rq, frag, headroom, len);
 		if (skb && meta)
@@ -407,7 +407,8 @@ static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 	} else if (prog) {
 		bool consumed;
 
-		skb = mlx5e_skb_from_frags_xdp(rq, prog, frag, &len, &consumed);
+		skb = mlx5e_skb_from_frags_xdp(rq, prog, cqe, frag, &len,
+					       &consumed);
 		if (consumed)
 			goto release;
 	} else {
@@ -807,14 +808,15 @@ mlx5e_skb_from_mpwrq_nonlinear(struct mlx5e_rq *rq, struct mlx5e_mpw_page *mp,
  */
 static struct sk_buff *
 mlx5e_skb_from_mpwrq_xdp(struct mlx5e_rq *rq, struct bpf_prog *prog,
-			 struct mlx5e_mpw_page *mp, u32 offset, u32 *len,
-			 bool *consumed)
+			 struct mlx5_cqe64 *cqe, struct mlx5e_mpw_page *mp,
+			 u32 offset, u32 *len, bool *consumed)
 {
 	u32 pg_off = offset & (PAGE_SIZE - 1), headroom;
 	u32 rest = *len, headlen, hoff, truesize = 0;
+	struct mlx5e_xdp_buff mxbuf = { .cqe = cqe, .rq = rq };
+	struct xdp_buff *xdp = &mxbuf.xdp;
 	struct mlx5e_mpw_page *first, *start;
 	struct sk_buff *skb = NULL;
-	struct xdp_buff xdp;
 	struct page *head;
 	u8 nr = 0, kept, i;
 	void *data, *va;
@@ -841,8 +843,8 @@ mlx5e_skb_from_mpwrq_xdp(struct mlx5e_rq *rq, struct bpf_prog *prog,
 	headlen = min_t(u32, rest,
 			max_t(u32, headlen, MLX5E_XDP_MIN_INLINE + 1));
 	memcpy(va + headroom, data, headlen);
-	xdp_init_buff(&xdp, rq->xdp_head_sz, &rq->xdp_rxq);
-	xdp_prepare_buff(&xdp, va, headroom, headlen, true);
+	xdp_init_buff(xdp, rq->xdp_head_sz, &rq->xdp_rxq);
+	xdp_prepare_buff(xdp, va, headroom, headlen, true);
 
 	rest -= headlen;
 	pg_off += headlen;
@@ -858,14 +860,14 @@ mlx5e_skb_from_mpwrq_xdp(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		if (mp != start)
 			page_pool_dma_sync_for_cpu(rq->page_pool, mp->page,
 						   pg_off, n);
-		mlx5e_xdp_add_frag(&xdp, mp->page, pg_off, n);
+		mlx5e_xdp_add_frag(xdp, mp->page, pg_off, n);
 		nr++;
 		rest -= n;
 		pg_off = 0;
 		mp++;
 	}
 
-	verdict = mlx5e_xdp_run(rq, prog, &xdp, &kept);
+	verdict = mlx5e_xdp_run(rq, prog, xdp, &kept);
 	/* The references of the fragments bpf_xdp_adjust_tail() dropped
 	 * went back to the pool.
 	 */
@@ -878,14 +880,14 @@ mlx5e_skb_from_mpwrq_xdp(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		struct skb_shared_info *sinfo;
 
 		/* The strides of the fragments the SKB keeps. */
-		sinfo = xdp_get_shared_info_from_buff(&xdp);
+		sinfo = xdp_get_shared_info_from_buff(xdp);
 		for (i = 0; i < kept; i++)
 			truesize += ALIGN(skb_frag_off(&sinfo->frags[i]) +
 					  skb_frag_size(&sinfo->frags[i]),
 					  BIT(rq->log_stride_sz)) -
 				    ALIGN_DOWN(skb_frag_off(&sinfo->frags[i]),
 					       BIT(rq->log_stride_sz));
-		skb = mlx5e_skb_from_xdp(rq, &xdp, truesize);
+		skb = mlx5e_skb_from_xdp(rq, xdp, truesize);
 		if (unlikely(!skb))
 			goto drop_head;
 		*len = skb->len;
@@ -962,8 +964,9 @@ static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 	if (!rq->linear && prog) {
 		bool xdp_consumed;
 
-		skb = mlx5e_skb_from_mpwrq_xdp(rq, prog, mlx5e_mpw_pages(rq, ix),
-					       offset, &len, &xdp_consumed);
+		skb = mlx5e_skb_from_mpwrq_xdp(rq, prog, cqe,
+					       mlx5e_mpw_pages(rq, ix), offset,
+					       &len, &xdp_consumed);
 		if (xdp_consumed)
 			goto consumed;
 		goto built;
@@ -979,7 +982,8 @@ static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 	page_pool_dma_sync_for_cpu(rq->page_pool, frag.page,
 				   frag.offset + headroom, len);
 	net_prefetch(page_address(frag.page) + frag.offset + headroom);
-	if (prog && mlx5e_xdp_rx(rq, prog, &frag, &headroom, &len, &meta)) {
+	if (prog && mlx5e_xdp_rx(rq, prog, cqe, &frag, &headroom, &len,
+				 &meta)) {
 		if (!frag.page)
 			mp->frags++; /* XDP_TX or redirect took the stride */
 		goto consumed;

@@ -406,4 +406,22 @@ static inline void mlx5e_cq_arm(struct mlx5e_cq *cq)
 	__raw_writeq(*(u64 *)doorbell, cq->uar_page + MLX5E_CQ_DOORBELL);
 }
 
+/**
+ * mlx5e_rx_cqe_time() - a receive CQE's timestamp in the PHC's time
+ * @rq: the RQ of the CQE
+ * @cqe: the CQE
+ *
+ * The timestamp of SKBs (with HWTSTAMP_FILTER_ALL) and of the XDP
+ * metadata kfunc alike.
+ *
+ * Return: nanoseconds of the PHC.
+ */
+static inline u64 mlx5e_rx_cqe_time(struct mlx5e_rq *rq,
+				    struct mlx5_cqe64 *cqe)
+{
+	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+
+	return mlx5_clock_cyc2time(c->mdev, get_cqe_ts(cqe));
+}
+
 #endif /* __MLX5_EN_TXRX_H__ */

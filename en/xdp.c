@@ -652,6 +652,7 @@ xdp_abort:
  * mlx5e_xdp_rx() - run the RQ's XDP program on a linear buffer (NAPI)
  * @rq: the RQ
  * @prog: its program (RCU)
+ * @cqe: the frame's completion, for the XDP metadata kfuncs
  * @frag: the buffer, synced for the CPU
  * @headroom: in: bytes before the frame; out: after the program
  * @len: in: the frame's bytes; out: after the program
@@ -662,20 +663,21 @@ xdp_abort:
  * the fragment is the RQ's to release unless taken), false for XDP_PASS.
  */
 bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
-		  struct mlx5e_rq_frag *frag, u32 *headroom, u32 *len,
-		  u32 *meta)
+		  struct mlx5_cqe64 *cqe, struct mlx5e_rq_frag *frag,
+		  u32 *headroom, u32 *len, u32 *meta)
 {
 	void *va = page_address(frag->page) + frag->offset;
-	struct xdp_buff xdp;
+	struct mlx5e_xdp_buff mxbuf = { .cqe = cqe, .rq = rq };
+	struct xdp_buff *xdp = &mxbuf.xdp;
 	u8 nr_frags;
 
-	xdp_init_buff(&xdp, rq->frag_stride, &rq->xdp_rxq);
-	xdp_prepare_buff(&xdp, va, *headroom, *len, true);
-	switch (mlx5e_xdp_run(rq, prog, &xdp, &nr_frags)) {
+	xdp_init_buff(xdp, rq->frag_stride, &rq->xdp_rxq);
+	xdp_prepare_buff(xdp, va, *headroom, *len, true);
+	switch (mlx5e_xdp_run(rq, prog, xdp, &nr_frags)) {
 	case MLX5E_XDP_PASS:
-		*headroom = xdp.data - xdp.data_hard_start;
-		*len = xdp.data_end - xdp.data;
-		*meta = xdp.data - xdp.data_meta;
+		*headroom = xdp->data - xdp->data_hard_start;
+		*len = xdp->data_end - xdp->data;
+		*meta = xdp->data - xdp->data_meta;
 		return false;
 	case MLX5E_XDP_TAKEN:
 		frag->page = NULL; /* the XDP SQ or the frame's owner returns it */
@@ -762,6 +764,89 @@ void mlx5e_xdp_rx_done(struct mlx5e_rq *rq)
 		spin_unlock(&rq->xdpsq->lock);
 	}
 }
+
+/* ---- XDP metadata kfuncs --------------------------------------------- */
+
+/*
+ * bpf_xdp_metadata_rx_*() of a device-bound program: what the CQE says of
+ * the frame. The xdp_md the program passes is the xdp_buff first in our
+ * mlx5e_xdp_buff, on every receive path (linear and multi-buffer, legacy
+ * and striding RQ).
+ */
+
+/* The RSS hash, as the SKB gets it (mlx5e_rx_hash()): none without
+ * NETIF_F_RXHASH or when the CQE has none (one a mini CQE expanded).
+ */
+static int mlx5e_xdp_rx_hash(const struct xdp_md *ctx, u32 *hash,
+			     enum xdp_rss_hash_type *rss_type)
+{
+	const struct mlx5e_xdp_buff *mxbuf = (const void *)ctx;
+	const struct mlx5_cqe64 *cqe = mxbuf->cqe;
+	u8 ht = cqe->rss_hash_type;
+	enum xdp_rss_hash_type type;
+
+	if (!(mxbuf->rq->netdev->features & NETIF_F_RXHASH) || !ht)
+		return -ENODATA;
+	switch (FIELD_GET(CQE_RSS_HTYPE_IP, ht)) {
+	case CQE_RSS_IPV4:
+		type = XDP_RSS_L3_IPV4;
+		break;
+	case CQE_RSS_IPV6:
+		type = XDP_RSS_L3_IPV6;
+		break;
+	default:
+		/* No L3 hash, no L4 one either. */
+		type = XDP_RSS_TYPE_NONE;
+		goto out;
+	}
+	switch (FIELD_GET(CQE_RSS_HTYPE_L4, ht)) {
+	case CQE_RSS_L4_TCP:
+		type |= XDP_RSS_L4 | XDP_RSS_L4_TCP;
+		break;
+	case CQE_RSS_L4_UDP:
+		type |= XDP_RSS_L4 | XDP_RSS_L4_UDP;
+		break;
+	case CQE_RSS_L4_IPSEC:
+		type |= XDP_RSS_L4 | XDP_RSS_L4_IPSEC;
+		break;
+	}
+out:
+	*hash = be32_to_cpu(cqe->rss_hash_result);
+	*rss_type = type;
+	return 0;
+}
+
+/* The timestamp, in the PHC's time as the SKB's hwtstamp: only while RX
+ * timestamping is on (HWTSTAMP_FILTER_ALL), as upstream.
+ */
+static int mlx5e_xdp_rx_timestamp(const struct xdp_md *ctx, u64 *timestamp)
+{
+	const struct mlx5e_xdp_buff *mxbuf = (const void *)ctx;
+
+	if (READ_ONCE(mxbuf->rq->hwtstamp->rx_filter) != HWTSTAMP_FILTER_ALL)
+		return -ENODATA;
+	*timestamp = mlx5e_rx_cqe_time(mxbuf->rq, mxbuf->cqe);
+	return 0;
+}
+
+/* The 802.1Q tag the device stripped (rxvlan on), PCP and DEI included. */
+static int mlx5e_xdp_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_proto,
+				 u16 *vlan_tci)
+{
+	const struct mlx5e_xdp_buff *mxbuf = (const void *)ctx;
+
+	if (!cqe_has_vlan(mxbuf->cqe))
+		return -ENODATA;
+	*vlan_proto = htons(ETH_P_8021Q);
+	*vlan_tci = be16_to_cpu(mxbuf->cqe->vlan_info);
+	return 0;
+}
+
+const struct xdp_metadata_ops mlx5e_xdp_metadata_ops = {
+	.xmo_rx_timestamp	= mlx5e_xdp_rx_timestamp,
+	.xmo_rx_hash		= mlx5e_xdp_rx_hash,
+	.xmo_rx_vlan_tag	= mlx5e_xdp_rx_vlan_tag,
+};
 
 /* ---- ndo_xdp_xmit --------------------------------------------------- */
 

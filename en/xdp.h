@@ -45,6 +45,19 @@ enum mlx5e_xdp_info_mode {
 };
 
 /**
+ * struct mlx5e_xdp_buff - the xdp_buff of a received frame, with its CQE
+ * @xdp: the frame the program sees (first: the XDP metadata kfuncs find
+ *	the rest from the xdp_md the program passes them)
+ * @cqe: its completion: RSS hash, timestamp, stripped VLAN tag
+ * @rq: the RQ that received it
+ */
+struct mlx5e_xdp_buff {
+	struct xdp_buff xdp;
+	struct mlx5_cqe64 *cqe;
+	struct mlx5e_rq *rq;
+};
+
+/**
  * struct mlx5e_xdp_sg - a multi-buffer frame to post as one SEND WQE
  * @data: the linear part, whose headers are inlined when the SQ asks
  * @dma: its bus address
@@ -166,8 +179,8 @@ struct mlx5e_xdpsq {
 
 /* en/xdp.c: the data path */
 bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
-		  struct mlx5e_rq_frag *frag, u32 *headroom, u32 *len,
-		  u32 *meta);
+		  struct mlx5_cqe64 *cqe, struct mlx5e_rq_frag *frag,
+		  u32 *headroom, u32 *len, u32 *meta);
 int mlx5e_xdp_run(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		  struct xdp_buff *xdp, u8 *nr_frags);
 void mlx5e_xdp_add_frag(struct xdp_buff *xdp, struct page *page, u32 offset,
@@ -195,5 +208,7 @@ int mlx5e_xdp_bpf(struct net_device *netdev, struct netdev_bpf *bpf);
 void mlx5e_xdp_xmit_enable(struct mlx5e_priv *priv);
 void mlx5e_xdp_xmit_disable(struct mlx5e_priv *priv);
 xdp_features_t mlx5e_xdp_features(void);
+
+extern const struct xdp_metadata_ops mlx5e_xdp_metadata_ops;
 
 #endif /* __MLX5_EN_XDP_H__ */
