@@ -793,7 +793,8 @@ ping_exact() {
 # Kernel log lines at warning level or worse that name mlx5, since MARK.
 mlx5_complaints() {
 	dmesg --level=emerg,alert,crit,err,warn | grep -i mlx5 |
-		grep -v -e 'loading out-of-tree module' -e 'module verification failed'
+		grep -v -e 'loading out-of-tree module' -e 'module verification failed' \
+			-e 'Modules linked in:'
 }
 
 # no_complaints DESCRIPTION [PATTERN...]: one test point, passed when the
