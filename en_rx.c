@@ -296,7 +296,7 @@ static struct sk_buff *mlx5e_skb_from_frags_xdp(struct mlx5e_rq *rq,
 {
 	void *va = page_address(frag->page) + frag->offset;
 	u32 n = min_t(u32, *len, rq->first_frag_size), rest = *len - n;
-	struct mlx5e_xdp_buff mxbuf = { .cqe = cqe, .rq = rq };
+	struct mlx5e_xdp_buff mxbuf;
 	struct xdp_buff *xdp = &mxbuf.xdp;
 	struct sk_buff *skb = NULL;
 	u8 nr = 0, kept, i;
@@ -305,6 +305,8 @@ static struct sk_buff *mlx5e_skb_from_frags_xdp(struct mlx5e_rq *rq,
 	page_pool_dma_sync_for_cpu(rq->page_pool, frag->page,
 				   frag->offset + rq->headroom, n);
 	net_prefetch(va + rq->headroom);
+	mxbuf.cqe = cqe;
+	mxbuf.rq = rq;
 	xdp_init_buff(xdp, rq->frag_stride, &rq->xdp_rxq);
 	xdp_prepare_buff(xdp, va, rq->headroom, n, true);
 	while (rest && nr + 1 < rq->num_frags) {
@@ -813,7 +815,7 @@ mlx5e_skb_from_mpwrq_xdp(struct mlx5e_rq *rq, struct bpf_prog *prog,
 {
 	u32 pg_off = offset & (PAGE_SIZE - 1), headroom;
 	u32 rest = *len, headlen, hoff, truesize = 0;
-	struct mlx5e_xdp_buff mxbuf = { .cqe = cqe, .rq = rq };
+	struct mlx5e_xdp_buff mxbuf;
 	struct xdp_buff *xdp = &mxbuf.xdp;
 	struct mlx5e_mpw_page *first, *start;
 	struct sk_buff *skb = NULL;
@@ -843,6 +845,8 @@ mlx5e_skb_from_mpwrq_xdp(struct mlx5e_rq *rq, struct bpf_prog *prog,
 	headlen = min_t(u32, rest,
 			max_t(u32, headlen, MLX5E_XDP_MIN_INLINE + 1));
 	memcpy(va + headroom, data, headlen);
+	mxbuf.cqe = cqe;
+	mxbuf.rq = rq;
 	xdp_init_buff(xdp, rq->xdp_head_sz, &rq->xdp_rxq);
 	xdp_prepare_buff(xdp, va, headroom, headlen, true);
 

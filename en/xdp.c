@@ -667,10 +667,12 @@ bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		  u32 *headroom, u32 *len, u32 *meta)
 {
 	void *va = page_address(frag->page) + frag->offset;
-	struct mlx5e_xdp_buff mxbuf = { .cqe = cqe, .rq = rq };
+	struct mlx5e_xdp_buff mxbuf;
 	struct xdp_buff *xdp = &mxbuf.xdp;
 	u8 nr_frags;
 
+	mxbuf.cqe = cqe;
+	mxbuf.rq = rq;
 	xdp_init_buff(xdp, rq->frag_stride, &rq->xdp_rxq);
 	xdp_prepare_buff(xdp, va, *headroom, *len, true);
 	switch (mlx5e_xdp_run(rq, prog, xdp, &nr_frags)) {
