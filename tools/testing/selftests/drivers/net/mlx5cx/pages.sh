@@ -7,8 +7,8 @@
 # never gave is refused, counted and leaves every page as it was; a
 # request for 10^8 pages is refused with a message naming the figure and
 # the device keeps working, and so is a load whose QUERY_PAGES asks for
-# 10^8 (the load fails, bounded, and the next one works); a flood of port events on the async EQ does
-# not hold its CPU (a command pinned there completes within
+# 10^8 (the load fails, bounded, and the next one works); a flood of port
+# events on the async EQ does not hold its CPU (a command pinned there completes within
 # FLOOD_CMD_SECS, the soft lockup watchdog stays quiet) and every event
 # is handled. Unloading leaves nothing behind, even when a never-given
 # address comes back among the pages.
