@@ -52,6 +52,33 @@ sized() {
 	fi
 }
 
+# gen_files DIR NAME...: the Makefile's TEST_GEN_FILES NAME... (XDP
+# program objects, the metadata loader) in DIR: each the copy built beside
+# the tests (by make, or kselftest's make install), else, where it is
+# missing or older than a source beside it, built now by that Makefile, in
+# parallel (clang starts slowly under TCG: a VM that finds the host's
+# copies saves that).
+gen_files() {
+	local dir=$1 name src stale=() fresh
+
+	shift
+	for name in "$@"; do
+		fresh=$([ -f "$LIB_DIR/$name" ] && echo 1)
+		if [ -n "$fresh" ] && [ -f "$LIB_DIR/Makefile" ]; then
+			for src in "$LIB_DIR"/*.c "$LIB_DIR"/*.h "$LIB_DIR/Makefile"; do
+				[ "$src" -nt "$LIB_DIR/$name" ] && fresh= && break
+			done
+		fi
+		if [ -n "$fresh" ]; then
+			cp "$LIB_DIR/$name" "$dir/$name" || return 1
+		else
+			stale+=("$dir/$name")
+		fi
+	done
+	[ ${#stale[@]} = 0 ] ||
+		make -s -j"${#stale[@]}" -C "$LIB_DIR" OUTPUT="$dir" "${stale[@]}" >&2
+}
+
 # How long the tests' iperf3 runs last (seconds), TCP and UDP: under make
 # check long enough for TSO and every counter a test compares to move.
 TCP_SECS=${TCP_SECS:-$(sized 10 3)}

@@ -41,22 +41,9 @@ a=$(netdev_of "$bdf_a")
 b=$(netdev_of "$bdf_b")
 PEER_DEV=$b
 
-# The programs, built side by side (clang starts slowly under TCG).
+# The programs, built on the host (gen_files).
 build_progs() {
-	local act pids=() p
-
-	for act in PASS DROP; do
-		clang -O2 -target bpf -I/usr/include/"$(uname -m)"-linux-gnu \
-			-DACTION="XDP_$act" -c "$LIB_DIR/xdp_prog.c" \
-			-o "$TMP/${act,,}.o" &
-		pids+=($!)
-	done
-	clang -O2 -target bpf -I/usr/include/"$(uname -m)"-linux-gnu \
-		-DACTION=XDP_PASS -DFRAGS -c "$LIB_DIR/xdp_prog.c" -o "$TMP/frags.o" &
-	pids+=($!)
-	for p in "${pids[@]}"; do
-		wait "$p" || return 1
-	done
+	gen_files "$TMP" xdp_pass.bpf.o xdp_drop.bpf.o xdp_pass_frags.bpf.o
 }
 needs_tools() {
 	command -v xdp-bench >/dev/null && command -v clang >/dev/null && return 0
@@ -581,7 +568,7 @@ attach_detach() {
 	ip -n "$NS" link set dev "$b" xdp off
 	traffic_start
 	for i in $(seq "$ROUNDS"); do
-		ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp &&
+		ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_pass.bpf.o" sec xdp &&
 			xdp_attached &&
 			ip -n "$NS" link set dev "$b" xdpdrv off &&
 			! xdp_attached || { traffic_stop; diag "round $i failed"; return 1; }
@@ -595,15 +582,15 @@ ktap_check "attach/detach $ROUNDS times under traffic, traffic after" attach_det
 swap() {
 	local i c0 c d0 d1
 
-	ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp || return 1
+	ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_pass.bpf.o" sec xdp || return 1
 	c0=$(model_cmd "$bdf_b" CREATE_RQ)
 	traffic_start
 	for i in $(seq "$ROUNDS"); do
-		ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/drop.o" sec xdp &&
-			ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp ||
+		ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_drop.bpf.o" sec xdp &&
+			ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_pass.bpf.o" sec xdp ||
 			{ traffic_stop; diag "round $i failed"; return 1; }
 	done
-	ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/drop.o" sec xdp
+	ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_drop.bpf.o" sec xdp
 	d0=$(bstat rx_xdp_drop)
 	drops_above() { d1=$(bstat rx_xdp_drop); [ "$d1" -gt "$d0" ]; }
 	wait_for 30 drops_above
@@ -645,18 +632,18 @@ refused() {
 	local mtu=4000 err err2 rc=0
 
 	ip -n "$NS" link set "$b" mtu "$mtu"
-	err=$(ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp 2>&1) && rc=1
+	err=$(ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_pass.bpf.o" sec xdp 2>&1) && rc=1
 	diag "attach at MTU $mtu: $(grep -o 'MTU.*' <<<"$err" | head -n 1)"
 	grep -q "too large for single-buffer XDP, max [0-9]*; xdp.frags works" <<<"$err" || rc=1
 	xdp_attached && rc=1
-	err2=$(ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/frags.o" sec xdp.frags 2>&1) || rc=1
+	err2=$(ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_pass_frags.bpf.o" sec xdp.frags 2>&1) || rc=1
 	diag "frags-aware program at MTU $mtu: ${err2:-attached}"
 	xdp_attached || rc=1
 	ip -n "$NS" link set dev "$b" xdpdrv off
 	xdp_attached && rc=1
 	[ "$(ip -n "$NS" -j link show "$b" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mtu"])')" = "$mtu" ] || rc=1
 	ip -n "$NS" link set "$b" mtu 1500
-	ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp || rc=1
+	ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_pass.bpf.o" sec xdp || rc=1
 	ip -n "$NS" link set "$b" mtu "$mtu" 2>/dev/null && rc=1
 	[ "$(ip -n "$NS" -j link show "$b" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mtu"])')" = 1500 ] || rc=1
 	xdp_attached || rc=1

@@ -55,27 +55,19 @@ xdp_attached() { ip -n "$NS" -d link show "$b" | grep -q 'prog/xdp'; }
 xdp_prog_id() { ip -n "$NS" -d link show "$b" | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p'; }
 b_mtu() { nsx cat "/sys/class/net/$b/mtu"; }
 
-# prog NAME CFLAGS...: xdp_prog.c built into $TMP/NAME.o.
+# prog NAME CFLAGS...: xdp_prog.c built into $TMP/xdp_NAME.bpf.o, for a
+# program that names an ifindex known only here.
 prog() {
 	local name=$1
 
 	shift
 	clang -O2 -target bpf -I/usr/include/"$(uname -m)"-linux-gnu "$@" \
-		-c "$LIB_DIR/xdp_prog.c" -o "$TMP/$name.o"
+		-c "$LIB_DIR/xdp_prog.c" -o "$TMP/xdp_$name.bpf.o"
 }
 setup() {
 	command -v clang >/dev/null || { needs "clang (tools/testing/install-deps)"; return 1; }
-	# Side by side (clang starts slowly under TCG).
-	local pids=() p
-	prog pass -DACTION=XDP_PASS & pids+=($!)
-	prog pass_frags -DACTION=XDP_PASS -DFRAGS & pids+=($!)
-	prog drop_frags -DACTION=XDP_DROP -DFRAGS & pids+=($!)
-	prog tx_frags -DACTION=XDP_TX -DFRAGS -DSWAP_MACS & pids+=($!)
-	prog shrink_frags -DACTION=XDP_PASS -DFRAGS -DSHRINK=5000 & pids+=($!)
-	prog reflect_frags -DACTION=XDP_TX -DFRAGS -DSWAP_MACS -DREFLECT & pids+=($!)
-	for p in "${pids[@]}"; do
-		wait "$p" || return 1
-	done
+	gen_files "$TMP" xdp_pass.bpf.o xdp_pass_frags.bpf.o xdp_drop_frags.bpf.o \
+		xdp_tx_frags.bpf.o xdp_shrink_frags.bpf.o xdp_reflect_frags.bpf.o || return 1
 	pair_up "$a" "$b" || return 1
 	ip link set "$a" mtu "$MTU" && ip -n "$NS" link set "$b" mtu "$MTU" || return 1
 	wait_for 15 ns_carrier "$b" 1 && wait_for 15 carrier "$a" 1
@@ -83,7 +75,7 @@ setup() {
 ktap_check "links up at MTU $MTU, $b in netns $NS; XDP programs built" setup
 ifx=$(nsx cat "/sys/class/net/$b/ifindex")
 
-attach() { ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/$1.o" sec "$2"; }
+attach() { ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_$1.bpf.o" sec "$2"; }
 detach() { ip -n "$NS" link set dev "$b" xdpdrv off; }
 
 # ynl: the netdev netlink family, with the kernel's YNL library (the
@@ -374,7 +366,7 @@ xmit_mb() {
 	ip -n "$NS" link set v0 up && ip -n "$NS" link set v1 up || { xmit_mb_cleanup; return 1; }
 	prog redirect_frags -DACTION=XDP_PASS -DFRAGS -DREDIRECT_IFINDEX="$ifx" &&
 		attach drop_frags xdp.frags &&
-		ip -n "$NS" link set dev v0 xdpdrv obj "$TMP/redirect_frags.o" sec xdp.frags ||
+		ip -n "$NS" link set dev v0 xdpdrv obj "$TMP/xdp_redirect_frags.bpf.o" sec xdp.frags ||
 		{ xmit_mb_cleanup; return 1; }
 	pair_rest S0 || { xmit_mb_cleanup; return 1; }
 	modprobe pktgen
@@ -444,7 +436,7 @@ swap_refused() {
 
 	attach drop_frags xdp.frags || return 1
 	id=$(xdp_prog_id)
-	err=$(ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/pass.o" sec xdp 2>&1) && rc=1
+	err=$(ip -force -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_pass.bpf.o" sec xdp 2>&1) && rc=1
 	diag "replacing the frags-aware program (id $id) by a non-frags one: $(grep -o 'MTU.*' <<<"$err" | head -n 1); attached now: id $(xdp_prog_id)"
 	grep -q "too large for single-buffer XDP" <<<"$err" || rc=1
 	[ -n "$id" ] && [ "$(xdp_prog_id)" = "$id" ] || rc=1

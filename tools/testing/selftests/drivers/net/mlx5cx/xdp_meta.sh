@@ -64,22 +64,10 @@ PEER_DEV=$b
 
 nsx() { ip netns exec "$NS" "$@"; }
 
-# The program (single-buffer and xdp.frags) and its loader, built side by
-# side (clang starts slowly under TCG).
+# The program (single-buffer and xdp.frags) and its loader, built on the
+# host (gen_files).
 build() {
-	local pids=() p
-
-	clang -O2 -g -target bpf -I/usr/include/"$(uname -m)"-linux-gnu \
-		-c "$LIB_DIR/xdp_meta_prog.c" -o "$TMP/meta.o" &
-	pids+=($!)
-	clang -O2 -g -target bpf -I/usr/include/"$(uname -m)"-linux-gnu \
-		-DFRAGS -c "$LIB_DIR/xdp_meta_prog.c" -o "$TMP/frags.o" &
-	pids+=($!)
-	cc -O2 -o "$TMP/load" "$LIB_DIR/xdp_meta_load.c" -lbpf &
-	pids+=($!)
-	for p in "${pids[@]}"; do
-		wait "$p" || return 1
-	done
+	gen_files "$TMP" xdp_meta.bpf.o xdp_meta_frags.bpf.o xdp_meta_load
 }
 vlan_up() {
 	local mac_a mac_b
@@ -140,7 +128,7 @@ RSS_KEY=$(ethtool -x "$a" | awk '/RSS hash key/ { getline; gsub(":", ""); print;
 
 # loader_start OBJ: the program on A, bound to it; loader_stop: its records.
 loader_start() {
-	"$TMP/load" "$a" "$TMP/$1" >"$TMP/out" 2>&1 &
+	"$TMP/xdp_meta_load" "$a" "$TMP/$1" >"$TMP/out" 2>&1 &
 	LPID=$!
 	if ! wait_for 60 grep -q '^attached' "$TMP/out" ||
 	   ! wait_for 15 carrier "$a" 1; then
@@ -286,8 +274,8 @@ ETH_HLEN=14
 vlan_step() {
 	local rc=0
 
-	ethtool -K "$a" rxvlan on && run meta.o "$A_VIP" 100 on strip || rc=1
-	ethtool -K "$a" rxvlan off && run meta.o "$A_VIP" 100 off frame || rc=1
+	ethtool -K "$a" rxvlan on && run xdp_meta.bpf.o "$A_VIP" 100 on strip || rc=1
+	ethtool -K "$a" rxvlan off && run xdp_meta.bpf.o "$A_VIP" 100 off frame || rc=1
 	ethtool -K "$a" rxvlan on
 	return $rc
 }
@@ -296,7 +284,7 @@ mb() {
 
 	ip link set "$a" mtu 9000 && ip -n "$NS" link set "$b" mtu 9000 &&
 		wait_for 15 carrier "$a" 1 || return 1
-	run frags.o "$A_IP" 8000 on none || rc=1
+	run xdp_meta_frags.bpf.o "$A_IP" 8000 on none || rc=1
 	ip link set "$a" mtu 1500
 	ip -n "$NS" link set "$b" mtu 1500
 	wait_for 15 carrier "$a" 1
@@ -307,9 +295,9 @@ for mode in on off; do
 	ethtool --set-priv-flags "$a" rx_striding_rq "$mode" &&
 		wait_for 15 carrier "$a" 1
 	ktap_check "rx_striding_rq $mode: hash of each frame the Toeplitz hash of its flow, L4 IPv4 UDP; timestamping off: no timestamp; untagged: no VLAN" \
-		run meta.o "$A_IP" 100 off none
+		run xdp_meta.bpf.o "$A_IP" 100 off none
 	ktap_check "rx_striding_rq $mode: timestamping on: each frame's PHC time, in order, between readings before and after" \
-		run meta.o "$A_IP" 100 on none
+		run xdp_meta.bpf.o "$A_IP" 100 on none
 	ktap_check "rx_striding_rq $mode: 802.1Q frames: rxvlan on, the stripped tag (VID $VID, PCP $PCP); rxvlan off, -ENODATA and the tag in the frame" \
 		vlan_step
 	ktap_check "rx_striding_rq $mode: multi-buffer frames (MTU 9000, xdp.frags): hash and timestamp" mb

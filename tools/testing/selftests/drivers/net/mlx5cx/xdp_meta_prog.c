@@ -5,8 +5,8 @@
  * kfuncs (bpf_xdp_metadata_rx_hash, _rx_timestamp, _rx_vlan_tag) and
  * stores what they returned, with the frame's ports, lengths and tag, in
  * the next slot of a ring the loader (xdp_meta_load.c) prints; then
- * XDP_PASS. Built by the test: clang -target bpf [-DFRAGS] (an
- * xdp.frags program, for multi-buffer frames).
+ * XDP_PASS. Built by the Makefile (TEST_GEN_FILES): clang -target bpf -g
+ * [-DFRAGS] (an xdp.frags program, for multi-buffer frames).
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>

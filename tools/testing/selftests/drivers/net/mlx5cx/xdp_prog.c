@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An XDP program returning one action, for xdp.sh and xdp_mb.sh where
- * xdp-bench (which keeps its own program attached while it runs, and
- * loads no frags-aware one) does not fit: swapping programs with ip link,
- * frags-aware programs for multi-buffer XDP. Built by the tests:
- * clang -target bpf -DACTION=XDP_PASS [-DFRAGS] [-DSWAP_MACS [-DREFLECT]]
- * [-DSHRINK=N] [-DREDIRECT_IFINDEX=N]; with SWAP_MACS the Ethernet addresses are
- * swapped first (for XDP_TX; with REFLECT too, an IPv4 UDP frame's
- * addresses and ports, sending it back to its sender), with SHRINK the frame loses its last N
- * bytes (bpf_xdp_adjust_tail(), which frees the fragments it empties),
- * with REDIRECT_IFINDEX every frame goes out of that netdev (bpf_redirect,
- * its ndo_xdp_xmit) instead of ACTION.
+ * xdp-bench (which keeps its own program attached while it runs, and loads
+ * no frags-aware one) does not fit: swapping programs with ip link,
+ * frags-aware programs for multi-buffer XDP. Built by the Makefile (one
+ * object per option set, TEST_GEN_FILES) and, for an ifindex known only at
+ * run time, by the test: clang -target bpf -DACTION=XDP_PASS [-DFRAGS]
+ * [-DSWAP_MACS [-DREFLECT]] [-DSHRINK=N] [-DREDIRECT_IFINDEX=N]; with
+ * SWAP_MACS the Ethernet addresses are swapped first (for XDP_TX; with
+ * REFLECT too, an IPv4 UDP frame's addresses and ports, sending it back to
+ * its sender), with SHRINK the frame loses its last N bytes
+ * (bpf_xdp_adjust_tail(), which frees the fragments it empties), with
+ * REDIRECT_IFINDEX every frame goes out of that netdev (bpf_redirect, its
+ * ndo_xdp_xmit) instead of ACTION.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
