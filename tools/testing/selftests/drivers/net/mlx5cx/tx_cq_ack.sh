@@ -6,7 +6,8 @@
 # has WQEBBs: a poll that hands slots back to xmit CQE by CQE, while the
 # CQ's consumer index stays where it was, lets xmit on another CPU post
 # WQEs whose CQEs the device has no room for (a CQ overrun: the model's
-# cq.overrun error and a CQ error event; on hardware, a dead queue).
+# cq.overrun error and a CQ error event; on hardware, a dead queue). The
+# XDP SQ's poll must keep the same order against ndo_xdp_xmit.
 #
 # One channel, the smallest TX ring, BQL out of the way, no TX completion
 # moderation, the channel's completion interrupt (its NAPI) on CPU 0 and
@@ -15,16 +16,31 @@
 # wire). The race wants xmit a little faster than the completions: a
 # poll that starts as the queue wakes then chases CQEs while xmit
 # refills the slots it frees, until more than a CQ of them came between
-# two updates of the doorbell record. How fast each side runs depends on
-# the host, so pktgen sends with a few delays between packets, and
-# with page fragments (an unmap each at completion), in turn.
+# two updates of the doorbell record. First at the model's own pace:
+# pktgen sends with a few delays between packets, and with page
+# fragments (an unmap each at completion), in turn. On the model this
+# does not race (see the commit that added it): the per-CQE work of the
+# poll is cheap next to pktgen's xmit under TCG, the poll catches up and
+# ends, and a full ring stops xmit until it does.
+#
+# So then the poll is made to chase, WQE by WQE: a kprobe program
+# (cqe_delay_prog.c, loaded by cqe_delay_load.c), only while pktgen
+# sends, holds each napi_consume_skb() on CPU 0 until mlx5e_xmit() ran
+# once more (at most SLOW_WAIT): the poll frees slots exactly as fast as
+# xmit takes them, the queue stays awake and the poll keeps finding
+# CQEs; then with a fixed spin (SLOW_SPIN) at each. With the bug in
+# place the model saw an overrun in the paced run in 4 of 5 runs of this
+# test, with fixed spins of 200 and 400 us in 1 of 2: still a race (a
+# poll must start with the queue awake), that these mostly win.
+# The same for the XDP SQ, where nothing stops ndo_xdp_xmit but a full
+# ring: A (one channel, its NAPI on CPU 1) redirects what pktgen on B
+# sends it into B's XDP SQ of channel 1 (xdp-bench redirect, B's rings
+# of 64, a WQE a frame), whose NAPI polls its completions on CPU 0, each
+# xdp_return_frame() slowed by XDP_DELAY; B's channel 0, pktgen's, and
+# its TX completions on CPU 1.
+#
 # No CQ overrun, no CQ error event or TX timeout, and the packets reach
 # the peer.
-#
-# On the model this has not been seen to fail with the bug in place (see
-# the commit that added it): the device or xmit is always the slower
-# side there, and a full ring stops xmit until the poll ends. It guards
-# the order, and fails on a real overrun.
 #
 # vm-args: --port-prop latency=500 --port-prop jitter=1000 --port-prop speed=0
 
@@ -37,8 +53,17 @@ PKTS=$(sized 60000 20000)
 DELAYS="0 100000"
 # Page fragments a packet (each a mapping to undo at completion).
 FRAGS="0 8"
+# The slowed polls: the longest wait for xmit at a completed WQE (ns),
+# the spin at each completed XDP frame (ns), packets (frames) a run.
+SLOW_WAIT=1000000
+SLOW_SPIN=200000
+SLOW_PKTS=$(sized 5000 2000)
+XDP_DELAY=300000
+XDP_FRAMES=$(sized 5000 2000)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
 
-ktap_header 9
+ktap_header 11
 
 ours_pair_up
 
@@ -120,12 +145,151 @@ ktap_check "$PKTS packets of 1000 bytes, one a doorbell, from CPU 1, in each of 
 ktap_check "$PKTS packets of 64 bytes in bursts of 8 from CPU 1: no CQ overrun" \
 	chase 64 8 0 0
 
+# The kprobe programs and their loader, built on the host (gen_files).
+delay_built() {
+	[ -x "$TMP/cqe_delay_load" ] && return 0
+	if [ ! -d /sys/bus/event_source/devices/kprobe ]; then
+		needs "kprobes for BPF (CONFIG_KPROBE_EVENTS, CONFIG_BPF_EVENTS)"
+		return 1
+	fi
+	gen_files "$TMP" cqe_delay.bpf.o cqe_delay_load && return 0
+	needs "clang, a C compiler and libbpf-dev (tools/testing/install-deps)"
+	return 1
+}
+
+# delay_on FUNC POLL NS [XMIT]: each call of FUNC on CPU 0 spins NS ns
+# (with XMIT: until XMIT ran once more, at most NS ns), and the calls
+# between two entries of POLL are counted, until delay_off.
+delay_on() {
+	"$TMP/cqe_delay_load" "$TMP/cqe_delay.bpf.o" "$1" "$2" 0 "$3" 64 ${4:+"$4"} \
+		>"$TMP/delay.out" 2>&1 &
+	DELAY_PID=$!
+	wait_for 30 grep -q '^attached$' "$TMP/delay.out" && return 0
+	sed 's/^/# cqe_delay_load: /' "$TMP/delay.out"
+	kill "$DELAY_PID" 2>/dev/null
+	wait "$DELAY_PID" 2>/dev/null
+	return 1
+}
+
+# delay_off: the programs detached; DELAY_STATS says what they counted
+# (calls slowed, polls, the most calls in one poll); fails unless FUNC ran
+# slowed at least once.
+delay_off() {
+	local rc=0
+
+	kill "$DELAY_PID" && wait "$DELAY_PID" || rc=1
+	DELAY_STATS=$(awk '$1 != "attached" { printf "%s%s %s", s, $1, $2; s = ", " }' \
+		"$TMP/delay.out")
+	DELAY_CALLS=$(awk '$1 == "calls" { print $2 }' "$TMP/delay.out")
+	[ $rc -eq 0 ] && [ "${DELAY_CALLS:-0}" -gt 0 ]
+}
+
+# slowed_chase NS [XMIT]: SLOW_PKTS packets with napi_consume_skb() on
+# CPU 0 held NS ns (with XMIT: until it ran once more, at most NS ns).
+slowed_chase() {
+	local rc=0
+
+	delay_on napi_consume_skb mlx5e_poll_tx_cq "$@" || return 1
+	PKTS=$SLOW_PKTS chase 64 1 0 0 || rc=1
+	delay_off || rc=1
+	diag "napi_consume_skb on CPU 0 held ${2:+until $2 ran, at most }$(($1 / 1000)) us: $DELAY_STATS"
+	return $rc
+}
+# The second only if the first passed: an overrun leaves the SQ dead.
+chase_slowed() {
+	delay_built && slowed_chase "$SLOW_WAIT" mlx5e_xmit &&
+		slowed_chase "$SLOW_SPIN"
+}
+ktap_check "$SLOW_PKTS packets of 64 bytes, one a doorbell, from CPU 1, each completed WQE held on CPU 0 until the next xmit, then $SLOW_SPIN ns: no CQ overrun" \
+	chase_slowed
+
 no_cq_error() {
 	! dmesg_since chase | grep -i -E 'CQ error|cq_err|TX watchdog|NETDEV WATCHDOG|error CQE'
 }
 ktap_check "no CQ error event, error CQE or TX timeout in the kernel log" no_cq_error
 
 ktap_check "afterwards: ping" ping -c 3 -i 0.2 -W 5 "$B_IP"
+
+nsx() { ip netns exec "$NS" "$@"; }
+
+# irq_to BDF N CPU: the completion interrupt of the function's channel N
+# on CPU.
+irq_to() {
+	local irq
+
+	irq=$(awk -v n="mlx5_comp$2@pci:$1" '$NF == n { sub(":", "", $1); print $1 }' \
+		/proc/interrupts)
+	[ -n "$irq" ] && echo "$3" >"/proc/irq/$irq/smp_affinity_list"
+}
+
+# The XDP SQ: A joins B in the netns (a redirect stays in one), its
+# channel's NAPI on CPU 1 redirects every frame into B (ndo_xdp_xmit on
+# B's XDP SQ of channel 1, the CPU's), whose NAPI runs on CPU 0.
+# xdp-bench's dummy program on B is taken off: B is a redirect target
+# only. pktgen on B (CPU 1, its queue 0: channel 0, whose NAPI is on CPU
+# 1 too, not held up by the slowed poll), bursts of 8, to A's MAC; A's
+# program sends each frame out of B again, addressed to B (A's port
+# drops it at steering).
+xdp_setup() {
+	command -v xdp-bench >/dev/null ||
+		{ needs "xdp-tools (tools/testing/install-deps)"; return 1; }
+	delay_built || return 1
+	ip link set "$a" netns "$NS" || return 1
+	nsx ip link set "$a" up
+	nsx ethtool -L "$b" combined 2 || return 1
+	nsx ethtool -G "$b" tx 64 || return 1
+	nsx ethtool --set-priv-flags "$b" xdp_tx_mpwqe off || return 1
+	wait_for 15 ns_carrier "$a" 1 && wait_for 15 ns_carrier "$b" 1 ||
+		return 1
+	irq_to "$bdf_a" 0 1 && irq_to "$bdf_b" 0 1 && irq_to "$bdf_b" 1 0 ||
+		return 1
+	xdp_bench_start "$a" redirect -m native "$a" "$b" || return 1
+	wait_for 20 xdp_attached_ns "$b"
+	ip -n "$NS" link set dev "$b" xdp off
+	wait_for 15 ns_carrier "$b" 1
+}
+xdp_pktgen_b() {
+	local a_mac
+
+	a_mac=$(nsx cat "/sys/class/net/$a/address")
+	nsx bash -c "rem() { echo rem_device_all >/proc/net/pktgen/kpktgend_\$1; }
+		rem 0 && rem 1 || exit 1
+		for i in \$(seq 100); do
+			echo 'add_device $b' 2>/dev/null >/proc/net/pktgen/kpktgend_1 && break
+			sleep 0.2
+		done
+		for l in 'count $XDP_FRAMES' 'pkt_size 64' 'burst 8' 'delay 0' \
+			'dst $B_IP' 'dst_mac $a_mac'; do
+			echo \"\$l\" >/proc/net/pktgen/$b || exit 1
+		done"
+}
+xdp_slowed() {
+	local rc=0 r0 x0 f0 r x f ov
+
+	xdp_setup || return 1
+	xdp_pktgen_b || rc=1
+	r0=$(ethtool_stat "$a" rx_xdp_redirect "$NS")
+	x0=$(ethtool_stat "$b" tx_xdp_xmit "$NS")
+	f0=$(ethtool_stat "$b" tx_xdp_full "$NS")
+	if [ $rc -eq 0 ] &&
+	   delay_on xdp_return_frame mlx5e_poll_xdpsq_cq "$XDP_DELAY"; then
+		traffic 0 nsx bash -c "echo start >/proc/net/pktgen/pgctrl" || rc=1
+		delay_off || rc=1
+	else
+		rc=1
+	fi
+	settled 30 traffic_counters "$bdf_a" "$bdf_b" >/dev/null
+	r=$(($(ethtool_stat "$a" rx_xdp_redirect "$NS") - r0))
+	x=$(($(ethtool_stat "$b" tx_xdp_xmit "$NS") - x0))
+	f=$(($(ethtool_stat "$b" tx_xdp_full "$NS") - f0))
+	ov=$(model_get "$bdf_b" cq.overruns)
+	xdp_bench_stop "$a" || rc=1
+	diag "$XDP_FRAMES frames from $b: A rx_xdp_redirect +$r, B tx_xdp_xmit +$x, tx_xdp_full +$f; B's CQ overruns ${ov:-?}; xdp_return_frame on CPU 0 slowed by $((XDP_DELAY / 1000)) us: $DELAY_STATS"
+	[ $rc -eq 0 ] && [ "$r" -gt 0 ] && [ "$x" -gt 0 ] &&
+		[ $((x + f)) -le "$r" ] && [ "$ov" = 0 ]
+}
+ktap_check "xdp-bench redirect from A's NAPI on CPU 1 into B's XDP SQ polled on CPU 0, slowed by $XDP_DELAY ns a frame, rings of 64: no CQ overrun" \
+	xdp_slowed
 
 pair_down
 rmmod mlx5_core
