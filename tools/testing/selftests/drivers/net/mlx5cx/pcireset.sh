@@ -290,7 +290,9 @@ aer_under_load() {
 	rx0=$(b_rx)
 	# Paced: unpaced, iperf3 keeps the TCG guest's vCPUs busy and
 	# every step of the test's own crawls (20 Mb/s: 1700 frames a second).
-	iperf3 -c "$B_IP" -t 120 -b 20M >"$log" 2>&1 &
+	# Until the test stops it: on the debug kernel the steps below take
+	# more than two minutes.
+	iperf3 -c "$B_IP" -t 900 -b 20M >"$log" 2>&1 &
 	client=$!
 	if ! wait_for 20 bash -c "[ \$(ip netns exec $NS ethtool -S $b | awk '\$1 == \"rx_packets:\" { print \$2 }') -gt $((rx0 + 200)) ]"; then
 		diag "iperf3 never reached B"
