@@ -175,6 +175,7 @@ fi
 # and its waits are not what the flood delays: only the pinned command
 # is on it.
 other_cpu=$(awk -v c="$async_cpu" '/^processor/ && $3 != c { print $3; exit }' /proc/cpuinfo)
+cpus0=$(taskset -pc $$ | sed 's/.*: //')
 [ -z "$other_cpu" ] || taskset -pc "$other_cpu" $$ >/dev/null
 dmesg_mark flood
 flood_base=$(model_get "$bdf_a" eq.flood_posted)
@@ -221,7 +222,7 @@ flood_handled() {
 		[ "$(model_get "$bdf_a" eq.overruns)" = 0 ]
 }
 ktap_check "every one of the $FLOOD events is consumed, none overrun" flood_handled
-[ -z "$other_cpu" ] || taskset -pc "0-$(($(nproc) - 1))" $$ >/dev/null
+[ -z "$other_cpu" ] || taskset -pc "$cpus0" $$ >/dev/null
 flood_quiet() {
 	local s
 
