@@ -8,7 +8,7 @@
  * the programs counted, one "name value" line each.
  *
  * Usage: cqe_delay_load OBJECT FUNC POLL CPU DELAY_NS RING [XMIT]
- * Built by the tests with cc, against libbpf.
+ * Built by the Makefile (TEST_GEN_FILES), against libbpf.
  */
 #include <errno.h>
 #include <signal.h>

@@ -9,7 +9,7 @@
  * the driver's xmit, counted the next packet, so that the poll frees
  * slots exactly as fast as xmit takes them. "poll" marks the entry of the
  * poll function, to count the WQEs completed in one poll. Loaded and
- * attached by cqe_delay_load.c; built by the tests: clang -target bpf.
+ * attached by cqe_delay_load.c; built by the Makefile (TEST_GEN_FILES).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

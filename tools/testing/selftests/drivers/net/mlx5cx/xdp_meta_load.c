@@ -7,7 +7,7 @@
  * oldest first, and detach.
  *
  * Usage: xdp_meta_load IFNAME OBJECT
- * Built by xdp_meta.sh: cc -o xdp_meta_load xdp_meta_load.c -lbpf
+ * Built by the Makefile (TEST_GEN_FILES): cc -o xdp_meta_load ... -lbpf
  */
 #include <errno.h>
 #include <net/if.h>
