@@ -1137,6 +1137,34 @@ bql_floor() {
 	done
 }
 
+# mlx5_irqs BDF [NAME]: the IRQ numbers of the function's vectors called
+# NAME (an extended regex for the part of /proc/interrupts' name before
+# "@pci:BDF"; default every completion vector, mlx5_comp0, mlx5_comp1,
+# ...), one a line.
+mlx5_irqs() {
+	awk -v s="@pci:$1" -v re="^(${2:-mlx5_comp[0-9]+})\$" '{
+		n = $NF
+		if (length(n) > length(s) &&
+		    substr(n, length(n) - length(s) + 1) == s &&
+		    substr(n, 1, length(n) - length(s)) ~ re) {
+			sub(":", "", $1)
+			print $1
+		}
+	}' /proc/interrupts
+}
+
+# irqs_to CPU BDF [NAME]: those vectors (mlx5_irqs) to CPU; fails when
+# the function has none of that name.
+irqs_to() {
+	local irq n=0
+
+	for irq in $(mlx5_irqs "$2" "${3:-}"); do
+		echo "$1" >"/proc/irq/$irq/smp_affinity_list" || return 1
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+
 # pktgen_start [LEN]: run the configured devices; returns when COUNT are
 # sent, a step of traffic of length LEN (0: a count of packets).  A run
 # until stopped (COUNT 0, in the background: pktgen_start until_stopped)

@@ -153,7 +153,7 @@ ktap_check "a load asking for $HUGE pages at init is refused within 60 s with a 
 	huge_at_load
 
 # ---- #9a: a flood of events on the async EQ ----------------------------
-async_irq=$(awk -v n="mlx5_async@pci:$bdf_a" '$NF == n { sub(":", "", $1); print $1 }' /proc/interrupts)
+async_irq=$(mlx5_irqs "$bdf_a" mlx5_async)
 async_cpu=$(cut -d, -f1 "/proc/irq/$async_irq/effective_affinity_list" | cut -d- -f1)
 diag "async EQ: IRQ $async_irq on CPU $async_cpu"
 # The soft lockup watchdog barks after 2 * thresh s (where the kernel has

@@ -61,12 +61,6 @@ ktap_header 9
 
 ours_pair_up
 
-# The channel's completion interrupt: mlx5_comp0 of port A.
-comp_irq() {
-	awk -v n="mlx5_comp0@pci:$bdf_a" '$NF == n { sub(":", "", $1); print $1 }' \
-		/proc/interrupts
-}
-
 setup() {
 	local irq
 
@@ -76,9 +70,9 @@ setup() {
 		return 1
 	bql_floor "$a" 4000000 || return 1
 	ethtool -C "$a" adaptive-tx off tx-usecs 0 tx-frames 1 || return 1
-	irq=$(comp_irq)
-	[ -n "$irq" ] || { diag "no mlx5_comp0 interrupt"; return 1; }
-	echo 0 >"/proc/irq/$irq/smp_affinity_list" || return 1
+	# The channel's completion interrupt, mlx5_comp0 of port A.
+	irq=$(mlx5_irqs "$bdf_a" mlx5_comp0)
+	irqs_to 0 "$bdf_a" mlx5_comp0 || { diag "no mlx5_comp0 interrupt"; return 1; }
 	diag "one channel, TX ring 64, IRQ $irq on CPU $(cat "/proc/irq/$irq/smp_affinity_list")"
 }
 ktap_check "one channel, TX ring of 64, BQL floor, no TX moderation, completion IRQ on CPU 0" setup
@@ -190,16 +184,6 @@ ktap_check "afterwards: ping" ping -c 3 -i 0.2 -W 5 "$B_IP"
 
 nsx() { ip netns exec "$NS" "$@"; }
 
-# irq_to BDF N CPU: the completion interrupt of the function's channel N
-# on CPU.
-irq_to() {
-	local irq
-
-	irq=$(awk -v n="mlx5_comp$2@pci:$1" '$NF == n { sub(":", "", $1); print $1 }' \
-		/proc/interrupts)
-	[ -n "$irq" ] && echo "$3" >"/proc/irq/$irq/smp_affinity_list"
-}
-
 # The XDP SQ: A joins B in the netns (a redirect stays in one), its
 # channel's NAPI on CPU 1 redirects every frame into B (ndo_xdp_xmit on
 # B's XDP SQ of channel 1, the CPU's), whose NAPI runs on CPU 0.
@@ -219,7 +203,8 @@ xdp_setup() {
 	nsx ethtool --set-priv-flags "$b" xdp_tx_mpwqe off || return 1
 	wait_for 15 ns_carrier "$a" 1 && wait_for 15 ns_carrier "$b" 1 ||
 		return 1
-	irq_to "$bdf_a" 0 1 && irq_to "$bdf_b" 0 1 && irq_to "$bdf_b" 1 0 ||
+	irqs_to 1 "$bdf_a" mlx5_comp0 && irqs_to 1 "$bdf_b" mlx5_comp0 &&
+		irqs_to 0 "$bdf_b" mlx5_comp1 ||
 		return 1
 	xdp_bench_start "$a" redirect -m native "$a" "$b" || return 1
 	wait_for 20 xdp_attached_ns "$b"

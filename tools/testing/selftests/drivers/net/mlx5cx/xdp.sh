@@ -743,17 +743,6 @@ ktap_check "xdp-bench redirect $a -> $b with no program on $b: every frame A del
 # model's cq.overruns, an error it fails the run for). Every frame A
 # redirected was posted or refused (a refused one ends its bulk: the
 # rest go back uncounted), B's port sent every one posted.
-comp_irqs() {
-	awk -v s="@pci:$1" '$NF ~ /^mlx5_comp[0-9]+@pci:/ && index($NF, s) {
-		sub(":", "", $1); print $1 }' /proc/interrupts
-}
-irqs_to() {
-	local i
-
-	for i in $(comp_irqs "$1"); do
-		echo "$2" >"/proc/irq/$i/smp_affinity_list" || return 1
-	done
-}
 redirect_cross_cpu() {
 	local rc=0 n ar r x f t bt ov
 
@@ -762,7 +751,7 @@ redirect_cross_cpu() {
 	nsx ethtool -G "$b" tx 64 || return 1
 	wait_for 15 ns_carrier "$b" 1
 	xdp_tx_mpwqe off || return 1
-	irqs_to "$bdf_a" 1 && irqs_to "$bdf_b" 0 || return 1
+	irqs_to 1 "$bdf_a" && irqs_to 0 "$bdf_b" || return 1
 	redirect_frames "$n" || rc=1
 	delta ar a.rx.packets
 	delta r x.a_rx_xdp_redirect
