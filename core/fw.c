@@ -147,6 +147,34 @@ int mlx5_handle_hca_caps(struct mlx5_core_dev *dev)
 	return mlx5_set_general_caps(dev);
 }
 
+#define MLX5_REG_PCAM	0x507f
+
+/*
+ * The port registers 0x5000..0x507f the device has and their enhanced
+ * features (PCAM), where it announces PCAM; else, or when the read fails
+ * (as upstream, not fatal: only optional port features depend on it),
+ * none.
+ */
+static void mlx5_query_pcam(struct mlx5_core_dev *dev)
+{
+	u32 in[MLX5_ST_SZ_DW(pcam_reg)] = {};
+	int err;
+
+	memset(dev->caps.pcam, 0, sizeof(dev->caps.pcam));
+	if (!MLX5_CAP_GEN(dev, pcam_reg))
+		return;
+	MLX5_SET(pcam_reg, in, feature_group,
+		 MLX5_PCAM_FEATURE_ENHANCED_FEATURES);
+	MLX5_SET(pcam_reg, in, access_reg_group, MLX5_PCAM_REGS_5000_TO_507F);
+	err = mlx5_access_reg(dev, in, sizeof(in), dev->caps.pcam,
+			      sizeof(dev->caps.pcam), MLX5_REG_PCAM, 0, false);
+	if (err) {
+		dev_dbg(dev->device, "PCAM: %d, no optional port feature\n",
+			err);
+		memset(dev->caps.pcam, 0, sizeof(dev->caps.pcam));
+	}
+}
+
 /**
  * mlx5_query_all_caps() - read every capability group the driver uses
  * @dev: the device, after INIT_HCA
@@ -172,6 +200,7 @@ int mlx5_query_all_caps(struct mlx5_core_dev *dev)
 		if (err)
 			return err;
 	}
+	mlx5_query_pcam(dev);
 	return 0;
 }
 

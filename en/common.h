@@ -10,6 +10,19 @@
 #define MLX5E_REG_PMTU	0x5003
 #define MLX5E_REG_PTYS	0x5004
 #define MLX5E_REG_PAOS	0x5006
+#define MLX5E_REG_PMLP	0x5002
+#define MLX5E_REG_PPLM	0x5023
+
+/*
+ * FEC modes: bits of PPLM's per-speed cap and admin fields and of
+ * fec_mode_active (PRM; upstream's enum mlx5e_fec_supported_link_mode
+ * bit numbers).  RS(544,514) and LLRS run on 50G and 100G lanes only.
+ */
+#define MLX5E_FEC_NONE		BIT(0)
+#define MLX5E_FEC_BASER		BIT(1)	/* Firecode, clause 74 */
+#define MLX5E_FEC_RS_528	BIT(2)	/* RS(528,514), clause 91 */
+#define MLX5E_FEC_RS_544	BIT(7)
+#define MLX5E_FEC_LLRS		BIT(9)
 
 int mlx5e_hw_res_create(struct mlx5_core_dev *mdev, struct mlx5e_hw_res *res);
 void mlx5e_hw_res_destroy(struct mlx5_core_dev *mdev, struct mlx5e_hw_res *res);
@@ -33,5 +46,10 @@ int mlx5e_port_query_pause(struct mlx5_core_dev *mdev, u32 *rx, u32 *tx);
 int mlx5e_port_set_pause(struct mlx5_core_dev *mdev, u32 rx, u32 tx);
 int mlx5e_port_ppcnt(struct mlx5_core_dev *mdev, u8 grp, void *out);
 int mlx5e_port_pause_frames(struct mlx5_core_dev *mdev, u64 *rx, u64 *tx);
+bool mlx5e_port_fec_supported(struct mlx5_core_dev *mdev);
+int mlx5e_port_fec(struct mlx5_core_dev *mdev, u16 *caps, u16 *admin,
+		   u16 *active);
+int mlx5e_port_set_fec(struct mlx5_core_dev *mdev, u16 mode);
+int mlx5e_port_lanes(struct mlx5_core_dev *mdev, u8 *lanes);
 
 #endif /* __MLX5_EN_COMMON_H__ */

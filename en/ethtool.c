@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * ethtool: driver info, link modes and pause, counters and the standard
- * counter groups (en/stats.c), channels, rings,
+ * ethtool: driver info, link modes, FEC and pause, counters and the
+ * standard counter groups (en/stats.c), channels, rings,
  * interrupt moderation, private flags, RSS indirection table and key, the
  * hashed fields. Every change of queue
  * parameters goes through mlx5e_safe_switch_params(), so a refused or
@@ -428,10 +428,62 @@ static int mlx5e_get_rxnfc(struct net_device *netdev,
 	}
 }
 
+/* PPLM's FEC modes as ethtool names them, the link mode bit of each. */
+static const struct {
+	u16 pplm;
+	u32 fec;
+	u8 link_mode;
+	const char *name;
+} mlx5e_fec_modes[] = {
+	{ MLX5E_FEC_NONE, ETHTOOL_FEC_OFF, ETHTOOL_LINK_MODE_FEC_NONE_BIT,
+	  "off" },
+	{ MLX5E_FEC_BASER, ETHTOOL_FEC_BASER, ETHTOOL_LINK_MODE_FEC_BASER_BIT,
+	  "baser" },
+	{ MLX5E_FEC_RS_528, ETHTOOL_FEC_RS, ETHTOOL_LINK_MODE_FEC_RS_BIT,
+	  "rs" },
+	{ MLX5E_FEC_RS_544, ETHTOOL_FEC_RS, ETHTOOL_LINK_MODE_FEC_RS_BIT,
+	  "rs" },
+	{ MLX5E_FEC_LLRS, ETHTOOL_FEC_LLRS, ETHTOOL_LINK_MODE_FEC_LLRS_BIT,
+	  "llrs" },
+};
+
+/* The ethtool FEC mode of the PPLM mode @pplm, 0 when none names it. */
+static u32 mlx5e_fec_ethtool(u16 pplm)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mlx5e_fec_modes); i++)
+		if (mlx5e_fec_modes[i].pplm == pplm)
+			return mlx5e_fec_modes[i].fec;
+	return 0;
+}
+
+/*
+ * FEC link modes: supported, every mode some speed can run; advertised,
+ * the one the link runs.  Nothing where the port does not report FEC.
+ */
+static void mlx5e_fec_link_modes(struct mlx5_core_dev *mdev,
+				 struct ethtool_link_ksettings *ks)
+{
+	u16 caps, active;
+	unsigned int i;
+
+	if (mlx5e_port_fec(mdev, &caps, NULL, &active))
+		return;
+	for (i = 0; i < ARRAY_SIZE(mlx5e_fec_modes); i++) {
+		if (caps & mlx5e_fec_modes[i].pplm)
+			__set_bit(mlx5e_fec_modes[i].link_mode,
+				  ks->link_modes.supported);
+		if (active == mlx5e_fec_modes[i].pplm)
+			__set_bit(mlx5e_fec_modes[i].link_mode,
+				  ks->link_modes.advertising);
+	}
+}
+
 /*
  * Link modes from PTYS: supported from the port's capability, advertised
  * from what is enabled; the speed of the protocol running, when the link
- * is up.
+ * is up; FEC modes from PPLM.
  */
 static int mlx5e_get_link_ksettings(struct net_device *netdev,
 				    struct ethtool_link_ksettings *ks)
@@ -448,6 +500,7 @@ static int mlx5e_get_link_ksettings(struct net_device *netdev,
 		mlx5e_ptys_link_modes(admin, ks->link_modes.advertising);
 		if (netif_carrier_ok(netdev))
 			speed = mlx5e_ptys_speed(oper);
+		mlx5e_fec_link_modes(priv->mdev, ks);
 	}
 	__set_bit(ETHTOOL_LINK_MODE_Pause_BIT, ks->link_modes.supported);
 	__set_bit(ETHTOOL_LINK_MODE_Asym_Pause_BIT, ks->link_modes.supported);
@@ -458,6 +511,96 @@ static int mlx5e_get_link_ksettings(struct net_device *netdev,
 	ks->base.port = PORT_DA;
 	ks->base.autoneg = AUTONEG_DISABLE;
 	return 0;
+}
+
+/*
+ * FEC (PPLM): the mode asked (auto, or the one mode every speed that can
+ * run it was asked for) and the one the link runs (none while it is down).
+ */
+static int mlx5e_get_fecparam(struct net_device *netdev,
+			      struct ethtool_fecparam *fecparam)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u16 admin, active;
+	int err;
+
+	if (!test_bit(MLX5E_STATE_HW_READY, &priv->state))
+		return -ENETDOWN;
+	err = mlx5e_port_fec(priv->mdev, NULL, &admin, &active);
+	if (err)
+		return err;
+	fecparam->fec = admin ? mlx5e_fec_ethtool(admin) : ETHTOOL_FEC_AUTO;
+	if (!fecparam->fec)
+		fecparam->fec = ETHTOOL_FEC_NONE;
+	fecparam->active_fec = mlx5e_fec_ethtool(active);
+	return 0;
+}
+
+/*
+ * The entry of mlx5e_fec_modes[] of the ethtool FEC mode @fec (one bit;
+ * RS is RS(528,514), the RS of the speed groups up to 25G a lane), -1
+ * when none.
+ */
+static int mlx5e_fec_lookup(u32 fec)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mlx5e_fec_modes); i++)
+		if (mlx5e_fec_modes[i].fec == fec)
+			return i;
+	return -1;
+}
+
+/*
+ * Ask for one FEC mode at every speed that can run it (the others on
+ * auto), then retrain a running link (PAOS down, up) so that it runs it,
+ * as upstream does; a port that is down takes it when it comes up.
+ */
+static int mlx5e_set_fecparam(struct net_device *netdev,
+			      struct ethtool_fecparam *fecparam)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u32 fec = fecparam->fec;
+	int err, i = -1;
+	u16 mode = 0;
+
+	if (!mlx5e_port_fec_supported(priv->mdev))
+		return -EOPNOTSUPP;
+	if (fec != ETHTOOL_FEC_AUTO) {
+		i = mlx5e_fec_lookup(fec);
+		if (hweight32(fec) != 1 || i < 0) {
+			netdev_err(netdev, "FEC: one known mode at a time (asked 0x%x)\n",
+				   fec);
+			return -EOPNOTSUPP;
+		}
+		mode = mlx5e_fec_modes[i].pplm;
+	}
+	mutex_lock(&priv->state_lock);
+	if (!test_bit(MLX5E_STATE_HW_READY, &priv->state)) {
+		err = -ENETDOWN;
+		goto out;
+	}
+	err = mlx5e_port_set_fec(priv->mdev, mode);
+	if (err == -EOPNOTSUPP)
+		netdev_err(netdev, "FEC: no speed of the port can run %s\n",
+			   i < 0 ? "auto" : mlx5e_fec_modes[i].name);
+	if (err || !test_bit(MLX5E_STATE_OPENED, &priv->state))
+		goto out;
+	err = mlx5e_port_set_admin(priv->mdev, false);
+	if (!err)
+		err = mlx5e_port_set_admin(priv->mdev, true);
+out:
+	mutex_unlock(&priv->state_lock);
+	return err;
+}
+
+static void mlx5e_get_fec_stats(struct net_device *netdev,
+				struct ethtool_fec_stats *fec_stats)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	if (test_bit(MLX5E_STATE_HW_READY, &priv->state))
+		mlx5e_stats_fec(priv, fec_stats);
 }
 
 /* Global pause (PFCC); its autonegotiation is not supported. */
@@ -558,6 +701,9 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.get_pauseparam		= mlx5e_get_pauseparam,
 	.set_pauseparam		= mlx5e_set_pauseparam,
 	.get_pause_stats	= mlx5e_get_pause_stats,
+	.get_fecparam		= mlx5e_get_fecparam,
+	.set_fecparam		= mlx5e_set_fecparam,
+	.get_fec_stats		= mlx5e_get_fec_stats,
 	.get_eth_mac_stats	= mlx5e_get_eth_mac_stats,
 	.get_eth_ctrl_stats	= mlx5e_get_eth_ctrl_stats,
 	.get_eth_phy_stats	= mlx5e_get_eth_phy_stats,

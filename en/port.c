@@ -3,8 +3,8 @@
  * The port and the NIC vport as the netdev sees them: the permanent MAC
  * and minimum inline mode from the NIC vport context; the MTU from PMTU
  * (maximum, administrative), the administrative and operational state from
- * PAOS, the speed from PTYS. Access registers address local port 1: each
- * function drives its own port.
+ * PAOS, the speed from PTYS, FEC from PPLM, the lanes from PMLP. Access
+ * registers address local port 1: each function drives its own port.
  */
 #include "common.h"
 
@@ -344,4 +344,159 @@ int mlx5e_port_pause_frames(struct mlx5_core_dev *mdev, u64 *rx, u64 *tx)
 	*tx = MLX5_GET64(eth_802_3_cntrs_grp_data_layout, grp,
 			 a_pause_mac_ctrl_frames_transmitted_high);
 	return 0;
+}
+
+/*
+ * FEC (PPLM), per speed group: what the port can run (cap) and what is
+ * asked (admin: 0 auto, else one MLX5E_FEC_* bit).  The groups of speeds
+ * up to 25G a lane, all a ConnectX-5 has; PPLM's groups of 50G and 100G
+ * lanes (PCAM fec_50G_per_lane_in_pplm, fec_100G_per_lane_in_pplm) are
+ * left as the device has them.  Each field is 4 bits wide.
+ */
+#define MLX5E_PPLM_SPEED(s) {						\
+	__mlx5_bit_off(pplm_reg, fec_override_cap_##s),			\
+	__mlx5_bit_off(pplm_reg, fec_override_admin_##s),		\
+}
+
+static const struct {
+	u16 cap;
+	u16 admin;
+} mlx5e_pplm_speeds[] = {
+	MLX5E_PPLM_SPEED(10g_40g),
+	MLX5E_PPLM_SPEED(25g),
+	MLX5E_PPLM_SPEED(50g),
+	MLX5E_PPLM_SPEED(56g),
+	MLX5E_PPLM_SPEED(100g),
+};
+
+/* The 4-bit field of @pplm at bit offset @off, as MLX5_GET() reads one. */
+static u16 mlx5e_pplm_get(const u32 *pplm, unsigned int off)
+{
+	const __be32 *dw = (const __be32 *)pplm + off / 32;
+
+	return (be32_to_cpu(*dw) >> (28 - off % 32)) & 0xf;
+}
+
+static void mlx5e_pplm_set(u32 *pplm, unsigned int off, u16 val)
+{
+	__be32 *dw = (__be32 *)pplm + off / 32;
+	unsigned int shift = 28 - off % 32;
+
+	*dw = cpu_to_be32((be32_to_cpu(*dw) & ~(0xfU << shift)) |
+			  (val & 0xf) << shift);
+}
+
+/**
+ * mlx5e_port_fec_supported() - the port reports FEC (PCAM lists PPLM)
+ * @mdev: the device
+ *
+ * Return: true when PPLM may be read and written.
+ */
+bool mlx5e_port_fec_supported(struct mlx5_core_dev *mdev)
+{
+	return MLX5_CAP_GEN(mdev, pcam_reg) && MLX5_CAP_PCAM_REG(mdev, pplm);
+}
+
+static int mlx5e_port_pplm(struct mlx5_core_dev *mdev, u32 *out)
+{
+	u32 in[MLX5_ST_SZ_DW(pplm_reg)] = {};
+
+	if (!mlx5e_port_fec_supported(mdev))
+		return -EOPNOTSUPP;
+	MLX5_SET(pplm_reg, in, local_port, MLX5E_LOCAL_PORT);
+	return mlx5e_reg(mdev, in, out, sizeof(in), MLX5E_REG_PPLM, false);
+}
+
+/**
+ * mlx5e_port_fec() - the port's FEC modes (PPLM)
+ * @mdev: the device
+ * @caps: filled in: the MLX5E_FEC_* modes some speed can run (may be NULL)
+ * @admin: filled in: the mode asked, 0 for auto (may be NULL); the first
+ *	speed group not on auto tells it, since mlx5e_port_set_fec() asks
+ *	one mode of every group that can run it
+ * @active: filled in: the mode the link runs, 0 when down (may be NULL)
+ *
+ * Return: 0, -EOPNOTSUPP when the port does not report FEC, or a command
+ * error.
+ */
+int mlx5e_port_fec(struct mlx5_core_dev *mdev, u16 *caps, u16 *admin,
+		   u16 *active)
+{
+	u32 pplm[MLX5_ST_SZ_DW(pplm_reg)] = {};
+	unsigned int i;
+	u16 c = 0, a = 0;
+	int err;
+
+	err = mlx5e_port_pplm(mdev, pplm);
+	if (err)
+		return err;
+	for (i = 0; i < ARRAY_SIZE(mlx5e_pplm_speeds); i++) {
+		c |= mlx5e_pplm_get(pplm, mlx5e_pplm_speeds[i].cap);
+		if (!a)
+			a = mlx5e_pplm_get(pplm, mlx5e_pplm_speeds[i].admin);
+	}
+	if (caps)
+		*caps = c;
+	if (admin)
+		*admin = a;
+	if (active)
+		*active = MLX5_GET(pplm_reg, pplm, fec_mode_active);
+	return 0;
+}
+
+/**
+ * mlx5e_port_set_fec() - ask for one FEC mode (PPLM)
+ * @mdev: the device
+ * @mode: one MLX5E_FEC_* bit, or 0 for auto
+ *
+ * Every speed group that can run @mode is asked for it, the others for
+ * auto, as upstream does.  The link runs the new mode once it trains
+ * again.
+ *
+ * Return: 0, -EOPNOTSUPP when no speed can run @mode (or the port does
+ * not report FEC), or a command error.
+ */
+int mlx5e_port_set_fec(struct mlx5_core_dev *mdev, u16 mode)
+{
+	u32 pplm[MLX5_ST_SZ_DW(pplm_reg)] = {};
+	u32 out[MLX5_ST_SZ_DW(pplm_reg)] = {};
+	bool taken = false;
+	unsigned int i;
+	int err;
+
+	err = mlx5e_port_pplm(mdev, pplm);
+	if (err)
+		return err;
+	for (i = 0; i < ARRAY_SIZE(mlx5e_pplm_speeds); i++) {
+		u16 cap = mlx5e_pplm_get(pplm, mlx5e_pplm_speeds[i].cap);
+		u16 v = cap & mode ? mode : 0;
+
+		if (v)
+			taken = true;
+		mlx5e_pplm_set(pplm, mlx5e_pplm_speeds[i].admin, v);
+	}
+	if (mode && !taken)
+		return -EOPNOTSUPP;
+	MLX5_SET(pplm_reg, pplm, local_port, MLX5E_LOCAL_PORT);
+	return mlx5e_reg(mdev, pplm, out, sizeof(out), MLX5E_REG_PPLM, true);
+}
+
+/**
+ * mlx5e_port_lanes() - the lanes of the port's module (PMLP width)
+ * @mdev: the device
+ * @lanes: filled in
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_port_lanes(struct mlx5_core_dev *mdev, u8 *lanes)
+{
+	u32 in[MLX5_ST_SZ_DW(pmlp_reg)] = {};
+	u32 out[MLX5_ST_SZ_DW(pmlp_reg)] = {};
+	int err;
+
+	MLX5_SET(pmlp_reg, in, local_port, MLX5E_LOCAL_PORT);
+	err = mlx5e_reg(mdev, in, out, sizeof(out), MLX5E_REG_PMLP, false);
+	if (!err)
+		*lanes = MLX5_GET(pmlp_reg, out, width);
+	return err;
 }

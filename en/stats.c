@@ -399,6 +399,66 @@ void mlx5e_stats_rmon(struct mlx5e_priv *priv, struct ethtool_rmon_stats *rmon,
 	*ranges = mlx5e_rmon_ranges;
 }
 
+/* BASE-R FEC blocks, per lane of the module (PMLP width). */
+static void mlx5e_stats_fec_baser(struct mlx5e_priv *priv, void *set,
+				  struct ethtool_fec_stats *fec)
+{
+	const __be64 *corr, *uncorr;
+	u8 lanes = 0;
+	unsigned int i;
+
+	if (mlx5e_port_lanes(priv->mdev, &lanes))
+		return;
+	corr = MLX5_ADDR_OF(phys_layer_cntrs, set,
+			    fc_fec_corrected_blocks_lane0_high);
+	uncorr = MLX5_ADDR_OF(phys_layer_cntrs, set,
+			      fc_fec_uncorrectable_blocks_lane0_high);
+	/* The PRM has four lanes' counters, lane 0 first. */
+	for (i = 0; i < min_t(u8, lanes, 4); i++) {
+		fec->corrected_blocks.lanes[i] = be64_to_cpu(corr[i]);
+		fec->uncorrectable_blocks.lanes[i] = be64_to_cpu(uncorr[i]);
+	}
+}
+
+/**
+ * mlx5e_stats_fec() - FEC counters of the FEC the link runs
+ * @priv: the netdev's private data
+ * @fec: filled in where the port counts; the rest left as the core set it
+ *
+ * Blocks from PPCNT's physical layer group: BASE-R per lane, RS over the
+ * port; the bits corrected from its statistical group, where PCAM
+ * announces it.  Nothing with no FEC running or the link down.
+ */
+void mlx5e_stats_fec(struct mlx5e_priv *priv, struct ethtool_fec_stats *fec)
+{
+	u32 out[MLX5_ST_SZ_DW(ppcnt_reg)];
+	u16 active = 0;
+	void *set;
+
+	if (mlx5e_port_fec(priv->mdev, NULL, NULL, &active) ||
+	    !active || active == MLX5E_FEC_NONE)
+		return;
+	if (MLX5_CAP_PCAM_FEATURE(priv->mdev, ppcnt_statistical_group)) {
+		set = mlx5e_ppcnt_set(priv, MLX5_PHYSICAL_LAYER_STATISTICAL_GROUP,
+				      out);
+		if (set)
+			fec->corrected_bits.total =
+				MLX5E_PPCNT(phys_layer_statistical_cntrs, set,
+					    phy_corrected_bits);
+	}
+	set = mlx5e_ppcnt_set(priv, MLX5_PHYSICAL_LAYER_COUNTERS_GROUP, out);
+	if (!set)
+		return;
+	if (active == MLX5E_FEC_BASER) {
+		mlx5e_stats_fec_baser(priv, set, fec);
+		return;
+	}
+	fec->corrected_blocks.total =
+		MLX5E_PPCNT(phys_layer_cntrs, set, rs_fec_corrected_blocks);
+	fec->uncorrectable_blocks.total =
+		MLX5E_PPCNT(phys_layer_cntrs, set, rs_fec_uncorrectable_blocks);
+}
+
 static void mlx5e_read_rq(const struct mlx5e_rq_stats *s, u64 *packets,
 			  u64 *bytes, u64 *alloc_fail, u64 *unnecessary,
 			  u64 *none)

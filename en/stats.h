@@ -19,6 +19,7 @@ void mlx5e_stats_eth_phy(struct mlx5e_priv *priv,
 			 struct ethtool_eth_phy_stats *phy);
 void mlx5e_stats_rmon(struct mlx5e_priv *priv, struct ethtool_rmon_stats *rmon,
 		      const struct ethtool_rmon_hist_range **ranges);
+void mlx5e_stats_fec(struct mlx5e_priv *priv, struct ethtool_fec_stats *fec);
 void mlx5e_get_stats64(struct net_device *netdev,
 		       struct rtnl_link_stats64 *stats);
 extern const struct netdev_stat_ops mlx5e_stat_ops;

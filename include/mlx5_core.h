@@ -171,6 +171,8 @@ struct mlx5_adev;
  * @fw: firmware version read at probe
  * @cmdif_rev: command interface revision read at probe
  * @caps: capability groups, as MLX5_CAP_*() expect them
+ * @pcam: in @caps, the port registers and features PCAM lists (zero
+ *	without pcam_reg), as MLX5_CAP_PCAM_*() expect them
  * @async_uar: UAR page of the EQ doorbells
  * @doorbells: the channels' send doorbells and their UAR pages
  * @num_comp_eqs: completion EQs (and their vectors)
@@ -204,6 +206,7 @@ struct mlx5_core_dev {
 	u16 cmdif_rev;
 	struct {
 		struct mlx5_hca_cap *hca[MLX5_CAP_NUM];
+		u32 pcam[MLX5_ST_SZ_DW(pcam_reg)];
 	} caps;
 	struct mlx5_uar async_uar;
 	struct mlx5_doorbell_pool doorbells;

@@ -236,6 +236,18 @@
  * a host can give (10^8) would.  Cleared by a function reset.
  */
 #define CX_TP_INIT_PAGES	0x09c
+/*
+ * FEC_CORRECTED, FEC_UNCORRECTABLE: N more blocks the port's FEC decoder
+ * corrected, or found it could not correct (the link partner's noise),
+ * counted by the FEC the link runs: BASE-R spreads them over its four
+ * lanes (lane 0 first), RS counts them for the port; corrected ones add
+ * one corrected bit each.  With the link down or no FEC running none is
+ * counted (the report's port.fec_uncounted).  The frames themselves
+ * cross intact.  Read back the sum written since the last function
+ * reset.
+ */
+#define CX_TP_FEC_CORRECTED	0x0a0
+#define CX_TP_FEC_UNCORRECTABLE	0x0a4
 /* HEALTH_SYND: bit 8 also sets the reset-request (RFR) bit: fatal. */
 #define CX_TP_HEALTH_SYND_RFR	0x100
 #define CX_TP_REPORT		0x8000
@@ -431,6 +443,8 @@ struct cx_faults {
 	bool xoff;			/* CX_TP_XOFF written, and honoured */
 	bool xoff_asked;		/* CX_TP_XOFF as last written */
 	uint32_t init_pages;		/* CX_TP_INIT_PAGES; 0: CX_INIT_PAGES */
+	uint32_t fec_corrected;		/* CX_TP_FEC_CORRECTED written, summed */
+	uint32_t fec_uncorrectable;	/* CX_TP_FEC_UNCORRECTABLE, summed */
 };
 
 /* The function's firmware-side state. */

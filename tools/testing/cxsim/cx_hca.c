@@ -92,6 +92,8 @@ static const struct cx_cap cx_caps[] = {
 	GEN(ext_stride_num_range,	1),	/* data path: striding RQ at MTU 1500 */
 	GEN(eth_net_offloads,		1),
 	GEN(nic_flow_table,		1),
+	/* PCAM lists the port registers and features (cx_reg.c). */
+	GEN(pcam_reg,			1),
 	GEN(log_uar_page_sz,		0),
 	/* The internal timer counts nanoseconds (cx_iseg.c): 1 GHz. */
 	GEN(device_frequency_khz,	1000000),

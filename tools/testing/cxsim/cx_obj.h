@@ -339,6 +339,26 @@ struct cx_port_wire {
 };
 
 /* The physical port. */
+/*
+ * The PPLM speed groups of a 25G-per-lane port (ConnectX-5), in the
+ * register's order of its legacy fields: 10G/40G, 25G, 50G (2 lanes),
+ * 56G, 100G (4 lanes).
+ */
+enum cx_fec_speed {
+	CX_FEC_10G_40G,
+	CX_FEC_25G,
+	CX_FEC_50G,
+	CX_FEC_56G,
+	CX_FEC_100G,
+	CX_FEC_SPEEDS,
+};
+
+/* FEC modes: bits of PPLM's cap, admin and fec_mode_active fields. */
+#define CX_FEC_NONE		(1u << 0)
+#define CX_FEC_FC		(1u << 1)	/* Firecode: BASE-R, clause 74 */
+#define CX_FEC_RS		(1u << 2)	/* RS(528,514), clause 91 */
+#define CX_PORT_LANES		4		/* PMLP width */
+
 struct cx_port {
 	bool admin_up;		/* PAOS admin_status */
 	bool oper_up;
@@ -366,6 +386,25 @@ struct cx_port {
 	bool pptx, pprx;	/* PFCC global pause */
 	uint8_t pfctx, pfcrx;
 	uint64_t port_events;
+	uint64_t link_down_events;	/* PPCNT physical layer */
+	/*
+	 * FEC (PPLM): the administrative mode of each speed group (0 auto,
+	 * else one CX_FEC_* bit), and the modes in effect: the admin ones
+	 * the link came up with (a change waits for the link to retrain).
+	 */
+	uint16_t fec_admin[CX_FEC_SPEEDS];
+	uint16_t fec_link[CX_FEC_SPEEDS];
+	/*
+	 * Blocks the port's FEC decoder corrected and could not correct
+	 * (the test port's FEC_CORRECTED/FEC_UNCORRECTABLE): BASE-R per lane,
+	 * RS over the port; PPCNT's physical layer groups read them.
+	 */
+	uint64_t fc_corrected[CX_PORT_LANES];
+	uint64_t fc_uncorrectable[CX_PORT_LANES];
+	uint64_t rs_corrected;
+	uint64_t rs_uncorrectable;
+	uint64_t fec_corrected_bits;	/* one bit a corrected block */
+	uint64_t fec_uncounted;		/* asked while no FEC ran */
 };
 
 struct cx_nic {
@@ -413,6 +452,14 @@ int cx_fs_parse_frame(const void *frame, size_t len, struct cx_fs_spec *key);
 /* Port (cx_vport.c): link state changes post PORT_CHANGE events. */
 void cx_port_update(struct cx_core *core);
 void cx_port_set_link(struct cx_core *core, bool up);
+/*
+ * FEC blocks the link partner's noise cost (cx_reg.c, the test port):
+ * @n more corrected or uncorrectable blocks counted by the FEC running,
+ * none when no FEC runs (link down, or no FEC).
+ */
+void cx_port_fec_blocks(struct cx_core *core, bool uncorrectable, uint32_t n);
+/* The FEC mode the link runs (a CX_FEC_* bit), 0 when it is down. */
+uint16_t cx_port_fec_active(const struct cx_port *p);
 
 /* The vport and port as a function finds them (cx_vport.c). */
 void cx_vport_reset(struct cx_core *core);

@@ -7,15 +7,32 @@
  *	PMTU	maximum, administrative and operational port MTU
  *	PTYS	Ethernet protocols: capability, admin, operational
  *	PMLP	module lanes of the port
- *	PPCNT	port counters: IEEE 802.3, RFC 2863, RFC 2819 (the rest 0)
+ *	PPCNT	port counters: IEEE 802.3, RFC 2863, RFC 2819, physical
+ *		layer and its statistical group (the rest 0)
  *	PFCC	global pause and PFC
+ *	PPLM	FEC: what each speed can run, the admin mode, the active one
+ *	PCAM	which of the port registers 0x5000..0x507f and which of their
+ *		features the port has
  *	DTOR	default timeouts (all 0: the driver keeps its own)
  *
- * The capability bits pcam_reg, mcam_reg and qcam_reg are 0, so the
- * driver assumes nothing of the optional registers (PCMR, PPLM, PDDR,
- * MTPPS, ...) and of extended PTYS; those answer BAD_PARAM, as hardware
- * does for a register it does not have.  Register numbers come from the
- * driver's <linux/mlx5/driver.h>, which the model does not include.
+ * pcam_reg is 1 and PCAM lists exactly the port registers above; mcam_reg
+ * and qcam_reg are 0, so the driver assumes nothing of the other optional
+ * registers (PCMR, PDDR, MTPPS, ...) and of extended PTYS; those answer
+ * BAD_PARAM, as hardware does for a register it does not have.  Register
+ * numbers come from the driver's <linux/mlx5/driver.h>, which the model
+ * does not include.
+ *
+ * FEC (PPLM) as a ConnectX-5 port runs it, per speed group: 10G and 40G
+ * none or BASE-R (Firecode, clause 74); 25G and 50G none, BASE-R or
+ * RS(528,514) (clause 91); 100G none or RS (no BASE-R FEC exists there);
+ * no 56G.  An admin mode is 0 (auto: what the speed's standard picks: RS
+ * at 25G and up, none below) or one mode the speed can run; anything else
+ * is refused with BAD_PARAM.  A new admin mode takes effect when the link
+ * next comes up (cx_vport.c), as a real link retrains: a driver toggles
+ * the port (PAOS down, up) after writing PPLM.  The port reports no FEC
+ * at 50G or 100G per lane (PCAM fec_50G_per_lane_in_pplm and
+ * fec_100G_per_lane_in_pplm 0), so those fields read 0 and may only be
+ * written 0.
  */
 #include <string.h>
 
@@ -28,6 +45,8 @@
 #define CX_REG_PAOS		0x5006
 #define CX_REG_PFCC		0x5007
 #define CX_REG_PPCNT		0x5008
+#define CX_REG_PPLM		0x5023
+#define CX_REG_PCAM		0x507f
 #define CX_REG_DTOR		0xc00e
 
 #define CX_LOCAL_PORT		1
@@ -46,6 +65,23 @@
 				 CX_PROTO_100G)
 #define CX_CONNECTOR_DA		2	/* direct attach copper */
 #define CX_DATA_RATE_100G	1000	/* data_rate_oper in units of 100 Mb/s */
+
+/* FEC each speed group can run (PPLM fec_override_cap_*). */
+static const uint16_t cx_fec_cap[CX_FEC_SPEEDS] = {
+	[CX_FEC_10G_40G]	= CX_FEC_NONE | CX_FEC_FC,
+	[CX_FEC_25G]		= CX_FEC_NONE | CX_FEC_FC | CX_FEC_RS,
+	[CX_FEC_50G]		= CX_FEC_NONE | CX_FEC_FC | CX_FEC_RS,
+	[CX_FEC_100G]		= CX_FEC_NONE | CX_FEC_RS,
+};
+
+/* What auto (admin 0) runs at each speed. */
+static const uint16_t cx_fec_auto[CX_FEC_SPEEDS] = {
+	[CX_FEC_10G_40G]	= CX_FEC_NONE,
+	[CX_FEC_25G]		= CX_FEC_RS,
+	[CX_FEC_50G]		= CX_FEC_RS,
+	[CX_FEC_56G]		= CX_FEC_NONE,
+	[CX_FEC_100G]		= CX_FEC_RS,
+};
 
 /* The largest register the model answers, in bytes. */
 #define CX_REG_MAX		MLX5_ST_SZ_BYTES(ppcnt_reg)
@@ -95,6 +131,17 @@ static uint8_t cx_reg_pmtu(struct cx_cmd *cmd, bool write, const void *in,
 	return MLX5_CMD_STAT_OK;
 }
 
+/* The PTYS protocol the link runs, 0 when it is down. */
+static uint32_t cx_port_oper_proto(const struct cx_port *p)
+{
+	uint32_t admin = p->eth_proto_admin ? p->eth_proto_admin :
+					      CX_ETH_PROTO_CAP;
+
+	if (!p->oper_up)
+		return 0;
+	return admin & CX_PROTO_100G ? CX_PROTO_100G : admin & -admin;
+}
+
 static uint8_t cx_reg_ptys(struct cx_cmd *cmd, bool write, const void *in,
 			   void *out)
 {
@@ -123,9 +170,7 @@ static uint8_t cx_reg_ptys(struct cx_cmd *cmd, bool write, const void *in,
 	MLX5_SET(ptys_reg, out, eth_proto_admin, p->eth_proto_admin);
 	MLX5_SET(ptys_reg, out, connector_type, CX_CONNECTOR_DA);
 	if (p->oper_up) {
-		uint32_t oper = p->eth_proto_admin & CX_PROTO_100G ?
-				CX_PROTO_100G :
-				p->eth_proto_admin & -p->eth_proto_admin;
+		uint32_t oper = cx_port_oper_proto(p);
 
 		MLX5_SET(ptys_reg, out, eth_proto_oper, oper);
 		MLX5_SET(ptys_reg, out, eth_proto_lp_advertise, CX_ETH_PROTO_CAP);
@@ -225,12 +270,38 @@ static void cx_ppcnt_2819(const struct cx_port *p, void *set)
 }
 
 /*
+ * Physical layer: link down events and the FEC decoder's blocks, BASE-R
+ * per lane, RS over the port (cx_port_fec_blocks()).
+ */
+static void cx_ppcnt_phys(const struct cx_port *p, void *set)
+{
+#define C(name, v) CX_CTR(phys_layer_cntrs, set, name, v)
+	C(fc_fec_corrected_blocks_lane0, p->fc_corrected[0]);
+	C(fc_fec_corrected_blocks_lane1, p->fc_corrected[1]);
+	C(fc_fec_corrected_blocks_lane2, p->fc_corrected[2]);
+	C(fc_fec_corrected_blocks_lane3, p->fc_corrected[3]);
+	C(fc_fec_uncorrectable_blocks_lane0, p->fc_uncorrectable[0]);
+	C(fc_fec_uncorrectable_blocks_lane1, p->fc_uncorrectable[1]);
+	C(fc_fec_uncorrectable_blocks_lane2, p->fc_uncorrectable[2]);
+	C(fc_fec_uncorrectable_blocks_lane3, p->fc_uncorrectable[3]);
+	C(rs_fec_corrected_blocks, p->rs_corrected);
+	C(rs_fec_uncorrectable_blocks, p->rs_uncorrectable);
+	/* One symbol a corrected block, all of them on lane 0's count. */
+	C(rs_fec_corrected_symbols_total, p->rs_corrected);
+#undef C
+	MLX5_SET(phys_layer_cntrs, set, link_down_events,
+		 (uint32_t)p->link_down_events);
+}
+
+/*
  * Counters of what crossed the port's wire (struct cx_port_wire, counted
  * in cx_tx.c and cx_rx.c): IEEE 802.3, RFC 2863 and RFC 2819.  The wire
  * never corrupts a frame, so the error counters (FCS, alignment, symbol,
  * length, undersize, fragments, jabbers, collisions) stay 0, as do drops
- * inside the port; frames over the MTU are the errors it counts.  Other
- * groups (per priority, physical layer, ...) read 0.
+ * inside the port; frames over the MTU are the errors it counts.  The
+ * physical layer groups count FEC blocks and link down events; the
+ * statistical group only the bits FEC corrected (received bits, symbol
+ * errors and the BER read 0).  Other groups (per priority, ...) read 0.
  */
 static uint8_t cx_reg_ppcnt(struct cx_cmd *cmd, bool write, const void *in,
 			    void *out)
@@ -258,6 +329,13 @@ static uint8_t cx_reg_ppcnt(struct cx_cmd *cmd, bool write, const void *in,
 	case MLX5_RFC_2819_COUNTERS_GROUP:
 		cx_ppcnt_2819(p, set);
 		break;
+	case MLX5_PHYSICAL_LAYER_COUNTERS_GROUP:
+		cx_ppcnt_phys(p, set);
+		break;
+	case MLX5_PHYSICAL_LAYER_STATISTICAL_GROUP:
+		CX_CTR(phys_layer_statistical_cntrs, set, phy_corrected_bits,
+		       p->fec_corrected_bits);
+		break;
 	default:
 		break;
 	}
@@ -282,6 +360,164 @@ static uint8_t cx_reg_pfcc(struct cx_cmd *cmd, bool write, const void *in,
 	return MLX5_CMD_STAT_OK;
 }
 
+/* The PPLM speed group the link runs at, CX_FEC_SPEEDS when down. */
+static enum cx_fec_speed cx_fec_speed_of(uint32_t proto)
+{
+	if (proto & CX_PROTO_100G)
+		return CX_FEC_100G;
+	if (proto & CX_PROTO_BIT(30))		/* 50GBASE-CR2 */
+		return CX_FEC_50G;
+	if (proto & CX_PROTO_BIT(27))		/* 25GBASE-CR */
+		return CX_FEC_25G;
+	if (proto & (CX_PROTO_BIT(12) | CX_PROTO_BIT(6)))	/* 10G, 40G */
+		return CX_FEC_10G_40G;
+	return CX_FEC_SPEEDS;
+}
+
+uint16_t cx_port_fec_active(const struct cx_port *p)
+{
+	enum cx_fec_speed s = cx_fec_speed_of(cx_port_oper_proto(p));
+
+	if (s == CX_FEC_SPEEDS)
+		return 0;
+	return p->fec_link[s] ? p->fec_link[s] : cx_fec_auto[s];
+}
+
+void cx_port_fec_blocks(struct cx_core *core, bool uncorrectable, uint32_t n)
+{
+	struct cx_port *p = &core->func.nic->port;
+	uint64_t *lanes = uncorrectable ? p->fc_uncorrectable : p->fc_corrected;
+	unsigned int i;
+
+	switch (cx_port_fec_active(p)) {
+	case CX_FEC_FC:
+		/* Spread over the lanes, lane 0 first. */
+		for (i = 0; i < CX_PORT_LANES; i++)
+			lanes[i] += n / CX_PORT_LANES + (i < n % CX_PORT_LANES);
+		break;
+	case CX_FEC_RS:
+		if (uncorrectable)
+			p->rs_uncorrectable += n;
+		else
+			p->rs_corrected += n;
+		break;
+	default:
+		p->fec_uncounted += n;
+		return;
+	}
+	if (!uncorrectable)
+		p->fec_corrected_bits += n;
+}
+
+/* The legacy per-speed fields of PPLM, by speed group. */
+static void cx_pplm_put(void *out, enum cx_fec_speed s, uint16_t cap,
+			uint16_t admin)
+{
+#define F(speed) do {							\
+	MLX5_SET(pplm_reg, out, fec_override_cap_##speed, cap);		\
+	MLX5_SET(pplm_reg, out, fec_override_admin_##speed, admin);	\
+} while (0)
+	switch (s) {
+	case CX_FEC_10G_40G:	F(10g_40g); break;
+	case CX_FEC_25G:	F(25g); break;
+	case CX_FEC_50G:	F(50g); break;
+	case CX_FEC_56G:	F(56g); break;
+	case CX_FEC_100G:	F(100g); break;
+	default:		break;
+	}
+#undef F
+}
+
+static uint16_t cx_pplm_admin(const void *in, enum cx_fec_speed s)
+{
+	switch (s) {
+	case CX_FEC_10G_40G:
+		return MLX5_GET(pplm_reg, in, fec_override_admin_10g_40g);
+	case CX_FEC_25G:
+		return MLX5_GET(pplm_reg, in, fec_override_admin_25g);
+	case CX_FEC_50G:
+		return MLX5_GET(pplm_reg, in, fec_override_admin_50g);
+	case CX_FEC_56G:
+		return MLX5_GET(pplm_reg, in, fec_override_admin_56g);
+	case CX_FEC_100G:
+		return MLX5_GET(pplm_reg, in, fec_override_admin_100g);
+	default:
+		return 0;
+	}
+}
+
+/* FEC per lane at 50G and 100G a lane: not on this port, 0 only. */
+static bool cx_pplm_per_lane_admin(const void *in)
+{
+	return MLX5_GET(pplm_reg, in, fec_override_admin_50g_1x) ||
+	       MLX5_GET(pplm_reg, in, fec_override_admin_100g_2x) ||
+	       MLX5_GET(pplm_reg, in, fec_override_admin_200g_4x) ||
+	       MLX5_GET(pplm_reg, in, fec_override_admin_400g_8x) ||
+	       MLX5_GET(pplm_reg, in, fec_override_admin_100g_1x) ||
+	       MLX5_GET(pplm_reg, in, fec_override_admin_200g_2x) ||
+	       MLX5_GET(pplm_reg, in, fec_override_admin_400g_4x) ||
+	       MLX5_GET(pplm_reg, in, fec_override_admin_800g_8x) ||
+	       MLX5_GET(pplm_reg, in, rs_fec_correction_bypass_admin);
+}
+
+static uint8_t cx_reg_pplm(struct cx_cmd *cmd, bool write, const void *in,
+			   void *out)
+{
+	struct cx_port *p = &cmd->core->func.nic->port;
+	uint16_t admin[CX_FEC_SPEEDS];
+	unsigned int s;
+
+	if (write) {
+		if (cx_pplm_per_lane_admin(in))
+			return CX_BAD_PARAM(cmd, "PPLM: FEC per 50G/100G lane or RS bypass not announced");
+		for (s = 0; s < CX_FEC_SPEEDS; s++) {
+			admin[s] = cx_pplm_admin(in, s);
+			if ((admin[s] & (admin[s] - 1)) ||
+			    (admin[s] & ~cx_fec_cap[s]))
+				return CX_BAD_PARAM(cmd, "PPLM: FEC admin 0x%x of speed group %u (cap 0x%x)",
+						    admin[s], s, cx_fec_cap[s]);
+		}
+		memcpy(p->fec_admin, admin, sizeof(p->fec_admin));
+	}
+	MLX5_SET(pplm_reg, out, local_port, CX_LOCAL_PORT);
+	MLX5_SET(pplm_reg, out, fec_mode_active, cx_port_fec_active(p));
+	for (s = 0; s < CX_FEC_SPEEDS; s++)
+		cx_pplm_put(out, s, cx_fec_cap[s], p->fec_admin[s]);
+	return MLX5_CMD_STAT_OK;
+}
+
+/*
+ * PCAM: the port registers this port has (bit N: register 0x5000 + N) and
+ * the features it announces: PPCNT's statistical group, nothing else.
+ */
+static uint8_t cx_reg_pcam(struct cx_cmd *cmd, bool write, const void *in,
+			   void *out)
+{
+	void *regs = MLX5_ADDR_OF(pcam_reg, out,
+				  port_access_reg_cap_mask.regs_5000_to_507f);
+	void *feat = MLX5_ADDR_OF(pcam_reg, out,
+				  feature_cap_mask.enhanced_features);
+
+	if (write)
+		return CX_BAD_PARAM(cmd, "PCAM is read-only");
+	if (MLX5_GET(pcam_reg, in, feature_group) ||
+	    MLX5_GET(pcam_reg, in, access_reg_group))
+		return CX_BAD_PARAM(cmd, "PCAM feature group %u, register group %u",
+				    MLX5_GET(pcam_reg, in, feature_group),
+				    MLX5_GET(pcam_reg, in, access_reg_group));
+	/* 0x507f (PCAM itself) is bit 127; 0x5002..0x5007 bits 2..7. */
+	MLX5_SET(pcam_regs_5000_to_507f, regs, port_access_reg_cap_mask_127_to_96,
+		 1u << 31);
+	MLX5_SET(pcam_regs_5000_to_507f, regs, port_access_reg_cap_mask_07_to_00,
+		 (1u << (CX_REG_PMLP & 0x7f)) | (1u << (CX_REG_PMTU & 0x7f)) |
+		 (1u << (CX_REG_PTYS & 0x7f)) | (1u << (CX_REG_PAOS & 0x7f)) |
+		 (1u << (CX_REG_PFCC & 0x7f)));
+	MLX5_SET(pcam_regs_5000_to_507f, regs, ppcnt, 1);
+	MLX5_SET(pcam_regs_5000_to_507f, regs, pplm, 1);
+	MLX5_SET(pcam_enhanced_features, feat, ppcnt_statistical_group, 1);
+	return MLX5_CMD_STAT_OK;
+}
+
 uint8_t cx_reg_access(struct cx_cmd *cmd, unsigned int reg, bool write,
 		      const uint8_t *data_in, size_t in_len, uint8_t *data_out,
 		      size_t out_len)
@@ -300,6 +536,7 @@ uint8_t cx_reg_access(struct cx_cmd *cmd, unsigned int reg, bool write,
 	case CX_REG_PPCNT:
 	case CX_REG_PFCC:
 	case CX_REG_PTYS:
+	case CX_REG_PPLM:
 		/* Every one of these starts with local_port at bits 8..15. */
 		if (cx_bits_get(in, 8, 8) != CX_LOCAL_PORT)
 			return CX_BAD_PARAM(cmd, "register 0x%x of local port %u",
@@ -326,6 +563,12 @@ uint8_t cx_reg_access(struct cx_cmd *cmd, unsigned int reg, bool write,
 		break;
 	case CX_REG_PFCC:
 		st = cx_reg_pfcc(cmd, write, in, out);
+		break;
+	case CX_REG_PPLM:
+		st = cx_reg_pplm(cmd, write, in, out);
+		break;
+	case CX_REG_PCAM:
+		st = cx_reg_pcam(cmd, write, in, out);
 		break;
 	case CX_REG_DTOR:
 		/*

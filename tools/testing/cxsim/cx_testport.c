@@ -32,6 +32,46 @@ static const char * const cx_dma_wpurpose_names[CX_DMAW_NPURPOSES] = {
 	[CX_DMAW_CMD]		= "cmd",
 };
 
+static const char *cx_fec_name(uint16_t mode)
+{
+	switch (mode) {
+	case 0:			return "auto";
+	case CX_FEC_NONE:	return "off";
+	case CX_FEC_FC:		return "baser";
+	case CX_FEC_RS:		return "rs";
+	default:		return "?";
+	}
+}
+
+/*
+ * FEC: the admin mode of each PPLM speed group and the one the link runs
+ * (auto, off, baser, rs; "down" when the link is), the blocks its decoder
+ * corrected and could not correct (every mode and lane), and those the
+ * test port asked while no FEC ran.
+ */
+static void cx_fec_report(struct cx_out *o, const struct cx_port *p)
+{
+	static const char * const speed[CX_FEC_SPEEDS] = {
+		"10g_40g", "25g", "50g", "56g", "100g",
+	};
+	uint16_t active = cx_port_fec_active(p);
+	uint64_t corr = p->rs_corrected, uncorr = p->rs_uncorrectable;
+	unsigned int i;
+
+	for (i = 0; i < CX_FEC_SPEEDS; i++)
+		cx_out(o, "port.fec_admin.%s %s\n", speed[i],
+		       cx_fec_name(p->fec_admin[i]));
+	cx_out(o, "port.fec_active %s\n", active ? cx_fec_name(active) : "down");
+	for (i = 0; i < CX_PORT_LANES; i++) {
+		corr += p->fc_corrected[i];
+		uncorr += p->fc_uncorrectable[i];
+	}
+	KV(o, "port.fec_corrected", corr);
+	KV(o, "port.fec_uncorrectable", uncorr);
+	KV(o, "port.fec_uncounted", p->fec_uncounted);
+	KV(o, "port.link_down_events", p->link_down_events);
+}
+
 /*
  * What crossed the link host -> device: DMA reads (their completions carry
  * the data) by purpose, and MMIO; device -> host: DMA writes by purpose.
@@ -205,6 +245,7 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "port.oper_up", f->nic->port.oper_up);
 	KV(o, "port.events", f->nic->port.port_events);
 	KV(o, "port.mtu", f->nic->port.oper_mtu);
+	cx_fec_report(o, &f->nic->port);
 	KV(o, "vport.mtu", f->nic->vport.mtu);
 	KV(o, "vport.uc", f->nic->vport.nuc);
 	KV(o, "vport.mc", f->nic->vport.nmc);
@@ -289,6 +330,8 @@ static uint32_t cx_tp_read32(struct cx_core *core, uint64_t off)
 	case CX_TP_XOFF:		return f->xoff;
 	case CX_TP_MSIX_RAISE:		return f->msix_on_create_eq;
 	case CX_TP_INIT_PAGES:		return f->init_pages;
+	case CX_TP_FEC_CORRECTED:	return f->fec_corrected;
+	case CX_TP_FEC_UNCORRECTABLE:	return f->fec_uncorrectable;
 	default:			return 0;
 	}
 }
@@ -424,6 +467,17 @@ static void cx_tp_write32(struct cx_core *core, uint64_t off, uint32_t val)
 	case CX_TP_LINK_DOWN:
 		/* 1: cable out (link down, PORT_CHANGE event), 0: back in. */
 		cx_port_set_link(core, val == 0);
+		break;
+	case CX_TP_FEC_CORRECTED:
+	case CX_TP_FEC_UNCORRECTABLE:
+		/* Blocks the FEC decoder saw damaged; none without a link. */
+		if (!core->func.nic)
+			break;
+		if (off == CX_TP_FEC_CORRECTED)
+			f->fec_corrected += val;
+		else
+			f->fec_uncorrectable += val;
+		cx_port_fec_blocks(core, off == CX_TP_FEC_UNCORRECTABLE, val);
 		break;
 	case CX_TP_XOFF:
 		/* A PAUSE frame, honoured where global RX pause is on. */

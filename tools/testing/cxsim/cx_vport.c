@@ -8,7 +8,9 @@
  * the cable is in (the test port's LINK_DOWN is 0) and the function is
  * initialised.  Every change of that posts a PORT_CHANGE event (subtype
  * ACTIVE or DOWN) on the EQ subscribed to it; the driver then reads the
- * vport state with QUERY_VPORT_STATE.
+ * vport state with QUERY_VPORT_STATE.  A link coming up trains with the
+ * FEC modes PPLM asks at that moment; a link going down is counted
+ * (PPCNT physical layer link_down_events).
  *
  * There is no e-switch: commands about other vports answer BAD_PARAM, as
  * on a function without vport_group_manager.
@@ -42,6 +44,12 @@ void cx_port_update(struct cx_core *core)
 		return;
 	nic->port.oper_up = up;
 	nic->port.port_events++;
+	/* The link trains with the FEC modes asked now (PPLM). */
+	if (up)
+		memcpy(nic->port.fec_link, nic->port.fec_admin,
+		       sizeof(nic->port.fec_link));
+	else
+		nic->port.link_down_events++;
 	memset(&eqe, 0, sizeof(eqe));
 	eqe.type = MLX5_EVENT_TYPE_PORT_CHANGE;
 	eqe.sub_type = up ? MLX5_PORT_CHANGE_SUBTYPE_ACTIVE :

@@ -534,7 +534,7 @@ static void test_eth_open_close(void)
 	MLX5_SET(ppcnt_reg, reg, local_port, 1);
 	ok(access_reg(0x5008, false, reg, 64) == 0, "PPCNT reads");
 	ok(access_reg(0x5041, false, reg, 16) == MLX5_CMD_STAT_BAD_PARAM_ERR,
-	   "PCMR (not announced: pcam_reg 0): BAD_PARAM");
+	   "PCMR (not in PCAM): BAD_PARAM");
 	{
 		size_t len = MLX5_ST_SZ_BYTES(modify_nic_vport_context_in) + 2 * 8;
 		void *in = eth_cmd(MLX5_CMD_OP_MODIFY_NIC_VPORT_CONTEXT, len);
@@ -653,10 +653,172 @@ static void test_eth_clean_close(void)
 	   "DISABLE_HCA: leak report zero");
 }
 
+/* A fresh report has the line "@key @val". */
+static bool report_kv(const char *key, const char *val)
+{
+	char line[128];
+
+	report_val(key);
+	snprintf(line, sizeof(line), "\n%s %s\n", key, val);
+	return strstr(core.report, line) != NULL;
+}
+
+static int pplm_rw(bool write, void *reg)
+{
+	MLX5_SET(pplm_reg, reg, local_port, 1);
+	return access_reg(0x5023, write, reg, MLX5_ST_SZ_BYTES(pplm_reg));
+}
+
+/* PAOS admin down then up: the link retrains. */
+static void port_toggle(void)
+{
+	uint32_t reg[MLX5_ST_SZ_DW(paos_reg)];
+	int up;
+
+	for (up = 0; up < 2; up++) {
+		memset(reg, 0, sizeof(reg));
+		MLX5_SET(paos_reg, reg, local_port, 1);
+		MLX5_SET(paos_reg, reg, admin_status, up ? 1 : 2);
+		MLX5_SET(paos_reg, reg, ase, 1);
+		access_reg(0x5006, true, reg, sizeof(reg));
+	}
+}
+
+static uint64_t ppcnt_get(uint8_t grp, unsigned int bit_off)
+{
+	uint32_t reg[MLX5_ST_SZ_DW(ppcnt_reg)] = { 0 };
+	uint8_t *set;
+	uint64_t v = 0;
+	unsigned int i;
+
+	MLX5_SET(ppcnt_reg, reg, local_port, 1);
+	MLX5_SET(ppcnt_reg, reg, grp, grp);
+	if (access_reg(0x5008, false, reg, sizeof(reg)))
+		return ~0ull;
+	set = (uint8_t *)MLX5_ADDR_OF(ppcnt_reg, reg, counter_set) + bit_off / 8;
+	for (i = 0; i < 8; i++)
+		v = v << 8 | set[i];
+	return v;
+}
+
+#define PHYS(f)	ppcnt_get(MLX5_PHYSICAL_LAYER_COUNTERS_GROUP, \
+			  __mlx5_bit_off(phys_layer_cntrs, f##_high))
+
+/*
+ * FEC: PCAM announces PPLM and the statistical group; PPLM's caps per
+ * speed, admin writes (auto, one mode the speed can run) and refusals, the
+ * active mode following the admin one only once the link retrains; the
+ * test port's blocks in PPCNT's physical layer groups, by mode.
+ */
+static void test_eth_fec(void)
+{
+	uint32_t reg[MLX5_ST_SZ_DW(ppcnt_reg)];
+	struct eth_env e;
+
+	ok(eth_setup(&e, NULL), "FEC: a function up");
+	memset(reg, 0, sizeof(reg));
+	ok(access_reg(0x507f, false, reg, MLX5_ST_SZ_BYTES(pcam_reg)) == 0 &&
+	   MLX5_GET(pcam_reg, reg, port_access_reg_cap_mask.regs_5000_to_507f.pplm) &&
+	   MLX5_GET(pcam_reg, reg, port_access_reg_cap_mask.regs_5000_to_507f.ppcnt) &&
+	   !MLX5_GET(pcam_reg, reg, port_access_reg_cap_mask.regs_5000_to_507f.pbmc) &&
+	   MLX5_GET(pcam_reg, reg, feature_cap_mask.enhanced_features.ppcnt_statistical_group) &&
+	   !MLX5_GET(pcam_reg, reg, feature_cap_mask.enhanced_features.fec_50G_per_lane_in_pplm),
+	   "PCAM: PPLM, PPCNT and its statistical group; no FEC per 50G lane");
+	MLX5_SET(pcam_reg, reg, feature_group, 1);
+	ok(access_reg(0x507f, false, reg, MLX5_ST_SZ_BYTES(pcam_reg)) ==
+	   MLX5_CMD_STAT_BAD_PARAM_ERR, "PCAM of another feature group: BAD_PARAM");
+
+	memset(reg, 0, sizeof(reg));
+	ok(pplm_rw(false, reg) == 0 &&
+	   MLX5_GET(pplm_reg, reg, fec_override_cap_10g_40g) == 0x3 &&
+	   MLX5_GET(pplm_reg, reg, fec_override_cap_25g) == 0x7 &&
+	   MLX5_GET(pplm_reg, reg, fec_override_cap_50g) == 0x7 &&
+	   MLX5_GET(pplm_reg, reg, fec_override_cap_56g) == 0 &&
+	   MLX5_GET(pplm_reg, reg, fec_override_cap_100g) == 0x5 &&
+	   MLX5_GET(pplm_reg, reg, fec_override_admin_100g) == 0 &&
+	   MLX5_GET(pplm_reg, reg, fec_mode_active) == 0,
+	   "PPLM: caps per speed (no BASE-R at 100G), admin auto, link down: none active");
+	port_toggle();
+	memset(reg, 0, sizeof(reg));
+	ok(pplm_rw(false, reg) == 0 &&
+	   MLX5_GET(pplm_reg, reg, fec_mode_active) == 1u << 2 &&
+	   report_kv("port.fec_active", "rs"),
+	   "link up at 100G, auto: RS active");
+
+	MLX5_SET(pplm_reg, reg, fec_override_admin_100g, 1u << 1);
+	ok(pplm_rw(true, reg) == MLX5_CMD_STAT_BAD_PARAM_ERR,
+	   "PPLM: BASE-R at 100G (not in its cap): BAD_PARAM");
+	MLX5_SET(pplm_reg, reg, fec_override_admin_100g, 0x5);
+	ok(pplm_rw(true, reg) == MLX5_CMD_STAT_BAD_PARAM_ERR,
+	   "PPLM: two modes at once: BAD_PARAM");
+	MLX5_SET(pplm_reg, reg, fec_override_admin_100g, 0);
+	MLX5_SET(pplm_reg, reg, fec_override_admin_50g_1x, 1u << 7);
+	ok(pplm_rw(true, reg) == MLX5_CMD_STAT_BAD_PARAM_ERR &&
+	   report_kv("port.fec_admin.100g", "auto"),
+	   "PPLM: FEC per 50G lane (not announced): BAD_PARAM, nothing changed");
+	memset(reg, 0, sizeof(reg));
+	MLX5_SET(pplm_reg, reg, fec_override_admin_10g_40g, 1u << 1);
+	MLX5_SET(pplm_reg, reg, fec_override_admin_100g, 1u << 0);
+	ok(pplm_rw(true, reg) == 0 &&
+	   MLX5_GET(pplm_reg, reg, fec_override_admin_100g) == 1 &&
+	   MLX5_GET(pplm_reg, reg, fec_override_admin_10g_40g) == 2 &&
+	   MLX5_GET(pplm_reg, reg, fec_mode_active) == 1u << 2 &&
+	   report_kv("port.fec_admin.100g", "off") &&
+	   report_kv("port.fec_admin.10g_40g", "baser"),
+	   "PPLM: admin off at 100G, BASE-R at 10G/40G: written, RS still active");
+
+	tp_wr(CX_TP_FEC_CORRECTED, 7);
+	tp_wr(CX_TP_FEC_UNCORRECTABLE, 2);
+	ok(PHYS(rs_fec_corrected_blocks) == 7 &&
+	   PHYS(rs_fec_uncorrectable_blocks) == 2 &&
+	   PHYS(fc_fec_corrected_blocks_lane0) == 0 &&
+	   ppcnt_get(MLX5_PHYSICAL_LAYER_STATISTICAL_GROUP,
+		     __mlx5_bit_off(phys_layer_statistical_cntrs,
+				    phy_corrected_bits_high)) == 7 &&
+	   tp_rd(CX_TP_FEC_CORRECTED) == 7 &&
+	   report_val("port.fec_corrected") == 7 &&
+	   report_val("port.fec_uncorrectable") == 2,
+	   "test port: 7 corrected, 2 uncorrectable RS blocks in PPCNT (phys layer, corrected bits)");
+
+	port_toggle();
+	memset(reg, 0, sizeof(reg));
+	ok(pplm_rw(false, reg) == 0 &&
+	   MLX5_GET(pplm_reg, reg, fec_mode_active) == 1u << 0 &&
+	   ppcnt_get(MLX5_PHYSICAL_LAYER_COUNTERS_GROUP,
+		     __mlx5_bit_off(phys_layer_cntrs, link_down_events)) >> 32 == 1,
+	   "retrained: no FEC active; link down events counted");
+	tp_wr(CX_TP_FEC_CORRECTED, 5);
+	ok(PHYS(rs_fec_corrected_blocks) == 7 &&
+	   report_val("port.fec_uncounted") == 5,
+	   "no FEC running: blocks not counted");
+
+	/* 10G only (PTYS), BASE-R there: counted per lane. */
+	memset(reg, 0, sizeof(reg));
+	MLX5_SET(ptys_reg, reg, local_port, 1);
+	MLX5_SET(ptys_reg, reg, proto_mask, 1 << 2);
+	MLX5_SET(ptys_reg, reg, eth_proto_admin, 1u << 12);
+	ok(access_reg(0x5004, true, reg, MLX5_ST_SZ_BYTES(ptys_reg)) == 0,
+	   "PTYS: 10GBASE-CR only");
+	port_toggle();
+	tp_wr(CX_TP_FEC_CORRECTED, 6);
+	tp_wr(CX_TP_FEC_UNCORRECTABLE, 1);
+	ok(report_kv("port.fec_active", "baser") &&
+	   PHYS(fc_fec_corrected_blocks_lane0) == 2 &&
+	   PHYS(fc_fec_corrected_blocks_lane1) == 2 &&
+	   PHYS(fc_fec_corrected_blocks_lane2) == 1 &&
+	   PHYS(fc_fec_corrected_blocks_lane3) == 1 &&
+	   PHYS(fc_fec_uncorrectable_blocks_lane0) == 1 &&
+	   PHYS(fc_fec_uncorrectable_blocks_lane1) == 0 &&
+	   PHYS(rs_fec_corrected_blocks) == 7,
+	   "BASE-R at 10G: 6 corrected blocks over 4 lanes (2 2 1 1), 1 uncorrectable on lane 0");
+	ok(simple_cmd(MLX5_CMD_OP_DISABLE_HCA, 0) == 0, "FEC: function disabled");
+}
+
 static void test_eth_all(void)
 {
 	test_eth_open_close();
 	test_eth_clean_close();
+	test_eth_fec();
 	free(eth_in);
 	eth_in = NULL;
 }

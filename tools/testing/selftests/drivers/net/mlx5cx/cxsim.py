@@ -36,6 +36,11 @@ as root.
                                      port's sending (where RX pause is on),
                                      XON lets it go; xoff BDF prints 1
                                      while held off
+    cxsim.py fecerrors BDF CORR [UNCORR]
+                                     the port's FEC decoder corrected CORR
+                                     more blocks and could not correct
+                                     UNCORR (default 0), counted by the
+                                     FEC the link runs (none: uncounted)
     cxsim.py msix BDF VECTOR [createeq]
                                      an MSI-X message on VECTOR now, or
                                      when the next CREATE_EQ is rung
@@ -125,6 +130,8 @@ REG_PAGE_BOGUS = 0x090
 REG_EQ_FLOOD = 0x094
 REG_XOFF = 0x098
 REG_INIT_PAGES = 0x09C
+REG_FEC_CORRECTED = 0x0A0
+REG_FEC_UNCORRECTABLE = 0x0A4
 REG_MSIX_RAISE = 0x074
 MSIX_ON_CREATE_EQ = 0x80000000
 MSIX_NOW = 0x40000000
@@ -458,6 +465,15 @@ def xoff(bdf, on=None):
     return int(on)
 
 
+def fec_errors(bdf, corrected, uncorrectable=0):
+    """Blocks the port's FEC decoder corrected and could not correct."""
+    p = port(bdf)
+    if corrected:
+        p.wr(REG_FEC_CORRECTED, corrected)
+    if uncorrectable:
+        p.wr(REG_FEC_UNCORRECTABLE, uncorrectable)
+
+
 def _count(s):
     return ALWAYS if s in ("always", "-1") else int(s, 0)
 
@@ -518,6 +534,9 @@ def main(argv):
             xoff(bdf, args[1] in ("on", "1", "yes"))
         else:
             print(xoff(bdf))
+    elif cmd == "fecerrors":
+        fec_errors(bdf, int(args[1], 0),
+                   int(args[2], 0) if len(args) > 2 else 0)
     elif cmd == "eqflood":
         if len(args) > 1:
             eq_flood(bdf, int(args[1], 0))
