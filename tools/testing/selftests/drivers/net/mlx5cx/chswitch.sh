@@ -13,6 +13,12 @@
 # byte_queue_limits/inflight back to 0 once the link idles, no TX
 # watchdog, no kernel splat, and the link still carries traffic.
 #
+# Then the moment a switch leaves the stack's TX queues running on SQs
+# already out of service (ENABLED cleared, the queues not yet stopped):
+# held open on purpose, what xmit gets there is dropped and counted
+# (tx_queue_dropped), not posted, and not taken for xmit on a disabled
+# queue.
+#
 # vm-args: --port-prop latency=20000 --port-prop jitter=200000
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -25,11 +31,12 @@ SECS=$(sized 40 15)
 [ "${VM_KERNEL:-debian}" = debian ] || SECS=$((SECS * 3))
 SWITCHES=$(sized 60 16)
 
-ktap_header 11
+ktap_header 12
 
 WORK=$(mktemp -d)
 IPERF=
-trap 'kill "$IPERF" 2>/dev/null; pkill -x iperf3; rm -rf "$WORK"' EXIT
+SPIN=
+trap 'kill "$IPERF" $SPIN 2>/dev/null; pkill -x iperf3; rm -rf "$WORK"' EXIT
 
 ours_pair_up
 
@@ -96,6 +103,146 @@ ktap_check "iperf3 -P 16 A -> B while the MTU and ethtool -L change in a loop" \
 	traffic "$SECS" load_and_switch
 
 wait_for 30 carrier "$a" 1
+
+# No SQ in service. mlx5e_deactivate_priv() clears the SQs' ENABLED bit,
+# waits for the xmits and polls that saw it set (synchronize_net(), in
+# mlx5e_xdp_xmit_disable()) and only then stops the stack's TX queues:
+# an SKB sent meanwhile finds no SQ in service, and xmit drops it and
+# counts it (tx_queue_dropped), before any WQE. Normally a moment too
+# short to hit; here it is held open: a kprobe program
+# (cqe_delay_prog.c's "delay", loaded by cqe_delay_load.c) spins
+# NOSQ_SPIN ns at mlx5e_xdp_xmit_disable()'s entry, on CPU 1 only, where
+# ethtool -L makes the switches (MAXCH -> 1 -> MAXCH), while pktgen on
+# CPU 0 (thread kpktgend_0) sends on A's queue 0, a packet every
+# NOSQ_GAP ns. A queue stopped by a full ring as its SQ leaves service
+# stays stopped (no completion wakes it now) and nothing reaches xmit:
+# pktgen is paced to keep that rare (it fills the ring only catching up
+# after a stall of the guest), and the two switches are two chances.
+# Every packet pktgen counts sent is posted or dropped (tx_packets +
+# tx_queue_dropped), some dropped, none counted as xmit on a disabled
+# queue (tx_xmit_disabled, and its warning); the model saw no error, and
+# the queues carry traffic afterwards both ways.
+# Under the VM's single-threaded TCG the vCPUs take turns, and pktgen
+# yields at each packet (cpu_relax: PAUSE ends a vCPU's turn): it gets
+# CPU 0 at the spinning CPU's interrupts, tens of packets dropped in a
+# window (30 to 60 in most runs), more when a turn is long (about 1000).
+NOSQ_SPIN=200000000
+NOSQ_GAP=200000
+
+# spin_built: the kprobe program and its loader, built on the host
+# (gen_files).
+spin_built() {
+	[ -x "$WORK/cqe_delay_load" ] && return 0
+	if [ ! -d /sys/bus/event_source/devices/kprobe ]; then
+		needs "kprobes for BPF (CONFIG_KPROBE_EVENTS, CONFIG_BPF_EVENTS)"
+		return 1
+	fi
+	gen_files "$WORK" cqe_delay.bpf.o cqe_delay_load && return 0
+	needs "clang, a C compiler and libbpf-dev (tools/testing/install-deps)"
+	return 1
+}
+
+# spin_on FUNC CPU NS: each call of FUNC on CPU spins NS ns, until
+# spin_off N, which sets SPIN_STATS (what the program counted) and fails
+# unless FUNC was held exactly N times.
+spin_on() {
+	"$WORK/cqe_delay_load" "$WORK/cqe_delay.bpf.o" "$1" - "$2" "$3" 0 \
+		>"$WORK/spin.out" 2>&1 &
+	SPIN=$!
+	wait_for 30 grep -q '^attached$' "$WORK/spin.out" && return 0
+	sed 's/^/# cqe_delay_load: /' "$WORK/spin.out"
+	spin_off 0
+	return 1
+}
+spin_off() {
+	local rc=0
+
+	kill "$SPIN" && wait "$SPIN" || rc=1
+	SPIN=
+	SPIN_STATS=$(awk '$1 == "calls" || $1 == "spun_us" { printf "%s%s %s", s, $1, $2; s = ", " }' \
+		"$WORK/spin.out")
+	[ $rc -eq 0 ] && [ "$(awk '$1 == "calls" { print $2 }' "$WORK/spin.out")" = "$1" ]
+}
+
+# pktgen_sent: what pktgen counts sent on A (NETDEV_TX_OK: posted or
+# dropped).
+pktgen_sent() { sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "/proc/net/pktgen/$a"; }
+# pktgen_sending: pktgen runs on A (its counters cleared) and sent some.
+pktgen_sending() {
+	sed -n 's/^Running: //p' /proc/net/pktgen/kpktgend_0 | grep -qw -- "$a" &&
+		[ "$(pktgen_sent)" -gt 0 ] 2>/dev/null
+}
+
+# held_switch N: pktgen started, ethtool -L to N channels from CPU 1,
+# the switch held open, pktgen stopped: a run of its own (pktgen paced
+# after a stop makes up for the time it could not send, and a burst
+# that fills the ring would be in the next switch's way). SENT counts
+# what pktgen sent; HELD says what queue 0 dropped and how long the
+# switch took.
+held_switch() {
+	local pg t0 d0 d1 rc=0
+
+	d0=$(ethtool_stat "$a" tx0_queue_dropped)
+	pktgen_start until_stopped &
+	pg=$!
+	wait_for 20 pktgen_sending || rc=1
+	t0=$(date +%s%N)
+	taskset -c 1 ethtool -L "$a" combined "$1" || rc=1
+	t0=$((($(date +%s%N) - t0) / 1000000))
+	pktgen_ctl stop
+	wait "$pg"
+	SENT=$((SENT + $(pktgen_sent)))
+	d1=$(ethtool_stat "$a" tx0_queue_dropped)
+	HELD="$((${d1:-0} - ${d0:-0})) in $t0 ms"
+	return $rc
+}
+
+no_sq_drops() {
+	local rc=0 s0 s1 w pkts drops stops dis warn
+
+	if [ "$(nproc)" -lt 2 ]; then
+		needs "two CPUs: the sender beside the switch"
+		return 1
+	fi
+	spin_built || return 1
+	pktgen_setup "$a" 0 1 || return 1
+	echo "delay $NOSQ_GAP" >"/proc/net/pktgen/$a" || return 1
+	s0=$(ethtool_stats "$a") || return 1
+	spin_on mlx5e_xdp_xmit_disable 1 "$NOSQ_SPIN" || return 1
+	SENT=0
+	held_switch 1 || rc=1
+	w="$MAXCH -> 1: tx0_queue_dropped +$HELD"
+	held_switch "$MAXCH" || rc=1
+	w+=", 1 -> $MAXCH: +$HELD"
+	spin_off 2 || rc=1
+	echo rem_device_all >/proc/net/pktgen/kpktgend_0
+	# What A completed since: the counters at rest.
+	s1=$(settled 30 ethtool_stats "$a") || rc=1
+	pkts=$(($(report_get tx_packets <<<"$s1") - $(report_get tx_packets <<<"$s0")))
+	drops=$(($(report_get tx_queue_dropped <<<"$s1") - $(report_get tx_queue_dropped <<<"$s0")))
+	stops=$(($(report_get tx0_queue_stopped <<<"$s1") - $(report_get tx0_queue_stopped <<<"$s0")))
+	dis=$(($(report_get tx_xmit_disabled <<<"$s1") - $(report_get tx_xmit_disabled <<<"$s0")))
+	warn=$(dmesg_since switch | grep -c 'while the TX queues are disabled')
+	diag "ethtool -L $w; mlx5e_xdp_xmit_disable() on CPU 1 held: $SPIN_STATS"
+	diag "pktgen sent $SENT on queue 0, one per $((NOSQ_GAP / 1000)) us: tx_packets +$pkts, tx_queue_dropped +$drops, tx0_queue_stopped +$stops, tx_xmit_disabled +$dis, warnings $warn"
+	if [ "$MLX5CX_TESTPORT" = yes ] &&
+	   [ "$(model_get "$bdf_a" model_errors)" != 0 ]; then
+		diag "the model counts errors of A: $(cxsim report "$bdf_a" | grep -E '^model_error\.[^ ]+ [1-9]' | tr '\n' ' ')"
+		rc=1
+	fi
+	[ $rc -eq 0 ] && [ "$drops" -gt 0 ] && [ "$dis" = 0 ] &&
+		[ "$warn" = 0 ] && [ $((pkts + drops)) = "$SENT" ] ||
+		return 1
+	wait_for 30 carrier "$a" 1 || return 1
+	if ! ping -q -c 3 -i 0.2 -W 5 "$B_IP" >/dev/null ||
+	   ! ip netns exec "$NS" ping -q -c 3 -i 0.2 -W 5 "$A_IP" >/dev/null; then
+		diag "no ping both ways after the switches"
+		return 1
+	fi
+}
+ktap_check "SKBs sent while a switch has A's SQs out of service, its TX queues not yet stopped: dropped and counted (tx_queue_dropped), none posted, none on a disabled queue; ping both ways after" \
+	no_sq_drops
+
 no_xmit_disabled() {
 	local n
 

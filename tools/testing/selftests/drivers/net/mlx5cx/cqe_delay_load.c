@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Load cqe_delay_prog.c's object, attach its "delay" program to the kprobe
- * of FUNC and its "poll" program to that of POLL, both acting on CPU
- * only, and with XMIT its "xmit" program to that of XMIT (the delay is
- * then paced: the next xmit or DELAY_NS, whichever comes first); say
- * "attached" and wait for SIGTERM or SIGINT; then detach and print what
- * the programs counted, one "name value" line each.
+ * of FUNC and its "poll" program to that of POLL ("-": none), both acting
+ * on CPU only, and with XMIT its "xmit" program to that of XMIT (the
+ * delay is then paced: the next xmit or DELAY_NS, whichever comes first);
+ * say "attached" and wait for SIGTERM or SIGINT; then detach and print
+ * what the programs counted, one "name value" line each.
  *
  * Usage: cqe_delay_load OBJECT FUNC POLL CPU DELAY_NS RING [XMIT]
  * Built by the Makefile (TEST_GEN_FILES), against libbpf.
@@ -40,7 +40,7 @@ static struct bpf_link *attach(struct bpf_object *obj, const char *prog,
 int main(int argc, char **argv)
 {
 	struct cqe_delay_state st = {};
-	struct bpf_link *delay, *poll, *xmit = NULL;
+	struct bpf_link *delay, *poll = NULL, *xmit = NULL;
 	struct bpf_object *obj;
 	__u32 key = 0;
 	int fd, err, sig;
@@ -82,8 +82,12 @@ int main(int argc, char **argv)
 		if (!xmit)
 			return 1;
 	}
-	poll = attach(obj, "poll", argv[3]);
-	delay = poll ? attach(obj, "delay", argv[2]) : NULL;
+	if (strcmp(argv[3], "-")) {
+		poll = attach(obj, "poll", argv[3]);
+		if (!poll)
+			return 1;
+	}
+	delay = attach(obj, "delay", argv[2]);
 	if (!delay)
 		return 1;
 	printf("attached\n");

@@ -8,8 +8,10 @@
  * other CPU refills the ring: a fixed time, or (paced) until "xmit", on
  * the driver's xmit, counted the next packet, so that the poll frees
  * slots exactly as fast as xmit takes them. "poll" marks the entry of the
- * poll function, to count the WQEs completed in one poll. Loaded and
- * attached by cqe_delay_load.c; built by the Makefile (TEST_GEN_FILES).
+ * poll function, to count the WQEs completed in one poll. chswitch.sh
+ * has "delay" hold a channel switch once, on the CPU that makes it, just
+ * after the send queues left service. Loaded and attached by
+ * cqe_delay_load.c; built by the Makefile (TEST_GEN_FILES).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

@@ -237,7 +237,10 @@ within() {
 	what="${MLX5CX_STEP:+$MLX5CX_STEP: }$*"
 	# The clock must not inherit the test's EXIT trap (its clean-up): a
 	# subshell that sets a trap of its own revives the inherited ones,
-	# and the clock, stopped early, would run it.
+	# and the clock, stopped early, would run it.  The trap is set again
+	# in the test's own shell only: a subshell (a step in the
+	# background, `traffic ... &`) lists the test's trap but does not
+	# run it, and set there it would clean up when the step ends.
 	# Nor any descriptor past stderr: a clock left running would hold
 	# a pipe of the caller's (kselftest's runner passes 3 and 4) open.
 	exit_trap=$(trap -p EXIT)
@@ -245,7 +248,7 @@ within() {
 	within_clock "$secs" "$me" "$what" </dev/null >/dev/null 2>&1 \
 		3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
 	wd=$!
-	eval "${exit_trap:-:}"
+	[ "$BASHPID" != "$$" ] || eval "${exit_trap:-:}"
 	disown "$wd"
 	"$@"
 	rc=$?
