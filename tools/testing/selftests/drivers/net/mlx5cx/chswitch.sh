@@ -129,19 +129,6 @@ wait_for 30 carrier "$a" 1
 NOSQ_SPIN=200000000
 NOSQ_GAP=200000
 
-# spin_built: the kprobe program and its loader, built on the host
-# (gen_files).
-spin_built() {
-	[ -x "$WORK/cqe_delay_load" ] && return 0
-	if [ ! -d /sys/bus/event_source/devices/kprobe ]; then
-		needs "kprobes for BPF (CONFIG_KPROBE_EVENTS, CONFIG_BPF_EVENTS)"
-		return 1
-	fi
-	gen_files "$WORK" cqe_delay.bpf.o cqe_delay_load && return 0
-	needs "clang, a C compiler and libbpf-dev (tools/testing/install-deps)"
-	return 1
-}
-
 # spin_on FUNC CPU NS: each call of FUNC on CPU spins NS ns, until
 # spin_off N, which sets SPIN_STATS (what the program counted) and fails
 # unless FUNC was held exactly N times.
@@ -204,7 +191,7 @@ no_sq_drops() {
 		needs "two CPUs: the sender beside the switch"
 		return 1
 	fi
-	spin_built || return 1
+	cqe_delay_built "$WORK" || return 1
 	pktgen_setup "$a" 0 1 || return 1
 	echo "delay $NOSQ_GAP" >"/proc/net/pktgen/$a" || return 1
 	s0=$(ethtool_stats "$a") || return 1

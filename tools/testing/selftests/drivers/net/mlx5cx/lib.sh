@@ -1140,6 +1140,20 @@ bql_floor() {
 	done
 }
 
+# cqe_delay_built DIR: the kprobe spin program and its loader
+# (cqe_delay_prog.c, cqe_delay_load.c; built on the host, gen_files) in
+# DIR; says what is missing when they cannot be.
+cqe_delay_built() {
+	[ -x "$1/cqe_delay_load" ] && return 0
+	if [ ! -d /sys/bus/event_source/devices/kprobe ]; then
+		needs "kprobes for BPF (CONFIG_KPROBE_EVENTS, CONFIG_BPF_EVENTS)"
+		return 1
+	fi
+	gen_files "$1" cqe_delay.bpf.o cqe_delay_load && return 0
+	needs "clang, a C compiler and libbpf-dev (tools/testing/install-deps)"
+	return 1
+}
+
 # mlx5_irqs BDF [NAME]: the IRQ numbers of the function's vectors called
 # NAME (an extended regex for the part of /proc/interrupts' name before
 # "@pci:BDF"; default every completion vector, mlx5_comp0, mlx5_comp1,

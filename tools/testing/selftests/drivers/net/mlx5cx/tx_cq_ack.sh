@@ -117,18 +117,6 @@ chase() {
 
 dmesg_mark chase
 
-# The kprobe programs and their loader, built on the host (gen_files).
-delay_built() {
-	[ -x "$TMP/cqe_delay_load" ] && return 0
-	if [ ! -d /sys/bus/event_source/devices/kprobe ]; then
-		needs "kprobes for BPF (CONFIG_KPROBE_EVENTS, CONFIG_BPF_EVENTS)"
-		return 1
-	fi
-	gen_files "$TMP" cqe_delay.bpf.o cqe_delay_load && return 0
-	needs "clang, a C compiler and libbpf-dev (tools/testing/install-deps)"
-	return 1
-}
-
 # delay_on FUNC POLL NS [XMIT]: each call of FUNC on CPU 0 spins NS ns
 # (with XMIT: until XMIT ran once more, at most NS ns), and the calls
 # between two entries of POLL are counted, until delay_off.
@@ -169,7 +157,7 @@ slowed_chase() {
 }
 # The second only if the first passed: an overrun leaves the SQ dead.
 chase_slowed() {
-	delay_built && slowed_chase "$SLOW_WAIT" mlx5e_xmit &&
+	cqe_delay_built "$TMP" && slowed_chase "$SLOW_WAIT" mlx5e_xmit &&
 		slowed_chase "$SLOW_SPIN"
 }
 ktap_check "$PKTS packets of 64 bytes, one a doorbell, from CPU 1, each completed WQE held on CPU 0 until the next xmit, then $SLOW_SPIN ns: no CQ overrun" \
@@ -195,7 +183,7 @@ nsx() { ip netns exec "$NS" "$@"; }
 xdp_setup() {
 	command -v xdp-bench >/dev/null ||
 		{ needs "xdp-tools (tools/testing/install-deps)"; return 1; }
-	delay_built || return 1
+	cqe_delay_built "$TMP" || return 1
 	ip link set "$a" netns "$NS" || return 1
 	nsx ip link set "$a" up
 	nsx ethtool -L "$b" combined 2 || return 1
