@@ -181,25 +181,19 @@ static uint8_t cx_reg_ptys(struct cx_cmd *cmd, bool write, const void *in,
 	return MLX5_CMD_STAT_OK;
 }
 
+/* Lane N of module 0: its TX lane and RX lane are N. */
+#define CX_PMLP_LANE(n)	((uint32_t)(n) << 16 | (uint32_t)(n) << 8)
+
 static uint8_t cx_reg_pmlp(struct cx_cmd *cmd, bool write, void *out)
 {
-	unsigned int i;
-
 	if (write)
 		return CX_BAD_PARAM(cmd, "PMLP is read-only here (no port split)");
 	MLX5_SET(pmlp_reg, out, local_port, CX_LOCAL_PORT);
 	MLX5_SET(pmlp_reg, out, width, 4);
-	for (i = 0; i < 4; i++) {
-		/* module 0, tx lane i, rx lane i */
-		uint32_t map = i << 16 | i << 8 | 0;
-
-		switch (i) {
-		case 0: MLX5_SET(pmlp_reg, out, lane0_module_mapping, map); break;
-		case 1: MLX5_SET(pmlp_reg, out, lane1_module_mapping, map); break;
-		case 2: MLX5_SET(pmlp_reg, out, lane2_module_mapping, map); break;
-		case 3: MLX5_SET(pmlp_reg, out, lane3_module_mapping, map); break;
-		}
-	}
+	MLX5_SET(pmlp_reg, out, lane0_module_mapping, CX_PMLP_LANE(0));
+	MLX5_SET(pmlp_reg, out, lane1_module_mapping, CX_PMLP_LANE(1));
+	MLX5_SET(pmlp_reg, out, lane2_module_mapping, CX_PMLP_LANE(2));
+	MLX5_SET(pmlp_reg, out, lane3_module_mapping, CX_PMLP_LANE(3));
 	return MLX5_CMD_STAT_OK;
 }
 
@@ -418,12 +412,23 @@ static void cx_pplm_put(void *out, enum cx_fec_speed s, uint16_t cap,
 	MLX5_SET(pplm_reg, out, fec_override_admin_##speed, admin);	\
 } while (0)
 	switch (s) {
-	case CX_FEC_10G_40G:	F(10g_40g); break;
-	case CX_FEC_25G:	F(25g); break;
-	case CX_FEC_50G:	F(50g); break;
-	case CX_FEC_56G:	F(56g); break;
-	case CX_FEC_100G:	F(100g); break;
-	default:		break;
+	case CX_FEC_10G_40G:
+		F(10g_40g);
+		break;
+	case CX_FEC_25G:
+		F(25g);
+		break;
+	case CX_FEC_50G:
+		F(50g);
+		break;
+	case CX_FEC_56G:
+		F(56g);
+		break;
+	case CX_FEC_100G:
+		F(100g);
+		break;
+	default:
+		break;
 	}
 #undef F
 }
@@ -469,12 +474,14 @@ static uint8_t cx_reg_pplm(struct cx_cmd *cmd, bool write, const void *in,
 
 	if (write) {
 		if (cx_pplm_per_lane_admin(in))
-			return CX_BAD_PARAM(cmd, "PPLM: FEC per 50G/100G lane or RS bypass not announced");
+			return CX_BAD_PARAM(cmd,
+					    "PPLM: FEC per 50G/100G lane or RS bypass not announced");
 		for (s = 0; s < CX_FEC_SPEEDS; s++) {
 			admin[s] = cx_pplm_admin(in, s);
 			if ((admin[s] & (admin[s] - 1)) ||
 			    (admin[s] & ~cx_fec_cap[s]))
-				return CX_BAD_PARAM(cmd, "PPLM: FEC admin 0x%x of speed group %u (cap 0x%x)",
+				return CX_BAD_PARAM(cmd,
+						    "PPLM: FEC admin 0x%x of speed group %u (cap 0x%x)",
 						    admin[s], s, cx_fec_cap[s]);
 		}
 		memcpy(p->fec_admin, admin, sizeof(p->fec_admin));

@@ -660,7 +660,7 @@ static bool report_kv(const char *key, const char *val)
 
 	report_val(key);
 	snprintf(line, sizeof(line), "\n%s %s\n", key, val);
-	return strstr(core.report, line) != NULL;
+	return strstr(core.report, line);
 }
 
 static int pplm_rw(bool write, void *reg)
