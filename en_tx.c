@@ -494,11 +494,13 @@ void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq)
  *
  * WQEs posted earlier in the burst were waiting for the dropped SKB's
  * doorbell: close the session, post a NOP (the doorbell names a WQE) and
- * ring. Nothing is owed while more is coming and the queue runs.
+ * ring. Nothing is owed while more is coming and the driver has not
+ * stopped the queue: the same rule as mlx5e_tx_doorbell_stage()'s, where
+ * a BQL stop under xmit_more does not ring either.
  */
 static void mlx5e_tx_flush(struct mlx5e_txqsq *sq, bool xmit_more)
 {
-	if (xmit_more && !netif_xmit_stopped(sq->txq))
+	if (xmit_more && !netif_tx_queue_stopped(sq->txq))
 		return;
 	if (mlx5e_tx_mpwqe_session_is_open(sq) || sq->pc != sq->rung_pc)
 		mlx5e_tx_ring_nop(sq);
