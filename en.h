@@ -787,6 +787,10 @@ struct mlx5e_hw_res {
  * struct mlx5e_rss - receive side scaling
  * @rqtn: RQ table
  * @tirn: one TIR per traffic type, hashing on its fields
+ * @direct_rqtn: per channel index (max_nch of them), an RQT of one entry:
+ *	that channel's RQ (beyond the open channels, that of index % open)
+ * @direct_tirn: per channel index, a TIR over its direct RQT (ethtool
+ *	rules steer to it)
  * @indir: indirection table: channel index per entry
  * @key: Toeplitz key
  * @rx_hash_fields: MLX5_HASH_FIELD_SEL_* hashed per traffic type
@@ -794,6 +798,8 @@ struct mlx5e_hw_res {
 struct mlx5e_rss {
 	u32 rqtn;
 	u32 tirn[MLX5E_NUM_TT];
+	u32 *direct_rqtn;
+	u32 *direct_tirn;
 	u32 indir[MLX5E_INDIR_RQT_SIZE];
 	u8 key[MLX5E_RSS_KEY_SIZE];
 	u8 rx_hash_fields[MLX5E_NUM_TT];

@@ -1404,6 +1404,8 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 	return 0;
 
 err_deactivate_new:
+	/* The direct RQTs may have moved in part: back to the old RQs. */
+	mlx5e_rss_redirect(priv, &old_chs);
 	mlx5e_deactivate_channels(priv, &new_chs, true);
 err_restore:
 	NL_SET_ERR_MSG_MOD(extack, "switching to new channels failed, old ones kept");
