@@ -787,6 +787,10 @@ struct mlx5e_hw_res {
  * struct mlx5e_rss - receive side scaling
  * @rqtn: RQ table
  * @tirn: one TIR per traffic type, hashing on its fields
+ * @direct_rqtn: per channel index (max_nch of them), an RQT of one entry:
+ *	that channel's RQ (beyond the open channels, that of index % open)
+ * @direct_tirn: per channel index, a TIR over its direct RQT (ethtool
+ *	rules steer to it)
  * @indir: indirection table: channel index per entry
  * @key: Toeplitz key
  * @rx_hash_fields: MLX5_HASH_FIELD_SEL_* hashed per traffic type
@@ -794,6 +798,8 @@ struct mlx5e_hw_res {
 struct mlx5e_rss {
 	u32 rqtn;
 	u32 tirn[MLX5E_NUM_TT];
+	u32 *direct_rqtn;
+	u32 *direct_tirn;
 	u32 indir[MLX5E_INDIR_RQT_SIZE];
 	u8 key[MLX5E_RSS_KEY_SIZE];
 	u8 rx_hash_fields[MLX5E_NUM_TT];
@@ -815,6 +821,42 @@ struct mlx5e_flow_table {
 	u8 num_groups;
 };
 
+#define MLX5E_ETHTOOL_MAX_RULES		1024	/* locations, as upstream */
+#define MLX5E_ETHTOOL_LOG_SIZE		10
+#define MLX5E_ETHTOOL_GROUP_SIZE	32
+#define MLX5E_ETHTOOL_MAX_GROUPS	((1 << MLX5E_ETHTOOL_LOG_SIZE) / \
+					 MLX5E_ETHTOOL_GROUP_SIZE)
+
+/**
+ * struct mlx5e_ethtool_group - one flow group of the ethtool table: a
+ * slice of MLX5E_ETHTOOL_GROUP_SIZE entries sharing one match mask
+ * @id: group id (valid while @used is not 0)
+ * @used: the entries of the slice in use, bit per entry
+ * @criteria: the outer-header match mask
+ */
+struct mlx5e_ethtool_group {
+	u32 id;
+	u32 used;
+	u32 criteria[MLX5_ST_SZ_DW(fte_match_set_lyr_2_4)];
+};
+
+/**
+ * struct mlx5e_ethtool_steering - ethtool -N rules (ntuple steering)
+ * @rules: struct mlx5e_ethtool_rule, by location; kept while the netdev is
+ *	down and installed with the flow tables
+ * @num_rules: entries of @rules
+ * @ft_id: the ethtool table, the root ahead of the L2 table, missing to it
+ * @ft_created: the table exists (only while a rule is installed)
+ * @groups: the table's groups, slice i at index i * GROUP_SIZE
+ */
+struct mlx5e_ethtool_steering {
+	struct list_head rules;
+	unsigned int num_rules;
+	u32 ft_id;
+	bool ft_created;
+	struct mlx5e_ethtool_group groups[MLX5E_ETHTOOL_MAX_GROUPS];
+};
+
 /**
  * struct mlx5e_flow_steering - the NIC RX flow tables
  * @l2: root table: destination MAC (unicast/multicast/broadcast),
@@ -825,6 +867,7 @@ struct mlx5e_flow_table {
  * @promisc: the promiscuous entry is in @l2
  * @allmulti: the allmulti entry is in @l2
  * @created: the tables exist
+ * @ethtool: the ethtool rules and their table
  */
 struct mlx5e_flow_steering {
 	struct mlx5e_flow_table l2;
@@ -834,6 +877,7 @@ struct mlx5e_flow_steering {
 	bool promisc;
 	bool allmulti;
 	bool created;
+	struct mlx5e_ethtool_steering ethtool;
 };
 
 enum {

@@ -1404,6 +1404,8 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 	return 0;
 
 err_deactivate_new:
+	/* The direct RQTs may have moved in part: back to the old RQs. */
+	mlx5e_rss_redirect(priv, &old_chs);
 	mlx5e_deactivate_channels(priv, &new_chs, true);
 err_restore:
 	NL_SET_ERR_MSG_MOD(extack, "switching to new channels failed, old ones kept");
@@ -1814,7 +1816,10 @@ static void mlx5e_build_features(struct mlx5e_priv *priv)
 	f |= NETIF_F_HW_VLAN_CTAG_TX; /* inserted inline when not in the eseg */
 
 	netdev->hw_features = f;
-	netdev->features = f;
+	/* ethtool -N rules, always on (no aRFS to switch), as upstream mlx5e
+	 * built without aRFS: ntuple-filters on [fixed].
+	 */
+	netdev->features = f | NETIF_F_NTUPLE;
 	netdev->gso_partial_features = NETIF_F_GSO_UDP_L4;
 	netdev->vlan_features = f & ~(NETIF_F_HW_VLAN_CTAG_RX |
 				      NETIF_F_HW_VLAN_CTAG_TX |
@@ -1868,11 +1873,13 @@ static int mlx5e_priv_init(struct mlx5e_priv *priv, struct net_device *netdev,
 	priv->rx_cqe_compress_def =
 		priv->params.pflags & BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
 	mlx5e_rss_init(priv);
+	mlx5e_ethtool_fs_init(priv);
 	return 0;
 }
 
 static void mlx5e_priv_cleanup(struct mlx5e_priv *priv)
 {
+	mlx5e_ethtool_fs_cleanup(priv);
 	destroy_workqueue(priv->wq);
 	kfree(priv->txq2sq);
 	kvfree(priv->channel_stats);

@@ -11,6 +11,7 @@
 
 #include "../en.h"
 #include "common.h"
+#include "fs.h"
 #include "params.h"
 #include "rss.h"
 #include "stats.h"
@@ -416,6 +417,7 @@ static int mlx5e_get_rxnfc(struct net_device *netdev,
 			   struct ethtool_rxnfc *nfc, u32 *rule_locs)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
+	int err;
 
 	switch (nfc->cmd) {
 	case ETHTOOL_GRXRINGS:
@@ -424,8 +426,23 @@ static int mlx5e_get_rxnfc(struct net_device *netdev,
 	case ETHTOOL_GRXFH:
 		return mlx5e_get_rss_hash_opts(priv, nfc);
 	default:
-		return -EOPNOTSUPP;
+		mutex_lock(&priv->state_lock);
+		err = mlx5e_ethtool_get_rules(priv, nfc, rule_locs);
+		mutex_unlock(&priv->state_lock);
+		return err;
 	}
+}
+
+/* ethtool -N/-U: ntuple steering rules (en/fs_ethtool.c). */
+static int mlx5e_set_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *nfc)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	int err;
+
+	mutex_lock(&priv->state_lock);
+	err = mlx5e_ethtool_set_rule(priv, nfc);
+	mutex_unlock(&priv->state_lock);
+	return err;
 }
 
 /* PPLM's FEC modes as ethtool names them, the link mode bit of each. */
@@ -720,6 +737,7 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.get_priv_flags		= mlx5e_get_priv_flags,
 	.set_priv_flags		= mlx5e_set_priv_flags,
 	.get_rxnfc		= mlx5e_get_rxnfc,
+	.set_rxnfc		= mlx5e_set_rxnfc,
 	.get_rxfh_key_size	= mlx5e_get_rxfh_key_size,
 	.get_rxfh_indir_size	= mlx5e_get_rxfh_indir_size,
 	.get_rxfh		= mlx5e_get_rxfh,

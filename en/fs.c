@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * NIC RX steering, two flow tables:
+ * NIC RX steering, two flow tables, and a third ahead of them while
+ * ethtool rules exist (en/fs_ethtool.c):
  *
+ *   ethtool     (root while it exists, level 0) ethtool -N rules, each to
+ *               a channel's direct TIR or dropping; a miss goes to L2
  *   L2 (root)   index 0       promiscuous: any frame          -> TTC
  *               index 1       allmulti: group bit of the DMAC -> TTC
  *               index 2..     one entry per accepted DMAC     -> TTC
@@ -20,6 +23,9 @@
 #define MLX5E_L2_LOG_SIZE	8
 
 #define MLX5E_TTC_LOG_SIZE	3
+
+#define MLX5E_L2_LEVEL		(MLX5E_ETHTOOL_LEVEL + 1)
+#define MLX5E_TTC_LEVEL		(MLX5E_L2_LEVEL + 1)
 
 /* Traffic-type classifier entries: EtherType, IP protocol (0: any). */
 static const struct {
@@ -215,7 +221,7 @@ static int mlx5e_ttc_create(struct mlx5e_priv *priv)
 	unsigned int tt;
 	int err;
 
-	err = mlx5e_ft_create(priv, ft, 1, MLX5E_TTC_LOG_SIZE);
+	err = mlx5e_ft_create(priv, ft, MLX5E_TTC_LEVEL, MLX5E_TTC_LOG_SIZE);
 	if (err)
 		return err;
 	err = mlx5e_fg_create(priv, ft, 0, 3, MLX5E_FG_ETHERTYPE_IP_PROTO);
@@ -271,12 +277,27 @@ static int mlx5e_set_root(struct mlx5e_priv *priv, u32 table_id, bool connect)
 	return mlx5_cmd_exec_in(priv->mdev, set_flow_table_root, in);
 }
 
+/**
+ * mlx5e_fs_update_root() - make the ethtool table the root while it
+ * exists, the L2 table otherwise
+ * @priv: the netdev's private area, the tables created
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_fs_update_root(struct mlx5e_priv *priv)
+{
+	struct mlx5e_flow_steering *fs = &priv->fs;
+
+	return mlx5e_set_root(priv, fs->ethtool.ft_created ?
+				    fs->ethtool.ft_id : fs->l2.id, true);
+}
+
 static int mlx5e_l2_create(struct mlx5e_priv *priv)
 {
 	struct mlx5e_flow_table *ft = &priv->fs.l2;
 	int err;
 
-	err = mlx5e_ft_create(priv, ft, 0, MLX5E_L2_LOG_SIZE);
+	err = mlx5e_ft_create(priv, ft, MLX5E_L2_LEVEL, MLX5E_L2_LOG_SIZE);
 	if (err)
 		return err;
 	err = mlx5e_fg_create(priv, ft, MLX5E_L2_PROMISC_IX,
@@ -292,6 +313,23 @@ static int mlx5e_l2_create(struct mlx5e_priv *priv)
 	if (err)
 		mlx5e_ft_destroy(priv, ft);
 	return err;
+}
+
+/* Delete the L2 entries (the table stays). */
+static void mlx5e_l2_flush(struct mlx5e_priv *priv)
+{
+	struct mlx5e_flow_steering *fs = &priv->fs;
+	unsigned int i;
+
+	for (i = 0; i < fs->num_l2_addrs; i++)
+		mlx5e_fte_del(priv, &fs->l2, MLX5E_L2_ADDR_IX + i);
+	fs->num_l2_addrs = 0;
+	if (fs->promisc)
+		mlx5e_fte_del(priv, &fs->l2, MLX5E_L2_PROMISC_IX);
+	if (fs->allmulti)
+		mlx5e_fte_del(priv, &fs->l2, MLX5E_L2_ALLMULTI_IX);
+	fs->promisc = false;
+	fs->allmulti = false;
 }
 
 /**
@@ -317,13 +355,16 @@ int mlx5e_fs_create(struct mlx5e_priv *priv)
 		goto err_ttc;
 	fs->created = true;
 	mlx5e_fs_apply_rx_mode(priv);
-	err = mlx5e_set_root(priv, fs->l2.id, true);
+	mlx5e_ethtool_fs_install(priv);
+	err = mlx5e_fs_update_root(priv);
 	if (err)
 		goto err_l2;
 	return 0;
 
 err_l2:
 	fs->created = false;
+	mlx5e_ethtool_fs_remove(priv);
+	mlx5e_l2_flush(priv);
 	mlx5e_ft_destroy(priv, &fs->l2);
 err_ttc:
 	mlx5e_ft_destroy(priv, &fs->ttc);
@@ -339,12 +380,8 @@ void mlx5e_fs_destroy(struct mlx5e_priv *priv)
 		return;
 	fs->created = false;
 	mlx5e_set_root(priv, 0, false);
-	for (i = 0; i < fs->num_l2_addrs; i++)
-		mlx5e_fte_del(priv, &fs->l2, MLX5E_L2_ADDR_IX + i);
-	if (fs->promisc)
-		mlx5e_fte_del(priv, &fs->l2, MLX5E_L2_PROMISC_IX);
-	if (fs->allmulti)
-		mlx5e_fte_del(priv, &fs->l2, MLX5E_L2_ALLMULTI_IX);
+	mlx5e_ethtool_fs_remove(priv);
+	mlx5e_l2_flush(priv);
 	mlx5e_ft_destroy(priv, &fs->l2);
 	for (i = 0; i < MLX5E_NUM_TT; i++)
 		mlx5e_fte_del(priv, &fs->ttc, i);

@@ -6,6 +6,10 @@
  * IP, addresses and ports for TCP and UDP, nothing for the rest (entry 0).
  * The flow tables steer each traffic type to its TIR. Moving to new
  * channels rewrites the RQT only; the TIRs stay.
+ *
+ * Each channel index (up to max_nch) also has a direct RQT of one entry,
+ * that channel's RQ, and a TIR over it: ethtool steering rules forward
+ * to those. A channel switch rewrites the direct RQTs too.
  */
 #include "rss.h"
 
@@ -91,17 +95,69 @@ static int mlx5e_rqt_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 	return err;
 }
 
-static void mlx5e_rqt_destroy(struct mlx5e_priv *priv)
+static u32 mlx5e_direct_rqn(struct mlx5e_channels *chs, unsigned int ix)
+{
+	return chs->c[ix % chs->num]->rq.rqn;
+}
+
+static int mlx5e_direct_rqt_create(struct mlx5e_priv *priv,
+				   struct mlx5e_channels *chs, unsigned int ix)
+{
+	int inlen = MLX5_ST_SZ_BYTES(create_rqt_in) + sizeof(u32);
+	u32 out[MLX5_ST_SZ_DW(create_rqt_out)] = {};
+	void *in, *rqtc;
+	int err;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	MLX5_SET(create_rqt_in, in, opcode, MLX5_CMD_OP_CREATE_RQT);
+	rqtc = MLX5_ADDR_OF(create_rqt_in, in, rqt_context);
+	MLX5_SET(rqtc, rqtc, rqt_max_size, 1);
+	MLX5_SET(rqtc, rqtc, rqt_actual_size, 1);
+	MLX5_SET(rqtc, rqtc, rq_num[0], mlx5e_direct_rqn(chs, ix));
+	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
+	kvfree(in);
+	if (!err)
+		priv->rss.direct_rqtn[ix] = MLX5_GET(create_rqt_out, out, rqtn);
+	return err;
+}
+
+static int mlx5e_direct_rqt_redirect(struct mlx5e_priv *priv,
+				     struct mlx5e_channels *chs,
+				     unsigned int ix)
+{
+	int inlen = MLX5_ST_SZ_BYTES(modify_rqt_in) + sizeof(u32);
+	u32 out[MLX5_ST_SZ_DW(modify_rqt_out)] = {};
+	void *in, *rqtc;
+	int err;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	MLX5_SET(modify_rqt_in, in, opcode, MLX5_CMD_OP_MODIFY_RQT);
+	MLX5_SET(modify_rqt_in, in, rqtn, priv->rss.direct_rqtn[ix]);
+	MLX5_SET(modify_rqt_in, in, bitmask.rqn_list, 1);
+	rqtc = MLX5_ADDR_OF(modify_rqt_in, in, ctx);
+	MLX5_SET(rqtc, rqtc, rqt_actual_size, 1);
+	MLX5_SET(rqtc, rqtc, rq_num[0], mlx5e_direct_rqn(chs, ix));
+	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
+	kvfree(in);
+	return err;
+}
+
+static void mlx5e_rqtn_destroy(struct mlx5e_priv *priv, u32 rqtn)
 {
 	u32 in[MLX5_ST_SZ_DW(destroy_rqt_in)] = {};
 
 	MLX5_SET(destroy_rqt_in, in, opcode, MLX5_CMD_OP_DESTROY_RQT);
-	MLX5_SET(destroy_rqt_in, in, rqtn, priv->rss.rqtn);
+	MLX5_SET(destroy_rqt_in, in, rqtn, rqtn);
 	mlx5_cmd_exec_in(priv->mdev, destroy_rqt, in);
 }
 
 /**
- * mlx5e_rss_redirect() - point the RQT at the RQs of @chs
+ * mlx5e_rss_redirect() - point the RQT and the direct RQTs at the RQs
+ * of @chs
  * @priv: the netdev's private area
  * @chs: the channels
  *
@@ -112,6 +168,7 @@ int mlx5e_rss_redirect(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 	int inlen = MLX5_ST_SZ_BYTES(modify_rqt_in) +
 		    sizeof(u32) * MLX5E_INDIR_RQT_SIZE;
 	u32 out[MLX5_ST_SZ_DW(modify_rqt_out)] = {};
+	unsigned int ix;
 	void *in, *rqtc;
 	int err;
 
@@ -125,6 +182,8 @@ int mlx5e_rss_redirect(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 	mlx5e_rqt_fill(priv, chs, rqtc);
 	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
 	kvfree(in);
+	for (ix = 0; !err && ix < priv->max_nch; ix++)
+		err = mlx5e_direct_rqt_redirect(priv, chs, ix);
 	return err;
 }
 
@@ -164,13 +223,79 @@ static int mlx5e_tir_create(struct mlx5e_priv *priv, unsigned int tt)
 	return err;
 }
 
-static void mlx5e_tir_destroy(struct mlx5e_priv *priv, unsigned int tt)
+static void mlx5e_tirn_destroy(struct mlx5e_priv *priv, u32 tirn)
 {
 	u32 in[MLX5_ST_SZ_DW(destroy_tir_in)] = {};
 
 	MLX5_SET(destroy_tir_in, in, opcode, MLX5_CMD_OP_DESTROY_TIR);
-	MLX5_SET(destroy_tir_in, in, tirn, priv->rss.tirn[tt]);
+	MLX5_SET(destroy_tir_in, in, tirn, tirn);
 	mlx5_cmd_exec_in(priv->mdev, destroy_tir, in);
+}
+
+static void mlx5e_tir_destroy(struct mlx5e_priv *priv, unsigned int tt)
+{
+	mlx5e_tirn_destroy(priv, priv->rss.tirn[tt]);
+}
+
+/* A TIR over the direct RQT of channel index @ix: no hashing, one RQ. */
+static int mlx5e_direct_tir_create(struct mlx5e_priv *priv, unsigned int ix)
+{
+	u32 out[MLX5_ST_SZ_DW(create_tir_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(create_tir_in)] = {};
+	void *tirc = MLX5_ADDR_OF(create_tir_in, in, ctx);
+	int err;
+
+	MLX5_SET(create_tir_in, in, opcode, MLX5_CMD_OP_CREATE_TIR);
+	MLX5_SET(tirc, tirc, transport_domain, priv->res.tdn);
+	MLX5_SET(tirc, tirc, disp_type, MLX5_TIRC_DISP_TYPE_INDIRECT);
+	MLX5_SET(tirc, tirc, indirect_table, priv->rss.direct_rqtn[ix]);
+	MLX5_SET(tirc, tirc, rx_hash_fn, MLX5_RX_HASH_FN_INVERTED_XOR8);
+	err = mlx5_cmd_exec_inout(priv->mdev, create_tir, in, out);
+	if (!err)
+		priv->rss.direct_tirn[ix] = MLX5_GET(create_tir_out, out, tirn);
+	return err;
+}
+
+static void mlx5e_direct_destroy(struct mlx5e_priv *priv, unsigned int n)
+{
+	struct mlx5e_rss *rss = &priv->rss;
+
+	while (n--) {
+		mlx5e_tirn_destroy(priv, rss->direct_tirn[n]);
+		mlx5e_rqtn_destroy(priv, rss->direct_rqtn[n]);
+	}
+	kfree(rss->direct_rqtn);
+	kfree(rss->direct_tirn);
+	rss->direct_rqtn = NULL;
+	rss->direct_tirn = NULL;
+}
+
+static int mlx5e_direct_create(struct mlx5e_priv *priv,
+			       struct mlx5e_channels *chs)
+{
+	struct mlx5e_rss *rss = &priv->rss;
+	unsigned int ix;
+	int err = 0;
+
+	rss->direct_rqtn = kcalloc(priv->max_nch, sizeof(u32), GFP_KERNEL);
+	rss->direct_tirn = kcalloc(priv->max_nch, sizeof(u32), GFP_KERNEL);
+	if (!rss->direct_rqtn || !rss->direct_tirn) {
+		mlx5e_direct_destroy(priv, 0);
+		return -ENOMEM;
+	}
+	for (ix = 0; ix < priv->max_nch; ix++) {
+		err = mlx5e_direct_rqt_create(priv, chs, ix);
+		if (err)
+			break;
+		err = mlx5e_direct_tir_create(priv, ix);
+		if (err) {
+			mlx5e_rqtn_destroy(priv, rss->direct_rqtn[ix]);
+			break;
+		}
+	}
+	if (err)
+		mlx5e_direct_destroy(priv, ix);
+	return err;
 }
 
 /**
@@ -201,7 +326,8 @@ int mlx5e_rss_set_key(struct mlx5e_priv *priv, const u8 *key)
 }
 
 /**
- * mlx5e_rss_create() - the RQT over @chs and a TIR per traffic type
+ * mlx5e_rss_create() - the RQT over @chs, a TIR per traffic type, and
+ * the direct RQT and TIR of each channel index
  * @priv: the netdev's private area
  * @chs: the channels
  *
@@ -220,12 +346,15 @@ int mlx5e_rss_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 		if (err)
 			goto err_tirs;
 	}
+	err = mlx5e_direct_create(priv, chs);
+	if (err)
+		goto err_tirs;
 	return 0;
 
 err_tirs:
 	while (tt--)
 		mlx5e_tir_destroy(priv, tt);
-	mlx5e_rqt_destroy(priv);
+	mlx5e_rqtn_destroy(priv, priv->rss.rqtn);
 	return err;
 }
 
@@ -233,7 +362,8 @@ void mlx5e_rss_destroy(struct mlx5e_priv *priv)
 {
 	unsigned int tt;
 
+	mlx5e_direct_destroy(priv, priv->max_nch);
 	for (tt = 0; tt < MLX5E_NUM_TT; tt++)
 		mlx5e_tir_destroy(priv, tt);
-	mlx5e_rqt_destroy(priv);
+	mlx5e_rqtn_destroy(priv, priv->rss.rqtn);
 }
