@@ -60,23 +60,40 @@ void mlx5e_rss_init(struct mlx5e_priv *priv)
 	}
 }
 
-static void mlx5e_rqt_fill(struct mlx5e_priv *priv, struct mlx5e_channels *chs,
-			   void *rqtc)
+/* An RQT's RQs: the indirection table's (@ix < 0), or channel @ix's alone
+ * (a direct RQT). Returns the RQT's size.
+ */
+static unsigned int mlx5e_rqt_fill(struct mlx5e_priv *priv,
+				   struct mlx5e_channels *chs, int ix,
+				   void *rqtc)
 {
 	unsigned int i;
 
+	if (ix >= 0) {
+		MLX5_SET(rqtc, rqtc, rqt_actual_size, 1);
+		MLX5_SET(rqtc, rqtc, rq_num[0], chs->c[ix % chs->num]->rq.rqn);
+		return 1;
+	}
 	MLX5_SET(rqtc, rqtc, rqt_actual_size, MLX5E_INDIR_RQT_SIZE);
 	for (i = 0; i < MLX5E_INDIR_RQT_SIZE; i++) {
-		u32 ix = priv->rss.indir[i] % chs->num;
+		u32 c = priv->rss.indir[i] % chs->num;
 
-		MLX5_SET(rqtc, rqtc, rq_num[i], chs->c[ix]->rq.rqn);
+		MLX5_SET(rqtc, rqtc, rq_num[i], chs->c[c]->rq.rqn);
 	}
+	return MLX5E_INDIR_RQT_SIZE;
 }
 
-static int mlx5e_rqt_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
+static unsigned int mlx5e_rqt_size(int ix)
+{
+	return ix < 0 ? MLX5E_INDIR_RQT_SIZE : 1;
+}
+
+/* Create the RQT mlx5e_rqt_fill() describes for @ix, its number in @rqtn. */
+static int mlx5e_rqt_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs,
+			    int ix, u32 *rqtn)
 {
 	int inlen = MLX5_ST_SZ_BYTES(create_rqt_in) +
-		    sizeof(u32) * MLX5E_INDIR_RQT_SIZE;
+		    sizeof(u32) * mlx5e_rqt_size(ix);
 	u32 out[MLX5_ST_SZ_DW(create_rqt_out)] = {};
 	void *in, *rqtc;
 	int err;
@@ -86,48 +103,20 @@ static int mlx5e_rqt_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 		return -ENOMEM;
 	MLX5_SET(create_rqt_in, in, opcode, MLX5_CMD_OP_CREATE_RQT);
 	rqtc = MLX5_ADDR_OF(create_rqt_in, in, rqt_context);
-	MLX5_SET(rqtc, rqtc, rqt_max_size, MLX5E_INDIR_RQT_SIZE);
-	mlx5e_rqt_fill(priv, chs, rqtc);
+	MLX5_SET(rqtc, rqtc, rqt_max_size, mlx5e_rqt_fill(priv, chs, ix, rqtc));
 	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
 	kvfree(in);
 	if (!err)
-		priv->rss.rqtn = MLX5_GET(create_rqt_out, out, rqtn);
+		*rqtn = MLX5_GET(create_rqt_out, out, rqtn);
 	return err;
 }
 
-static u32 mlx5e_direct_rqn(struct mlx5e_channels *chs, unsigned int ix)
+/* Point RQT @rqtn at the RQs mlx5e_rqt_fill() names for @ix. */
+static int mlx5e_rqt_redirect(struct mlx5e_priv *priv,
+			      struct mlx5e_channels *chs, int ix, u32 rqtn)
 {
-	return chs->c[ix % chs->num]->rq.rqn;
-}
-
-static int mlx5e_direct_rqt_create(struct mlx5e_priv *priv,
-				   struct mlx5e_channels *chs, unsigned int ix)
-{
-	int inlen = MLX5_ST_SZ_BYTES(create_rqt_in) + sizeof(u32);
-	u32 out[MLX5_ST_SZ_DW(create_rqt_out)] = {};
-	void *in, *rqtc;
-	int err;
-
-	in = kvzalloc(inlen, GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	MLX5_SET(create_rqt_in, in, opcode, MLX5_CMD_OP_CREATE_RQT);
-	rqtc = MLX5_ADDR_OF(create_rqt_in, in, rqt_context);
-	MLX5_SET(rqtc, rqtc, rqt_max_size, 1);
-	MLX5_SET(rqtc, rqtc, rqt_actual_size, 1);
-	MLX5_SET(rqtc, rqtc, rq_num[0], mlx5e_direct_rqn(chs, ix));
-	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
-	kvfree(in);
-	if (!err)
-		priv->rss.direct_rqtn[ix] = MLX5_GET(create_rqt_out, out, rqtn);
-	return err;
-}
-
-static int mlx5e_direct_rqt_redirect(struct mlx5e_priv *priv,
-				     struct mlx5e_channels *chs,
-				     unsigned int ix)
-{
-	int inlen = MLX5_ST_SZ_BYTES(modify_rqt_in) + sizeof(u32);
+	int inlen = MLX5_ST_SZ_BYTES(modify_rqt_in) +
+		    sizeof(u32) * mlx5e_rqt_size(ix);
 	u32 out[MLX5_ST_SZ_DW(modify_rqt_out)] = {};
 	void *in, *rqtc;
 	int err;
@@ -136,11 +125,10 @@ static int mlx5e_direct_rqt_redirect(struct mlx5e_priv *priv,
 	if (!in)
 		return -ENOMEM;
 	MLX5_SET(modify_rqt_in, in, opcode, MLX5_CMD_OP_MODIFY_RQT);
-	MLX5_SET(modify_rqt_in, in, rqtn, priv->rss.direct_rqtn[ix]);
+	MLX5_SET(modify_rqt_in, in, rqtn, rqtn);
 	MLX5_SET(modify_rqt_in, in, bitmask.rqn_list, 1);
 	rqtc = MLX5_ADDR_OF(modify_rqt_in, in, ctx);
-	MLX5_SET(rqtc, rqtc, rqt_actual_size, 1);
-	MLX5_SET(rqtc, rqtc, rq_num[0], mlx5e_direct_rqn(chs, ix));
+	mlx5e_rqt_fill(priv, chs, ix, rqtc);
 	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
 	kvfree(in);
 	return err;
@@ -165,25 +153,12 @@ static void mlx5e_rqtn_destroy(struct mlx5e_priv *priv, u32 rqtn)
  */
 int mlx5e_rss_redirect(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 {
-	int inlen = MLX5_ST_SZ_BYTES(modify_rqt_in) +
-		    sizeof(u32) * MLX5E_INDIR_RQT_SIZE;
-	u32 out[MLX5_ST_SZ_DW(modify_rqt_out)] = {};
 	unsigned int ix;
-	void *in, *rqtc;
 	int err;
 
-	in = kvzalloc(inlen, GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	MLX5_SET(modify_rqt_in, in, opcode, MLX5_CMD_OP_MODIFY_RQT);
-	MLX5_SET(modify_rqt_in, in, rqtn, priv->rss.rqtn);
-	MLX5_SET(modify_rqt_in, in, bitmask.rqn_list, 1);
-	rqtc = MLX5_ADDR_OF(modify_rqt_in, in, ctx);
-	mlx5e_rqt_fill(priv, chs, rqtc);
-	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
-	kvfree(in);
+	err = mlx5e_rqt_redirect(priv, chs, -1, priv->rss.rqtn);
 	for (ix = 0; !err && ix < priv->max_nch; ix++)
-		err = mlx5e_direct_rqt_redirect(priv, chs, ix);
+		err = mlx5e_rqt_redirect(priv, chs, ix, priv->rss.direct_rqtn[ix]);
 	return err;
 }
 
@@ -284,7 +259,7 @@ static int mlx5e_direct_create(struct mlx5e_priv *priv,
 		return -ENOMEM;
 	}
 	for (ix = 0; ix < priv->max_nch; ix++) {
-		err = mlx5e_direct_rqt_create(priv, chs, ix);
+		err = mlx5e_rqt_create(priv, chs, ix, &rss->direct_rqtn[ix]);
 		if (err)
 			break;
 		err = mlx5e_direct_tir_create(priv, ix);
@@ -338,7 +313,7 @@ int mlx5e_rss_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 	unsigned int tt;
 	int err;
 
-	err = mlx5e_rqt_create(priv, chs);
+	err = mlx5e_rqt_create(priv, chs, -1, &priv->rss.rqtn);
 	if (err)
 		return err;
 	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
