@@ -61,23 +61,72 @@ static int mlx5e_ft_create(struct mlx5e_priv *priv, struct mlx5e_flow_table *ft,
 	return 0;
 }
 
+/**
+ * mlx5e_fs_fg_create() - a flow group of a NIC RX flow table
+ * @priv: the netdev's private area
+ * @table_id: the table
+ * @start: its first flow index
+ * @end: its last flow index
+ * @criteria: the outer headers it matches (fte_match_set_lyr_2_4; all
+ *	zero: any frame)
+ * @group_id: the new group's number
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_fs_fg_create(struct mlx5e_priv *priv, u32 table_id, u32 start,
+		       u32 end, const void *criteria, u32 *group_id)
+{
+	size_t len = MLX5_ST_SZ_BYTES(fte_match_set_lyr_2_4);
+	int inlen = MLX5_ST_SZ_BYTES(create_flow_group_in);
+	u32 out[MLX5_ST_SZ_DW(create_flow_group_out)] = {};
+	void *in;
+	int err;
+
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	MLX5_SET(create_flow_group_in, in, opcode, MLX5_CMD_OP_CREATE_FLOW_GROUP);
+	MLX5_SET(create_flow_group_in, in, table_type, MLX5_FLOW_TABLE_TYPE_NIC_RX);
+	MLX5_SET(create_flow_group_in, in, table_id, table_id);
+	MLX5_SET(create_flow_group_in, in, start_flow_index, start);
+	MLX5_SET(create_flow_group_in, in, end_flow_index, end);
+	if (memchr_inv(criteria, 0, len))
+		MLX5_SET(create_flow_group_in, in, match_criteria_enable,
+			 MLX5_MATCH_OUTER_HEADERS);
+	memcpy(MLX5_ADDR_OF(create_flow_group_in, in,
+			    match_criteria.outer_headers), criteria, len);
+	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
+	kvfree(in);
+	if (!err)
+		*group_id = MLX5_GET(create_flow_group_out, out, group_id);
+	return err;
+}
+
+/**
+ * mlx5e_fs_fg_destroy() - destroy a flow group of a NIC RX flow table
+ * @priv: the netdev's private area
+ * @table_id: the table
+ * @group_id: the group
+ */
+void mlx5e_fs_fg_destroy(struct mlx5e_priv *priv, u32 table_id, u32 group_id)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_flow_group_in)] = {};
+
+	MLX5_SET(destroy_flow_group_in, in, opcode, MLX5_CMD_OP_DESTROY_FLOW_GROUP);
+	MLX5_SET(destroy_flow_group_in, in, table_type, MLX5_FLOW_TABLE_TYPE_NIC_RX);
+	MLX5_SET(destroy_flow_group_in, in, table_id, table_id);
+	MLX5_SET(destroy_flow_group_in, in, group_id, group_id);
+	mlx5_cmd_exec_in(priv->mdev, destroy_flow_group, in);
+}
+
 static void mlx5e_ft_destroy(struct mlx5e_priv *priv,
 			     struct mlx5e_flow_table *ft)
 {
 	u32 in[MLX5_ST_SZ_DW(destroy_flow_table_in)] = {};
 	u8 i;
 
-	for (i = 0; i < ft->num_groups; i++) {
-		u32 gin[MLX5_ST_SZ_DW(destroy_flow_group_in)] = {};
-
-		MLX5_SET(destroy_flow_group_in, gin, opcode,
-			 MLX5_CMD_OP_DESTROY_FLOW_GROUP);
-		MLX5_SET(destroy_flow_group_in, gin, table_type,
-			 MLX5_FLOW_TABLE_TYPE_NIC_RX);
-		MLX5_SET(destroy_flow_group_in, gin, table_id, ft->id);
-		MLX5_SET(destroy_flow_group_in, gin, group_id, ft->groups[i]);
-		mlx5_cmd_exec_in(priv->mdev, destroy_flow_group, gin);
-	}
+	for (i = 0; i < ft->num_groups; i++)
+		mlx5e_fs_fg_destroy(priv, ft->id, ft->groups[i]);
 	ft->num_groups = 0;
 	MLX5_SET(destroy_flow_table_in, in, opcode, MLX5_CMD_OP_DESTROY_FLOW_TABLE);
 	MLX5_SET(destroy_flow_table_in, in, table_type, MLX5_FLOW_TABLE_TYPE_NIC_RX);
@@ -119,29 +168,14 @@ static void mlx5e_fg_set_criteria(void *hdrs, enum mlx5e_fg_match match)
 static int mlx5e_fg_create(struct mlx5e_priv *priv, struct mlx5e_flow_table *ft,
 			   u32 start, u32 end, enum mlx5e_fg_match match)
 {
-	int inlen = MLX5_ST_SZ_BYTES(create_flow_group_in);
-	u32 out[MLX5_ST_SZ_DW(create_flow_group_out)] = {};
-	void *in, *hdrs;
+	u32 criteria[MLX5_ST_SZ_DW(fte_match_set_lyr_2_4)] = {};
 	int err;
 
-	in = kvzalloc(inlen, GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	MLX5_SET(create_flow_group_in, in, opcode, MLX5_CMD_OP_CREATE_FLOW_GROUP);
-	MLX5_SET(create_flow_group_in, in, table_type, MLX5_FLOW_TABLE_TYPE_NIC_RX);
-	MLX5_SET(create_flow_group_in, in, table_id, ft->id);
-	MLX5_SET(create_flow_group_in, in, start_flow_index, start);
-	MLX5_SET(create_flow_group_in, in, end_flow_index, end);
-	if (match != MLX5E_FG_NONE)
-		MLX5_SET(create_flow_group_in, in, match_criteria_enable,
-			 MLX5_MATCH_OUTER_HEADERS);
-	hdrs = MLX5_ADDR_OF(create_flow_group_in, in, match_criteria.outer_headers);
-	mlx5e_fg_set_criteria(hdrs, match);
-	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
-	kvfree(in);
+	mlx5e_fg_set_criteria(criteria, match);
+	err = mlx5e_fs_fg_create(priv, ft->id, start, end, criteria,
+				 &ft->groups[ft->num_groups]);
 	if (!err)
-		ft->groups[ft->num_groups++] = MLX5_GET(create_flow_group_out,
-							out, group_id);
+		ft->num_groups++;
 	return err;
 }
 

@@ -8,6 +8,9 @@ int mlx5e_fs_create(struct mlx5e_priv *priv);
 void mlx5e_fs_destroy(struct mlx5e_priv *priv);
 void mlx5e_fs_apply_rx_mode(struct mlx5e_priv *priv);
 int mlx5e_fs_update_root(struct mlx5e_priv *priv);
+int mlx5e_fs_fg_create(struct mlx5e_priv *priv, u32 table_id, u32 start,
+		       u32 end, const void *criteria, u32 *group_id);
+void mlx5e_fs_fg_destroy(struct mlx5e_priv *priv, u32 table_id, u32 group_id);
 
 /* en/fs_ethtool.c: ethtool -N rules, in a table ahead of the L2 table. */
 #define MLX5E_ETHTOOL_LEVEL	0

@@ -300,46 +300,21 @@ static int mlx5e_ethtool_fg_create(struct mlx5e_priv *priv, unsigned int g,
 				   const u32 *criteria)
 {
 	struct mlx5e_ethtool_group *grp = &priv->fs.ethtool.groups[g];
-	int inlen = MLX5_ST_SZ_BYTES(create_flow_group_in);
-	u32 out[MLX5_ST_SZ_DW(create_flow_group_out)] = {};
-	void *in;
 	int err;
 
-	in = kvzalloc(inlen, GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	MLX5_SET(create_flow_group_in, in, opcode, MLX5_CMD_OP_CREATE_FLOW_GROUP);
-	MLX5_SET(create_flow_group_in, in, table_type, MLX5_FLOW_TABLE_TYPE_NIC_RX);
-	MLX5_SET(create_flow_group_in, in, table_id, priv->fs.ethtool.ft_id);
-	MLX5_SET(create_flow_group_in, in, start_flow_index,
-		 g * MLX5E_ETHTOOL_GROUP_SIZE);
-	MLX5_SET(create_flow_group_in, in, end_flow_index,
-		 (g + 1) * MLX5E_ETHTOOL_GROUP_SIZE - 1);
-	if (memchr_inv(criteria, 0, sizeof(grp->criteria)))
-		MLX5_SET(create_flow_group_in, in, match_criteria_enable,
-			 MLX5_MATCH_OUTER_HEADERS);
-	memcpy(MLX5_ADDR_OF(create_flow_group_in, in,
-			    match_criteria.outer_headers),
-	       criteria, sizeof(grp->criteria));
-	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
-	kvfree(in);
-	if (err)
-		return err;
-	grp->id = MLX5_GET(create_flow_group_out, out, group_id);
-	memcpy(grp->criteria, criteria, sizeof(grp->criteria));
-	return 0;
+	err = mlx5e_fs_fg_create(priv, priv->fs.ethtool.ft_id,
+				 g * MLX5E_ETHTOOL_GROUP_SIZE,
+				 (g + 1) * MLX5E_ETHTOOL_GROUP_SIZE - 1,
+				 criteria, &grp->id);
+	if (!err)
+		memcpy(grp->criteria, criteria, sizeof(grp->criteria));
+	return err;
 }
 
 static void mlx5e_ethtool_fg_destroy(struct mlx5e_priv *priv, unsigned int g)
 {
-	u32 in[MLX5_ST_SZ_DW(destroy_flow_group_in)] = {};
-
-	MLX5_SET(destroy_flow_group_in, in, opcode, MLX5_CMD_OP_DESTROY_FLOW_GROUP);
-	MLX5_SET(destroy_flow_group_in, in, table_type, MLX5_FLOW_TABLE_TYPE_NIC_RX);
-	MLX5_SET(destroy_flow_group_in, in, table_id, priv->fs.ethtool.ft_id);
-	MLX5_SET(destroy_flow_group_in, in, group_id,
-		 priv->fs.ethtool.groups[g].id);
-	mlx5_cmd_exec_in(priv->mdev, destroy_flow_group, in);
+	mlx5e_fs_fg_destroy(priv, priv->fs.ethtool.ft_id,
+			    priv->fs.ethtool.groups[g].id);
 }
 
 static int mlx5e_ethtool_fte_set(struct mlx5e_priv *priv, u32 group_id,
