@@ -206,7 +206,7 @@ static int mlx5e_ethtool_validate(struct mlx5e_priv *priv,
 		u64 ring = ethtool_get_flow_spec_ring(fs->ring_cookie);
 
 		if (ethtool_get_flow_spec_ring_vf(fs->ring_cookie)) {
-			netdev_err(netdev, "ethtool rule %u: no VFs to steer to\n",
+			netdev_err(netdev, "ethtool rule %u: only the function's own queues, no VF or wake-up action\n",
 				   fs->location);
 			return -EINVAL;
 		}
@@ -383,6 +383,8 @@ static int mlx5e_ethtool_rule_install(struct mlx5e_priv *priv,
 	unsigned int slot;
 	u32 index;
 
+	/* A group's slots are the bits of its u32 used. */
+	BUILD_BUG_ON(MLX5E_ETHTOOL_GROUP_SIZE != 32);
 	mlx5e_ethtool_match_build(&rule->spec, &m);
 	if (!et->ft_created) {
 		err = mlx5e_ethtool_ft_create(priv);
@@ -460,8 +462,14 @@ static void mlx5e_ethtool_rule_uninstall(struct mlx5e_priv *priv,
 		if (et->groups[g].used)
 			return;
 	et->ft_created = false;
-	if (rooted && mlx5e_fs_update_root(priv))
-		netdev_warn(priv->netdev, "moving the root to the L2 table failed\n");
+	if (rooted && mlx5e_fs_update_root(priv)) {
+		/* Still the root: kept, empty (a miss goes on to L2), until
+		 * the next rule or the flow tables' teardown.
+		 */
+		netdev_warn(priv->netdev, "moving the root to the L2 table failed: the empty ethtool table stays\n");
+		et->ft_created = true;
+		return;
+	}
 	et->ft_created = true;
 	mlx5e_ethtool_ft_destroy(priv);
 }
@@ -487,6 +495,67 @@ static void mlx5e_ethtool_free(struct mlx5e_priv *priv,
 	kfree(rule);
 }
 
+/* The distinct masks of the rules and how many rules have each. */
+struct mlx5e_ethtool_masks {
+	unsigned int n;
+	struct {
+		u32 c[MLX5_ST_SZ_DW(fte_match_set_lyr_2_4)];
+		unsigned int rules;
+	} mask[MLX5E_ETHTOOL_MAX_GROUPS];
+};
+
+/* Count @spec's mask; false when there would be more masks than groups. */
+static bool mlx5e_ethtool_mask_count(struct mlx5e_ethtool_masks *masks,
+				     const struct ethtool_rx_flow_spec *spec)
+{
+	struct mlx5e_ethtool_match m;
+	unsigned int i;
+
+	mlx5e_ethtool_match_build(spec, &m);
+	for (i = 0; i < masks->n; i++)
+		if (!memcmp(masks->mask[i].c, m.c, sizeof(m.c)))
+			break;
+	if (i == masks->n) {
+		if (i == MLX5E_ETHTOOL_MAX_GROUPS)
+			return false;
+		memcpy(masks->mask[i].c, m.c, sizeof(m.c));
+		masks->n++;
+	}
+	masks->mask[i].rules++;
+	return true;
+}
+
+/*
+ * Whether the rules, with @fs in place of @old, fit the table's groups as
+ * mlx5e_ethtool_fs_install() puts them at the next open: each distinct
+ * mask takes ceil(rules / MLX5E_ETHTOOL_GROUP_SIZE) groups.
+ */
+static bool mlx5e_ethtool_fits(struct mlx5e_priv *priv,
+			       const struct ethtool_rx_flow_spec *fs,
+			       const struct mlx5e_ethtool_rule *old)
+{
+	struct mlx5e_ethtool_masks *masks;
+	struct mlx5e_ethtool_rule *rule;
+	unsigned int groups = 0, i;
+	bool fits;
+
+	masks = kzalloc(sizeof(*masks), GFP_KERNEL);
+	if (!masks)
+		return false;
+	fits = mlx5e_ethtool_mask_count(masks, fs);
+	list_for_each_entry(rule, &priv->fs.ethtool.rules, list) {
+		if (!fits)
+			break;
+		if (rule != old)
+			fits = mlx5e_ethtool_mask_count(masks, &rule->spec);
+	}
+	for (i = 0; fits && i < masks->n; i++)
+		groups += DIV_ROUND_UP(masks->mask[i].rules,
+				       MLX5E_ETHTOOL_GROUP_SIZE);
+	kfree(masks);
+	return fits && groups <= MLX5E_ETHTOOL_MAX_GROUPS;
+}
+
 /* Add or replace the rule at @fs->location. */
 static int mlx5e_ethtool_rule_add(struct mlx5e_priv *priv,
 				  const struct ethtool_rx_flow_spec *fs)
@@ -494,17 +563,31 @@ static int mlx5e_ethtool_rule_add(struct mlx5e_priv *priv,
 	struct mlx5e_ethtool_steering *et = &priv->fs.ethtool;
 	struct mlx5e_ethtool_rule *rule, *old, *iter;
 	struct list_head *head = &et->rules;
-	bool had_ft = et->ft_created;
+	bool had_ft;
 	int err;
 
 	err = mlx5e_ethtool_validate(priv, fs);
 	if (err)
 		return err;
+	old = mlx5e_ethtool_find(priv, fs->location);
+	if (!priv->fs.created && !mlx5e_ethtool_fits(priv, fs, old)) {
+		netdev_err(priv->netdev, "ethtool rule %u: all %u flow groups would be in use (too many distinct masks)\n",
+			   fs->location, MLX5E_ETHTOOL_MAX_GROUPS);
+		return -ENOSPC;
+	}
 	rule = kzalloc(sizeof(*rule), GFP_KERNEL);
 	if (!rule)
 		return -ENOMEM;
 	rule->spec = *fs;
 	rule->group = -1;
+	/* The old rule goes first, as upstream replaces one: the device never
+	 * holds two entries of one match in one group.
+	 */
+	if (old) {
+		mlx5e_ethtool_rule_uninstall(priv, old, priv->fs.created);
+		mlx5e_ethtool_free(priv, old);
+	}
+	had_ft = et->ft_created;
 	if (priv->fs.created) {
 		err = mlx5e_ethtool_rule_install(priv, rule);
 		if (!err && !had_ft) {
@@ -518,12 +601,6 @@ static int mlx5e_ethtool_rule_add(struct mlx5e_priv *priv,
 			kfree(rule);
 			return err;
 		}
-	}
-	/* The new entry is in before the old one goes. */
-	old = mlx5e_ethtool_find(priv, fs->location);
-	if (old) {
-		mlx5e_ethtool_rule_uninstall(priv, old, true);
-		mlx5e_ethtool_free(priv, old);
 	}
 	list_for_each_entry(iter, &et->rules, list) {
 		if (iter->spec.location > fs->location)
@@ -643,6 +720,8 @@ void mlx5e_ethtool_fs_remove(struct mlx5e_priv *priv)
 
 	list_for_each_entry(rule, &priv->fs.ethtool.rules, list)
 		mlx5e_ethtool_rule_uninstall(priv, rule, false);
+	if (priv->fs.ethtool.ft_created)
+		mlx5e_ethtool_ft_destroy(priv);
 }
 
 void mlx5e_ethtool_fs_init(struct mlx5e_priv *priv)

@@ -139,6 +139,22 @@ if mode in ("add", "del"):
                 nfc(INS, ti * 20 + i, ft, h, m, i % nq)
             else:
                 nfc(DEL, ti * 20 + i)
+elif mode == "masks":
+    # UDP/IPv4 rules at 700.., rule k matching destination port 0 under
+    # mask k (each mask its own), to queue 0, until one is refused.
+    n = 0
+    for k in range(1, int(sys.argv[4]) + 1):
+        try:
+            nfc(INS, 699 + k, UDP4, bytes(12), struct.pack("!8xH", k), 0)
+        except OSError as e:
+            print("added %d, rule %d refused: errno %d" % (n, k, e.errno))
+            break
+        n += 1
+    else:
+        print("added %d" % n)
+elif mode == "delmasks":
+    for k in range(1, int(sys.argv[4]) + 1):
+        nfc(DEL, 699 + k)
 else:
     for n in range(int(sys.argv[4])):
         k = n % 3
@@ -399,6 +415,37 @@ delete_all() {
 	ethtool -n "$a" | grep -q '^Total 0 rules'
 }
 ktap_check "every rule deleted: none listed, the model's tables as before the rules" delete_all
+
+# Rules added while the netdev is down are installed at the next open:
+# one that would find no free flow group there (a group per distinct
+# mask, MLX5E_ETHTOOL_MAX_GROUPS of them) is refused when added, not
+# dropped at the open.
+masks_down() {
+	local out rc=0
+
+	dmesg_mark ntuple-masks
+	ip link set "$a" down
+	out=$(rxnfc masks 33)
+	ip link set "$a" up
+	wait_for 15 carrier "$a" 1 || rc=1
+	diag "33 rules of distinct masks while down: $out; after ifup $(ethtool -n "$a" | grep '^Total')"
+	[ "$out" = "added 32, rule 33 refused: errno 28" ] || rc=1
+	dmesg_since ntuple-masks | grep -q 'all 32 flow groups would be in use' ||
+		{ diag "no message for the refused rule"; rc=1; }
+	! dmesg_since ntuple-masks | grep -q 'dropped' ||
+		{ diag "a rule was dropped at the open: $(dmesg_since ntuple-masks | grep dropped)"; rc=1; }
+	[ "$(ethtool -n "$a" | sed -n 's/^Total \([0-9]*\) rules.*/\1/p')" = 32 ] || rc=1
+	rxnfc delmasks 32 || rc=1
+	[ "$(fs_objs)" = "$objs0" ] || { diag "model: $(fs_objs), before the rules $objs0"; rc=1; }
+	return $rc
+}
+if [ "$DRIVER" = distro ]; then
+	ktap_skip "rules added while down: the 33rd distinct mask refused when added, none dropped at ifup" \
+		"the distribution driver's groups are its flow steering core's"
+else
+	ktap_check "rules added while down: the 33rd distinct mask refused when added, none dropped at ifup" \
+		masks_down
+fi
 
 seven_rules() {
 	local t ti
