@@ -249,10 +249,18 @@ static void mlx5e_fte_del(struct mlx5e_priv *priv, struct mlx5e_flow_table *ft,
 	mlx5_cmd_exec_in(priv->mdev, delete_fte, in);
 }
 
+/* Delete the first @n TTC entries, then the table. */
+static void mlx5e_ttc_destroy(struct mlx5e_priv *priv, unsigned int n)
+{
+	while (n--)
+		mlx5e_fte_del(priv, &priv->fs.ttc, n);
+	mlx5e_ft_destroy(priv, &priv->fs.ttc);
+}
+
 static int mlx5e_ttc_create(struct mlx5e_priv *priv)
 {
 	struct mlx5e_flow_table *ft = &priv->fs.ttc;
-	unsigned int tt;
+	unsigned int tt, n = 0;
 	int err;
 
 	err = mlx5e_ft_create(priv, ft, MLX5E_TTC_LEVEL, MLX5E_TTC_LOG_SIZE);
@@ -276,9 +284,11 @@ static int mlx5e_ttc_create(struct mlx5e_priv *priv)
 		};
 
 		err = mlx5e_fte_set(priv, &e);
+		if (!err)
+			n++;
 	}
 	if (err)
-		mlx5e_ft_destroy(priv, ft);
+		mlx5e_ttc_destroy(priv, n);
 	return err;
 }
 
@@ -401,14 +411,13 @@ err_l2:
 	mlx5e_l2_flush(priv);
 	mlx5e_ft_destroy(priv, &fs->l2);
 err_ttc:
-	mlx5e_ft_destroy(priv, &fs->ttc);
+	mlx5e_ttc_destroy(priv, MLX5E_NUM_TT);
 	return err;
 }
 
 void mlx5e_fs_destroy(struct mlx5e_priv *priv)
 {
 	struct mlx5e_flow_steering *fs = &priv->fs;
-	unsigned int i;
 
 	if (!fs->created)
 		return;
@@ -417,9 +426,7 @@ void mlx5e_fs_destroy(struct mlx5e_priv *priv)
 	mlx5e_ethtool_fs_remove(priv);
 	mlx5e_l2_flush(priv);
 	mlx5e_ft_destroy(priv, &fs->l2);
-	for (i = 0; i < MLX5E_NUM_TT; i++)
-		mlx5e_fte_del(priv, &fs->ttc, i);
-	mlx5e_ft_destroy(priv, &fs->ttc);
+	mlx5e_ttc_destroy(priv, MLX5E_NUM_TT);
 }
 
 /* The DMACs the netdev accepts now: own, broadcast, unicast, multicast. */
