@@ -1377,9 +1377,9 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 	}
 	mlx5e_stats_grow(priv, new_chs.num);
 
-	/* The new queues run before the old ones stop, and the RQT moves
-	 * to them in one command: few frames in flight are lost. TX stops
-	 * for the switch.
+	/* The new queues run before the old ones stop, and the RQTs move
+	 * to them (one command for the RSS RQT, one per direct RQT): few
+	 * frames in flight are lost. TX stops for the switch.
 	 */
 	mlx5e_deactivate_priv(priv, &old_chs);
 	err = mlx5e_set_real_queues(priv, new_chs.num);

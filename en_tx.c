@@ -495,8 +495,9 @@ void mlx5e_tx_flush_pending(struct mlx5e_txqsq *sq)
  * WQEs posted earlier in the burst were waiting for the dropped SKB's
  * doorbell: close the session, post a NOP (the doorbell names a WQE) and
  * ring. Nothing is owed while more is coming and the driver has not
- * stopped the queue: the same rule as mlx5e_tx_doorbell_stage()'s, where
- * a BQL stop under xmit_more does not ring either.
+ * stopped the queue: the rule __netdev_tx_sent_queue() gives
+ * mlx5e_tx_doorbell_stage() (BQL stops a queue only for an SKB without
+ * xmit_more, which rings anyway).
  */
 static void mlx5e_tx_flush(struct mlx5e_txqsq *sq, bool xmit_more)
 {

@@ -365,7 +365,7 @@ static int mlx5e_set_rxfh(struct net_device *netdev,
 	if (rxfh->indir) {
 		memcpy(priv->rss.indir, rxfh->indir, sizeof(priv->rss.indir));
 		if (opened)
-			err = mlx5e_rss_redirect(priv, &priv->channels);
+			err = mlx5e_rss_redirect_indir(priv, &priv->channels);
 	}
 	if (!err && rxfh->key) {
 		if (opened)

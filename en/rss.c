@@ -5,7 +5,7 @@
  * traffic type hashing (Toeplitz) the fields that type has: addresses for
  * IP, addresses and ports for TCP and UDP, nothing for the rest (entry 0).
  * The flow tables steer each traffic type to its TIR. Moving to new
- * channels rewrites the RQT only; the TIRs stay.
+ * channels rewrites the RQTs (below); the TIRs stay.
  *
  * Each channel index (up to max_nch) also has a direct RQT of one entry,
  * that channel's RQ, and a TIR over it: ethtool steering rules forward
@@ -144,6 +144,20 @@ static void mlx5e_rqtn_destroy(struct mlx5e_priv *priv, u32 rqtn)
 }
 
 /**
+ * mlx5e_rss_redirect_indir() - point the RQT at the RQs of @chs the
+ * indirection table names (after it changed)
+ * @priv: the netdev's private area
+ * @chs: the channels
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_rss_redirect_indir(struct mlx5e_priv *priv,
+			     struct mlx5e_channels *chs)
+{
+	return mlx5e_rqt_redirect(priv, chs, -1, priv->rss.rqtn);
+}
+
+/**
  * mlx5e_rss_redirect() - point the RQT and the direct RQTs at the RQs
  * of @chs
  * @priv: the netdev's private area
@@ -156,7 +170,7 @@ int mlx5e_rss_redirect(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 	unsigned int ix;
 	int err;
 
-	err = mlx5e_rqt_redirect(priv, chs, -1, priv->rss.rqtn);
+	err = mlx5e_rss_redirect_indir(priv, chs);
 	for (ix = 0; !err && ix < priv->max_nch; ix++)
 		err = mlx5e_rqt_redirect(priv, chs, ix, priv->rss.direct_rqtn[ix]);
 	return err;

@@ -9,6 +9,8 @@ void mlx5e_rss_default_indir(struct mlx5e_priv *priv, u16 num_channels);
 int mlx5e_rss_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs);
 void mlx5e_rss_destroy(struct mlx5e_priv *priv);
 int mlx5e_rss_redirect(struct mlx5e_priv *priv, struct mlx5e_channels *chs);
+int mlx5e_rss_redirect_indir(struct mlx5e_priv *priv,
+			     struct mlx5e_channels *chs);
 int mlx5e_rss_set_key(struct mlx5e_priv *priv, const u8 *key);
 
 #endif /* __MLX5_EN_RSS_H__ */
