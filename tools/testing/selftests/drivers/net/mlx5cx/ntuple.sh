@@ -38,7 +38,7 @@ D4=198.18.2.1
 S6=fd00:19::2
 D6=fd00:19::1
 
-ktap_header 29
+ktap_header 30
 
 if [ "$DRIVER" = distro ]; then
 	bdf_a=$(cx_functions | sed -n 1p)
