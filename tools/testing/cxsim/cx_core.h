@@ -37,6 +37,7 @@
 #define CX_CMD_MAX_MSG		(1u << 20)
 /* Opcodes below this are counted one by one; the rest together. */
 #define CX_NR_OPCODES		0x1000
+#define CX_NR_REGS		9	/* registers cx_reg.c models */
 
 /* UAR pages: 4 KiB pages of the core's part of BAR0; page 0 is the iseg. */
 #define CX_UAR_PAGES		(uint32_t)(CX_CORE_MMIO_SIZE >> 12)
@@ -620,6 +621,9 @@ struct cx_stats {
 	uint64_t model_errors;		/* all kinds; never reset */
 	uint64_t model_error[CX_MERR_NKINDS];
 	uint32_t cmd_count[CX_NR_OPCODES];
+	/* ACCESS_REG by register (cx_reg_name()), reads and writes. */
+	uint32_t reg_reads[CX_NR_REGS];
+	uint32_t reg_writes[CX_NR_REGS];
 	uint64_t uar_writes[CX_UAR_PAGES];
 	struct cx_uar_db uar_db[CX_UAR_PAGES];
 	struct cx_pcie_stats pcie;

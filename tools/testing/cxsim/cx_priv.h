@@ -143,6 +143,7 @@ uint8_t cx_vport_query_counter(struct cx_cmd *cmd);
 uint8_t cx_reg_access(struct cx_cmd *cmd, unsigned int reg, bool write,
 		      const uint8_t *data_in, size_t in_len, uint8_t *data_out,
 		      size_t out_len);
+const char *cx_reg_name(unsigned int idx);
 
 /* HCA (cx_hca.c). */
 void cx_hca_reset(struct cx_core *core);

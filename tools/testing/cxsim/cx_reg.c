@@ -49,6 +49,39 @@
 #define CX_REG_PCAM		0x507f
 #define CX_REG_DTOR		0xc00e
 
+/* The registers modelled, in the order the report counts them. */
+static const struct {
+	unsigned int id;
+	const char *name;
+} cx_regs[CX_NR_REGS] = {
+	{ CX_REG_PMLP, "PMLP" }, { CX_REG_PMTU, "PMTU" },
+	{ CX_REG_PTYS, "PTYS" }, { CX_REG_PAOS, "PAOS" },
+	{ CX_REG_PFCC, "PFCC" }, { CX_REG_PPCNT, "PPCNT" },
+	{ CX_REG_PPLM, "PPLM" }, { CX_REG_PCAM, "PCAM" },
+	{ CX_REG_DTOR, "DTOR" },
+};
+
+const char *cx_reg_name(unsigned int idx)
+{
+	return idx < CX_NR_REGS ? cx_regs[idx].name : NULL;
+}
+
+/* Count one access of a modelled register (others are refused). */
+static void cx_reg_count(struct cx_core *core, unsigned int reg, bool write)
+{
+	unsigned int i;
+
+	for (i = 0; i < CX_NR_REGS; i++) {
+		if (cx_regs[i].id != reg)
+			continue;
+		if (write)
+			core->stats.reg_writes[i]++;
+		else
+			core->stats.reg_reads[i]++;
+		return;
+	}
+}
+
 #define CX_LOCAL_PORT		1
 #define CX_PORT_STATUS_UP	1	/* MLX5_PORT_UP */
 #define CX_PORT_STATUS_DOWN	2	/* MLX5_PORT_DOWN */
@@ -535,6 +568,7 @@ uint8_t cx_reg_access(struct cx_cmd *cmd, unsigned int reg, bool write,
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
 	memcpy(in, data_in, in_len < sizeof(in) ? in_len : sizeof(in));
+	cx_reg_count(cmd->core, reg, write);
 
 	switch (reg) {
 	case CX_REG_PAOS:

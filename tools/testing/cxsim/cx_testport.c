@@ -184,6 +184,14 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	}
 	if (st->cmd_other)
 		KV(o, "cmd.other", st->cmd_other);
+	for (i = 0; i < CX_NR_REGS; i++) {
+		if (st->reg_reads[i])
+			cx_out(o, "reg.%s.reads %u\n", cx_reg_name(i),
+			       st->reg_reads[i]);
+		if (st->reg_writes[i])
+			cx_out(o, "reg.%s.writes %u\n", cx_reg_name(i),
+			       st->reg_writes[i]);
+	}
 	KV(o, "eqe.posted", st->eqe_posted);
 	KV(o, "eqe.dropped", st->eqe_dropped);
 	KV(o, "eq.overruns", st->eq_overruns);

@@ -532,7 +532,14 @@ static void test_eth_open_close(void)
 	   "PTYS: 100GBASE-CR4 operational");
 	memset(reg, 0, sizeof(reg));
 	MLX5_SET(ppcnt_reg, reg, local_port, 1);
-	ok(access_reg(0x5008, false, reg, 64) == 0, "PPCNT reads");
+	{
+		uint32_t reads = core.stats.reg_reads[5];
+
+		ok(access_reg(0x5008, false, reg, 64) == 0, "PPCNT reads");
+		ok(!strcmp(cx_reg_name(5), "PPCNT") &&
+		   core.stats.reg_reads[5] == reads + 1,
+		   "the report counts the PPCNT read (reg.PPCNT.reads)");
+	}
 	ok(access_reg(0x5041, false, reg, 16) == MLX5_CMD_STAT_BAD_PARAM_ERR,
 	   "PCMR (not in PCAM): BAD_PARAM");
 	{
