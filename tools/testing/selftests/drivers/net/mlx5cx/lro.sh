@@ -6,13 +6,17 @@
 # - large-receive-offload is offered and off by default;
 # - on: the stream (IPv4, then IPv6) arrives at A byte-exact, in fewer
 #   SKBs than frames on the wire: A counts rx_lro_packets, and the model
-#   wrote fewer RX CQEs than frames it received (a session's segments
+#   (where its test port is) wrote fewer RX CQEs than frames it received (a session's segments
 #   share one CQE); A's stack takes each LRO SKB, its headers rewritten
-#   right, so B retransmits nothing (an SKB dropped for a wrong length
-#   or address costs B a retransmission, though TCP repairs the stream);
+#   right, so B retransmits next to nothing (an SKB dropped for a wrong
+#   length or address costs B retransmissions, though TCP repairs the
+#   stream);
 # - XDP cannot be attached while LRO is on: refused with the extack;
 # - off again: one CQE per frame, no rx_lro_packets, still byte-exact;
 # - with XDP attached, lro on is dropped (the feature stays off).
+# distro_lro.sh runs it on the distribution's mlx5_core (DRIVER=distro),
+# which sees the model's LRO caps: the same points, XDP's refusal said in
+# the kernel log instead of the extack.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -22,13 +26,30 @@ if ! command -v socat >/dev/null; then
 	exit 0
 fi
 
+DRIVER=${DRIVER:-ours}
 SIZE_KB=${SIZE_KB:-$(sized 4096 1024)}
 A_IP6=fd00:27::1
 B_IP6=fd00:27::2
 
 ktap_header 15
 
-ours_pair_up
+if [ "$DRIVER" = distro ]; then
+	bdf_a=$(cx_functions | sed -n 1p)
+	bdf_b=$(cx_functions | sed -n 2p)
+	dmesg -C
+	modprobe mlx5_core
+	ktap_check "distribution mlx5_core binds both functions" all_bound mlx5_core
+	a=$(netdev_of "$bdf_a")
+	b=$(netdev_of "$bdf_b")
+	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+	# Its refusals, warnings by design (upstream says them so).
+	XDP_REFUSED="can't set XDP while HW-GRO/LRO is on"
+	LRO_DROPPED="LRO is incompatible with XDP"
+else
+	ours_pair_up
+	XDP_REFUSED="LRO is on: turn it off to attach XDP"
+	LRO_DROPPED="Disabling LRO"
+fi
 
 work=$(mktemp -d)
 nsb() { ip netns exec "$NS" "$@"; }
@@ -43,8 +64,9 @@ lro_set() {
 	ethtool -K "$a" lro "$1" && lro_is "$1"
 }
 
-# counters ARRAY: A's rx_lro_packets (lro), rx_lro_bytes (lrob), and the
-# model's RX CQEs (cqes) and frames received (frames) of port A.
+# counters ARRAY: A's rx_lro_packets (lro), rx_lro_bytes (lrob), and where
+# the model's test port is, its RX CQEs (cqes) and frames received
+# (frames) of port A.
 declare -A C0 C1
 counters() {
 	local -n _c=$1
@@ -53,6 +75,8 @@ counters() {
 	st=$(ethtool_stats "$a")
 	_c[lro]=$(report_get rx_lro_packets <<<"$st")
 	_c[lrob]=$(report_get rx_lro_bytes <<<"$st")
+	_c[cqes]=0 _c[frames]=0
+	[ "$MLX5CX_TESTPORT" = yes ] || return 0
 	rep=$(cxsim report "$bdf_a") || return 1
 	_c[cqes]=$(report_get cqe.rx <<<"$rep")
 	_c[frames]=$(report_get rx.frames <<<"$rep")
@@ -82,13 +106,17 @@ stream() {
 }
 
 # aggregated: the last stream came in LRO SKBs, fewer CQEs than frames,
-# and A's stack took every one (a header rewritten wrong drops it: B then
-# retransmits what it held).
+# and A's stack took them (a header rewritten wrong drops each: B then
+# retransmits what they held, more segments than there were LRO SKBs;
+# a tail loss probe may retransmit one now and then, delayed ACKs of
+# large SKBs under TCG, hence a tenth).
 aggregated() {
 	[ "$D_lro" -gt 0 ] && [ "$D_lrob" -gt 0 ] &&
-		[ "$D_cqes" -lt "$D_frames" ] && [ "$D_retrans" = 0 ]
+		[ $((D_retrans * 10)) -lt "$D_lro" ] || return 1
+	[ "$MLX5CX_TESTPORT" != yes ] || [ "$D_cqes" -lt "$D_frames" ]
 }
 
+# per_frame: no LRO SKB, and (with the test port) a CQE per frame.
 per_frame() {
 	[ "$D_lro" = 0 ] && [ "$D_cqes" = "$D_frames" ]
 }
@@ -104,8 +132,9 @@ ipv6_up() {
 			lladdr "$(cat "/sys/class/net/$a/address")"
 }
 
-# xdp_refused: attaching XDP while LRO is on fails with the extack's
-# message; nothing attached, LRO still on.
+# xdp_refused: attaching XDP while LRO is on fails with a message (ours:
+# the extack's; the distribution's: the kernel log's); nothing attached,
+# LRO still on.
 xdp_refused() {
 	local err
 
@@ -113,7 +142,7 @@ xdp_refused() {
 	err=$(ip link set dev "$a" xdpdrv obj "$work/xdp_pass.bpf.o" sec xdp 2>&1) &&
 		return 1
 	diag "ip link: $err"
-	grep -q "LRO is on" <<<"$err" &&
+	{ grep -qF "$XDP_REFUSED" <<<"$err" || dmesg | grep -qF "$XDP_REFUSED"; } &&
 		! ip -d link show "$a" | grep -q 'prog/xdp' && lro_is on
 }
 
@@ -145,7 +174,8 @@ ktap_check "ethtool -K lro off" lro_set off
 ktap_check "LRO off, IPv4: the stream arrives byte-exact" stream "$A_IP" 6003
 ktap_check "LRO off: one CQE per frame, rx_lro_packets still" per_frame
 ktap_check "XDP attached: lro on does not take" lro_dropped_with_xdp
-no_complaints "our driver logs no error or warning" "Disabling LRO"
+no_complaints "the driver logs no error or warning but the refusals" \
+	"$XDP_REFUSED" "$LRO_DROPPED"
 
 pair_down
 unload_mlx5
