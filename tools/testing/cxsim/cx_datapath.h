@@ -482,9 +482,9 @@ struct cx_lro_seg {
  * (MLX5_TIRC_PACKET_MERGE_MASK_IPV4/6_LRO)?  TCP over IPv4 without
  * options or IPv6 without extension headers, not a fragment, no more
  * than the IP length says, both checksums good, payload, and no TCP
- * flag but ACK and PSH (PSH closes the session: lro_psh_flag).  The TCP
- * options are kept as the first segment's, so a later one must carry as
- * many bytes of them.
+ * flag but ACK and PSH (PSH closes the session: lro_psh_flag).  No TCP
+ * option but the timestamp as Linux lays it out (NOP, NOP, TS:
+ * lro_time_stamp); the first segment's header is the session's.
  */
 void cx_lro_parse(const uint8_t *frame, size_t len,
 		  const struct cx_rx_class *rc, uint8_t mask,

@@ -60,6 +60,10 @@ void cx_lro_parse(const uint8_t *frame, size_t len,
 	flags = tcp[13];
 	if (!(flags & CX_TCP_ACK) || (flags & ~(CX_TCP_ACK | CX_TCP_PSH)))
 		return;
+	/* No options, or NOP, NOP, timestamp (kind 8, length 10). */
+	if (p->l4_hlen != 20 &&
+	    (p->l4_hlen != 32 || cx_get_be32(tcp + 20) != 0x0101080a))
+		return;
 	s->hlen = (uint16_t)(p->l4_off + p->l4_hlen);
 	if (s->hlen >= len)
 		return;

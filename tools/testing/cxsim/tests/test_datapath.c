@@ -1552,6 +1552,19 @@ static void test_lro(void)
 	ok(!s2.ok || !cx_lro_match(&x, &s2, false, 0),
 	   "LRO: other TCP header lengths do not join");
 	len = lro_seg(f, false, 100, seq, 0x10, 64);
+	f[46] = 8 << 4;	/* 12 bytes of options: NOP, NOP, timestamp */
+	put32(f + 54, 0x0101080a);
+	put16(f + 50, 0);
+	cx_csum_tx(f, len, MLX5_ETH_WQE_L4_CSUM);
+	lro_class(f, len, both, &s);
+	ok(s.ok && s.hlen == 66 && s.plen == 88,
+	   "LRO: the timestamp option qualifies (lro_time_stamp)");
+	put32(f + 54, 0x02040400);	/* an MSS option instead */
+	put16(f + 50, 0);
+	cx_csum_tx(f, len, MLX5_ETH_WQE_L4_CSUM);
+	lro_class(f, len, both, &s);
+	ok(!s.ok, "LRO: other options do not");
+	len = lro_seg(f, false, 100, seq, 0x10, 64);
 	f[14] = 0x46;	/* IHL 6: options (the frame's bytes reread as one) */
 	lro_class(f, len, both, &s);
 	ok(!s.ok, "LRO: IPv4 options do not qualify");
