@@ -212,6 +212,8 @@ struct mlx5e_sq_cq_stats {
  * @gro_packets: packets the device aggregated by hardware GRO (upstream's
  *	SHAMPO); this driver does none, so it stays 0 (software GRO is the
  *	stack's, counted there)
+ * @lro_packets: SKBs the device aggregated by LRO (more than one segment)
+ * @lro_bytes: their bytes
  * @pages: pages taken from the page pool (a new page started by a buffer)
  * @xdp_drop: frames XDP dropped (XDP_DROP, XDP_ABORTED, failed actions)
  * @xdp_redirect: frames XDP redirected
@@ -243,6 +245,8 @@ struct mlx5e_rq_stats {
 	u64_stats_t wqe_err;
 	u64_stats_t buff_alloc_err;
 	u64_stats_t gro_packets;
+	u64_stats_t lro_packets;
+	u64_stats_t lro_bytes;
 	u64_stats_t recover;
 	u64_stats_t pages;
 	u64_stats_t xdp_drop;

@@ -1477,23 +1477,94 @@ static int mlx5e_set_mac(struct net_device *netdev, void *addr)
 	return 0;
 }
 
+/*
+ * LRO is the TIRs' (MODIFY_TIR) and the RQs' layout (scattered with it):
+ * the channels are rebuilt only when the layout changes (a linear MTU),
+ * as upstream. Turning it on, the RQs change first; off, the TIRs, so
+ * that no session lands in linear buffers.
+ */
+static int mlx5e_set_features_locked(struct mlx5e_priv *priv,
+				     netdev_features_t changed,
+				     const struct mlx5e_params *params)
+{
+	bool lro = params->features & NETIF_F_LRO;
+	bool tirs = (changed & NETIF_F_LRO) &&
+		    test_bit(MLX5E_STATE_OPENED, &priv->state);
+	int err;
+
+	/* VLAN stripping is an RQ property: rebuild the RQs. */
+	if (!(changed & NETIF_F_HW_VLAN_CTAG_RX) &&
+	    mlx5e_rq_is_linear(params) == mlx5e_rq_is_linear(&priv->params)) {
+		err = mlx5e_params_validate(priv->mdev, params, priv->max_mtu,
+					    NULL);
+		if (!err && tirs)
+			err = mlx5e_rss_set_lro(priv, lro);
+		if (!err)
+			priv->params = *params;
+		else if (tirs)
+			mlx5e_rss_set_lro(priv, !lro);
+		return err;
+	}
+	if (tirs && !lro) {
+		err = mlx5e_rss_set_lro(priv, false);
+		if (err)
+			goto restore_tirs;
+	}
+	err = mlx5e_safe_switch_params(priv, params, NULL);
+	if (err)
+		goto restore_tirs;
+	if (tirs && lro) {
+		err = mlx5e_rss_set_lro(priv, true);
+		if (err) {
+			/* The scattered RQs do without LRO. */
+			mlx5e_rss_set_lro(priv, false);
+			priv->params.features &= ~NETIF_F_LRO;
+		}
+	}
+	return err;
+
+restore_tirs:
+	if (tirs && !lro)
+		mlx5e_rss_set_lro(priv, true);
+	return err;
+}
+
 static int mlx5e_set_features(struct net_device *netdev,
 			      netdev_features_t features)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
 	netdev_features_t changed = netdev->features ^ features;
 	struct mlx5e_params params;
-	int err = 0;
+	int err;
 
-	if (!(changed & NETIF_F_HW_VLAN_CTAG_RX))
+	if (!(changed & (NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_LRO)))
 		return 0;
-	/* VLAN stripping is an RQ property: rebuild the RQs. */
 	mutex_lock(&priv->state_lock);
 	params = priv->params;
 	params.features = features;
-	err = mlx5e_safe_switch_params(priv, &params, NULL);
+	err = mlx5e_set_features_locked(priv, changed, &params);
 	mutex_unlock(&priv->state_lock);
 	return err;
+}
+
+/* No LRO on the legacy RQ or with XDP, as upstream: dropped, and said. */
+static netdev_features_t mlx5e_fix_features(struct net_device *netdev,
+					    netdev_features_t features)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	if (!(features & NETIF_F_LRO))
+		return features;
+	mutex_lock(&priv->state_lock);
+	if (!mlx5e_rq_is_striding(&priv->params)) {
+		netdev_warn(netdev, "Disabling LRO: %s\n", MLX5E_LRO_LEGACY_MSG);
+		features &= ~NETIF_F_LRO;
+	} else if (priv->params.xdp_prog) {
+		netdev_warn(netdev, "Disabling LRO: incompatible with XDP\n");
+		features &= ~NETIF_F_LRO;
+	}
+	mutex_unlock(&priv->state_lock);
+	return features;
 }
 
 /* Stopped for longer than the watchdog allows: what dev_watchdog() asks. */
@@ -1669,6 +1740,7 @@ static const struct net_device_ops mlx5e_netdev_ops = {
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_change_mtu		= mlx5e_change_mtu,
 	.ndo_set_features	= mlx5e_set_features,
+	.ndo_fix_features	= mlx5e_fix_features,
 	.ndo_tx_timeout		= mlx5e_tx_timeout,
 	.ndo_bpf		= mlx5e_xdp_bpf,
 	.ndo_xdp_xmit		= mlx5e_xdp_xmit,
@@ -1815,7 +1887,8 @@ static void mlx5e_build_features(struct mlx5e_priv *priv)
 		f |= NETIF_F_HW_VLAN_CTAG_RX;
 	f |= NETIF_F_HW_VLAN_CTAG_TX; /* inserted inline when not in the eseg */
 
-	netdev->hw_features = f;
+	/* LRO where the device can on our striding RQ: off by default. */
+	netdev->hw_features = f | (mlx5e_lro_caps(mdev) ? NETIF_F_LRO : 0);
 	/* ethtool -N rules, always on (no aRFS to switch), as upstream mlx5e
 	 * built without aRFS: ntuple-filters on [fixed].
 	 */

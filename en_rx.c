@@ -17,6 +17,8 @@
  * next poll.
  */
 #include <linux/prefetch.h>
+#include <net/ip6_checksum.h>
+#include <net/tcp.h>
 #include <net/page_pool/helpers.h>
 
 #include "en.h"
@@ -171,6 +173,87 @@ static void mlx5e_rx_csum_fixup(struct sk_buff *skb, int depth, __be16 proto)
 				   ip_end);
 }
 
+/* Segments of an LRO session (0: the frame was in none). */
+static u8 mlx5e_cqe_lro_segs(struct mlx5_cqe64 *cqe)
+{
+	return be32_to_cpu(cqe->srqn) >> 24;
+}
+
+/*
+ * The first segment's TCP header for the whole: the last segment's PSH,
+ * and with an ACK its ACK number and window; the checksum from the
+ * payload's sum in the CQE, the header and the pseudo header's @sum.
+ */
+static void mlx5e_lro_tcp_fix(struct mlx5_cqe64 *cqe, struct tcphdr *tcp,
+			      __wsum pseudo)
+{
+	u8 l4 = get_cqe_l4_hdr_type(cqe);
+
+	tcp->psh = get_cqe_lro_tcppsh(cqe);
+	if (l4 == CQE_L4_HDR_TYPE_TCP_ACK_NO_DATA ||
+	    l4 == CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA) {
+		tcp->ack = 1;
+		tcp->ack_seq = cqe->lro.ack_seq_num;
+		tcp->window = cqe->lro.tcp_win;
+	}
+	tcp->check = 0;
+	tcp->check = csum_fold(csum_partial(tcp, tcp->doff * 4,
+					    csum_add(pseudo,
+						     csum_unfold((__force __sum16)cqe->check_sum))));
+}
+
+/*
+ * An LRO SKB (its headers in the linear part, VLAN tag stripped or not)
+ * made one packet of @len bytes as the stack expects, as upstream's
+ * mlx5e_lro_update_hdr(): the first segment's IP header gets the whole's
+ * length, the lowest TTL/hop limit (and IPv4 its checksum), the TCP
+ * header mlx5e_lro_tcp_fix(); gso_size/gso_segs let the stack
+ * resegment it to forward.
+ */
+static void mlx5e_lro_fix_hdr(struct sk_buff *skb, struct mlx5_cqe64 *cqe,
+			      u32 len, u8 segs)
+{
+	struct tcphdr *tcp;
+	int depth = 0;
+	__be16 proto;
+	u32 hlen;
+
+	/* Where __vlan_get_protocol() finds an untagged frame's IP header. */
+	skb->mac_len = ETH_HLEN;
+	proto = __vlan_get_protocol(skb, ((struct ethhdr *)skb->data)->h_proto,
+				    &depth);
+	if (proto == htons(ETH_P_IP)) {
+		struct iphdr *iph = (struct iphdr *)(skb->data + depth);
+		u32 tot = len - depth;
+
+		tcp = (struct tcphdr *)((u8 *)iph + iph->ihl * 4);
+		iph->tot_len = htons(tot);
+		iph->ttl = cqe->lro.min_ttl;
+		iph->check = 0;
+		iph->check = ip_fast_csum((u8 *)iph, iph->ihl);
+		mlx5e_lro_tcp_fix(cqe, tcp,
+				  csum_tcpudp_nofold(iph->saddr, iph->daddr,
+						     tot - iph->ihl * 4,
+						     IPPROTO_TCP, 0));
+		skb_shinfo(skb)->gso_type = SKB_GSO_TCPV4;
+	} else {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(skb->data + depth);
+		u32 plen = len - depth - sizeof(*ip6);
+
+		tcp = (struct tcphdr *)(ip6 + 1);
+		ip6->payload_len = htons(plen);
+		ip6->hop_limit = cqe->lro.min_ttl;
+		mlx5e_lro_tcp_fix(cqe, tcp,
+				  csum_unfold(~csum_ipv6_magic(&ip6->saddr,
+							       &ip6->daddr, plen,
+							       IPPROTO_TCP, 0)));
+		skb_shinfo(skb)->gso_type = SKB_GSO_TCPV6;
+	}
+	hlen = (u8 *)tcp + tcp->doff * 4 - skb->data;
+	skb_shinfo(skb)->gso_size = DIV_ROUND_UP(len - hlen, segs);
+	skb_shinfo(skb)->gso_segs = segs;
+}
+
 /*
  * The CQE's checksum verdict on the SKB (before eth_type_trans), as
  * upstream mlx5e: CHECKSUM_COMPLETE for IP frames, from the CQE's sum;
@@ -188,6 +271,12 @@ static void mlx5e_rx_csum(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 
 	if (!(rq->netdev->features & NETIF_F_RXCSUM))
 		goto none;
+	/* LRO: the device aggregated only segments it found good. */
+	if (mlx5e_cqe_lro_segs(cqe)) {
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+		mlx5e_rq_stats_inc(rq, &rq->stats->csum_unnecessary);
+		return;
+	}
 	if (rcu_access_pointer(rq->xdp_prog) ||
 	    skb->len <= MLX5E_RX_SHORT_FRAME ||
 	    !mlx5e_rx_frame_is_ip(skb, &depth, &proto) ||
@@ -346,6 +435,17 @@ static void mlx5e_rx_hwtstamp(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 static void mlx5e_complete_rx_skb(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 				  struct sk_buff *skb, u32 len)
 {
+	u8 segs = mlx5e_cqe_lro_segs(cqe);
+
+	if (segs > 1) {
+		mlx5e_lro_fix_hdr(skb, cqe, len, segs);
+		u64_stats_update_begin(&rq->stats->syncp);
+		u64_stats_inc(&rq->stats->lro_packets);
+		u64_stats_add(&rq->stats->lro_bytes, len);
+		/* Each segment is a packet, as upstream counts them. */
+		u64_stats_add(&rq->stats->packets, segs - 1);
+		u64_stats_update_end(&rq->stats->syncp);
+	}
 	mlx5e_rx_csum(rq, cqe, skb);
 	mlx5e_rx_hash(rq, cqe, skb);
 	if (unlikely(READ_ONCE(rq->hwtstamp->rx_filter) == HWTSTAMP_FILTER_ALL))

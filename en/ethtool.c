@@ -292,6 +292,11 @@ static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
 			   !mlx5e_striding_rq_caps(priv->mdev)) {
 			netdev_err(netdev, "%s\n", MLX5E_STRIDING_UNSUPPORTED_MSG);
 			err = -EOPNOTSUPP;
+		} else if (!(flags & BIT(MLX5E_PFLAG_RX_STRIDING_RQ)) &&
+			   (params.features & NETIF_F_LRO)) {
+			netdev_err(netdev, "%s: turn LRO off first\n",
+				   MLX5E_LRO_LEGACY_MSG);
+			err = -EINVAL;
 		} else if ((changed & flags & BIT(MLX5E_PFLAG_RX_CQE_COMPRESS)) &&
 			   priv->hwtstamp.rx_filter != HWTSTAMP_FILTER_NONE) {
 			netdev_err(netdev, "%s\n", MLX5E_CQE_COMPRESS_TSTAMP_MSG);

@@ -190,6 +190,54 @@ bool mlx5e_rq_is_striding(const struct mlx5e_params *params)
 }
 
 /**
+ * mlx5e_lro_caps() - whether the device can do LRO for our RQs
+ * @mdev: the device
+ *
+ * LRO, our striding RQ, and no tunneled LRO: inner and outer TIRs share
+ * the RQs, so LRO could not be off for the inner ones (as upstream).
+ *
+ * Return: true when NETIF_F_LRO may be offered.
+ */
+bool mlx5e_lro_caps(struct mlx5_core_dev *mdev)
+{
+	return MLX5_CAP_ETH(mdev, lro_cap) && mlx5e_striding_rq_caps(mdev) &&
+	       !MLX5_CAP_ETH(mdev, tunnel_lro_vxlan) &&
+	       !MLX5_CAP_ETH(mdev, tunnel_lro_gre);
+}
+
+/**
+ * mlx5e_lro_timeout() - the TIRs' LRO timeout
+ * @mdev: the device
+ *
+ * Return: the first of the device's periods (ascending) at least
+ * MLX5E_LRO_TIMEOUT_US, else its longest, in microseconds.
+ */
+u32 mlx5e_lro_timeout(struct mlx5_core_dev *mdev)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (MLX5_CAP_ETH(mdev, lro_timer_supported_periods[i]) >=
+		    MLX5E_LRO_TIMEOUT_US)
+			break;
+	return MLX5_CAP_ETH(mdev, lro_timer_supported_periods[i]);
+}
+
+/**
+ * mlx5e_rq_is_linear() - whether the RQs of @params build linear SKBs
+ * @params: the parameters
+ *
+ * Return: true for linear buffers (one per frame).
+ */
+bool mlx5e_rq_is_linear(const struct mlx5e_params *params)
+{
+	struct mlx5e_rx_buf_layout l;
+
+	mlx5e_rq_layout_any(params, &l);
+	return l.linear;
+}
+
+/**
  * mlx5e_rq_layout_any() - the RQ's buffers, whichever its type
  * @params: the parameters
  * @l: filled in
@@ -197,6 +245,10 @@ bool mlx5e_rq_is_striding(const struct mlx5e_params *params)
 void mlx5e_rq_layout_any(const struct mlx5e_params *params,
 			 struct mlx5e_rx_buf_layout *l)
 {
+	if (mlx5e_rq_is_striding(params) && (params->features & NETIF_F_LRO)) {
+		mlx5e_rx_buf_layout_lro(params->sw_mtu, PAGE_SHIFT, l);
+		return;
+	}
 	mlx5e_rx_buf_layout(mlx5e_rq_is_striding(params) ?
 			    MLX5E_RQ_TYPE_STRIDING : MLX5E_RQ_TYPE_LEGACY,
 			    params->sw_mtu, !!params->xdp_prog, PAGE_SHIFT, l);
@@ -304,6 +356,14 @@ int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 	if (params->sw_mtu < ETH_MIN_MTU || params->sw_mtu > max_mtu) {
 		NL_SET_ERR_MSG_FMT_MOD(extack, "MTU must be %u..%u",
 				       ETH_MIN_MTU, max_mtu);
+		return -EINVAL;
+	}
+	if ((params->features & NETIF_F_LRO) && !mlx5e_rq_is_striding(params)) {
+		NL_SET_ERR_MSG_MOD(extack, MLX5E_LRO_LEGACY_MSG);
+		return -EINVAL;
+	}
+	if ((params->features & NETIF_F_LRO) && params->xdp_prog) {
+		NL_SET_ERR_MSG_MOD(extack, MLX5E_LRO_XDP_MSG);
 		return -EINVAL;
 	}
 	mlx5e_rq_layout(params, &l);

@@ -24,6 +24,17 @@
 #define MLX5E_CQE_COMPRESS_STRIDX_MSG \
 	"rx_cqe_compress: the device's mini CQEs carry no stride index, needed by the striding RQ"
 
+/* Why LRO cannot be on (extack and dmesg). */
+#define MLX5E_LRO_LEGACY_MSG	"LRO needs the striding RQ (rx_striding_rq)"
+#define MLX5E_LRO_XDP_MSG	"LRO is on: turn it off to attach XDP"
+
+/* LRO: the largest session in bytes and the TIRs' timeout wanted (us),
+ * as upstream.
+ */
+#define MLX5E_LRO_MAX_BYTES		SZ_64K
+#define MLX5E_LRO_HDR_ROOM		256
+#define MLX5E_LRO_TIMEOUT_US		32
+
 /* Whether rx_striding_rq is on by default where the device has it. */
 #define MLX5E_STRIDING_RQ_DEFAULT	1
 #define MLX5E_MPWQE_LOG_WQES_MIN	3
@@ -31,6 +42,9 @@
 
 bool mlx5e_striding_rq_caps(struct mlx5_core_dev *mdev);
 bool mlx5e_rq_is_striding(const struct mlx5e_params *params);
+bool mlx5e_lro_caps(struct mlx5_core_dev *mdev);
+u32 mlx5e_lro_timeout(struct mlx5_core_dev *mdev);
+bool mlx5e_rq_is_linear(const struct mlx5e_params *params);
 int mlx5e_cqe_compress_validate(struct mlx5_core_dev *mdev,
 				const struct mlx5e_params *params);
 void mlx5e_rq_layout_any(const struct mlx5e_params *params,

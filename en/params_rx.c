@@ -150,6 +150,25 @@ void mlx5e_rx_buf_layout(enum mlx5e_rq_type type, u32 sw_mtu, bool xdp,
 }
 
 /**
+ * mlx5e_rx_buf_layout_lro() - the striding RQ's buffers with LRO
+ * @sw_mtu: the netdev MTU
+ * @page_shift: log2 of the page size
+ * @l: filled in
+ *
+ * Scattered whatever the MTU, as upstream: an LRO session fills as many
+ * consecutive strides as it needs, which only the scattered layout
+ * builds an SKB over. No XDP with LRO.
+ */
+void mlx5e_rx_buf_layout_lro(u32 sw_mtu, unsigned int page_shift,
+			     struct mlx5e_rx_buf_layout *l)
+{
+	l->type = MLX5E_RQ_TYPE_STRIDING;
+	l->linear_sz = mlx5e_rx_linear_sz(sw_mtu, false);
+	mlx5e_rx_layout_scattered(MLX5E_RQ_TYPE_STRIDING,
+				  MLX5E_SW2HW_MTU(sw_mtu), false, page_shift, l);
+}
+
+/**
  * mlx5e_rx_bufs_per_page() - buffers of a layout one page holds
  * @l: the layout
  * @page_shift: log2 of the page size

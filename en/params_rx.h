@@ -86,6 +86,8 @@ u32 mlx5e_rx_xdp_head_sz(void);
 void mlx5e_rx_buf_layout(enum mlx5e_rq_type type, u32 sw_mtu, bool xdp,
 			 unsigned int page_shift,
 			 struct mlx5e_rx_buf_layout *l);
+void mlx5e_rx_buf_layout_lro(u32 sw_mtu, unsigned int page_shift,
+			     struct mlx5e_rx_buf_layout *l);
 u32 mlx5e_rx_bufs_per_page(const struct mlx5e_rx_buf_layout *l,
 			   unsigned int page_shift);
 u32 mlx5e_rx_pages_per_kpkt(const struct mlx5e_rx_buf_layout *l,

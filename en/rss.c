@@ -10,8 +10,12 @@
  * Each channel index (up to max_nch) also has a direct RQT of one entry,
  * that channel's RQ, and a TIR over it: ethtool steering rules forward
  * to those. A channel switch rewrites the direct RQTs too.
+ *
+ * LRO is the TIRs' (all of them, as upstream): created with it when the
+ * parameters have NETIF_F_LRO, switched with MODIFY_TIR.
  */
 #include "rss.h"
+#include "params.h"
 
 #define MLX5E_HASH_IP		(MLX5_HASH_FIELD_SEL_SRC_IP | \
 				 MLX5_HASH_FIELD_SEL_DST_IP)
@@ -176,6 +180,20 @@ int mlx5e_rss_redirect(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 	return err;
 }
 
+/* The LRO fields of a TIR: IPv4 and IPv6, 64 KiB less headers. */
+static void mlx5e_tirc_lro(struct mlx5e_priv *priv, void *tirc, bool lro)
+{
+	if (!lro)
+		return;
+	MLX5_SET(tirc, tirc, packet_merge_mask,
+		 MLX5_TIRC_PACKET_MERGE_MASK_IPV4_LRO |
+		 MLX5_TIRC_PACKET_MERGE_MASK_IPV6_LRO);
+	MLX5_SET(tirc, tirc, lro_max_ip_payload_size,
+		 (MLX5E_LRO_MAX_BYTES - MLX5E_LRO_HDR_ROOM) >> 8);
+	MLX5_SET(tirc, tirc, lro_timeout_period_usecs,
+		 mlx5e_lro_timeout(priv->mdev));
+}
+
 static void mlx5e_tirc_fill(struct mlx5e_priv *priv, unsigned int tt,
 			    void *tirc)
 {
@@ -196,6 +214,7 @@ static void mlx5e_tirc_fill(struct mlx5e_priv *priv, unsigned int tt,
 			 mlx5e_tt_prot[tt].l4);
 	MLX5_SET(rx_hash_field_select, hfs, selected_fields,
 		 rss->rx_hash_fields[tt]);
+	mlx5e_tirc_lro(priv, tirc, priv->params.features & NETIF_F_LRO);
 }
 
 static int mlx5e_tir_create(struct mlx5e_priv *priv, unsigned int tt)
@@ -239,6 +258,7 @@ static int mlx5e_direct_tir_create(struct mlx5e_priv *priv, unsigned int ix)
 	MLX5_SET(tirc, tirc, disp_type, MLX5_TIRC_DISP_TYPE_INDIRECT);
 	MLX5_SET(tirc, tirc, indirect_table, priv->rss.direct_rqtn[ix]);
 	MLX5_SET(tirc, tirc, rx_hash_fn, MLX5_RX_HASH_FN_INVERTED_XOR8);
+	mlx5e_tirc_lro(priv, tirc, priv->params.features & NETIF_F_LRO);
 	err = mlx5_cmd_exec_inout(priv->mdev, create_tir, in, out);
 	if (!err)
 		priv->rss.direct_tirn[ix] = MLX5_GET(create_tir_out, out, tirn);
@@ -308,6 +328,44 @@ int mlx5e_rss_set_key(struct mlx5e_priv *priv, const u8 *key)
 		MLX5_SET(modify_tir_in, in, bitmask.hash, 1);
 		mlx5e_tirc_fill(priv, tt, MLX5_ADDR_OF(modify_tir_in, in, ctx));
 		err = mlx5_cmd_exec_in(priv->mdev, modify_tir, in);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int mlx5e_tirn_set_lro(struct mlx5e_priv *priv, u32 tirn, bool lro)
+{
+	u32 in[MLX5_ST_SZ_DW(modify_tir_in)] = {};
+
+	MLX5_SET(modify_tir_in, in, opcode, MLX5_CMD_OP_MODIFY_TIR);
+	MLX5_SET(modify_tir_in, in, tirn, tirn);
+	MLX5_SET(modify_tir_in, in, bitmask.packet_merge, 1);
+	mlx5e_tirc_lro(priv, MLX5_ADDR_OF(modify_tir_in, in, ctx), lro);
+	return mlx5_cmd_exec_in(priv->mdev, modify_tir, in);
+}
+
+/**
+ * mlx5e_rss_set_lro() - switch LRO on every TIR (MODIFY_TIR)
+ * @priv: the netdev's private area, RSS objects created
+ * @lro: on or off
+ *
+ * The RQs stay: their layout must already be right for @lro.
+ *
+ * Return: 0 or the first command error (the TIRs before it switched).
+ */
+int mlx5e_rss_set_lro(struct mlx5e_priv *priv, bool lro)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < MLX5E_NUM_TT; i++) {
+		err = mlx5e_tirn_set_lro(priv, priv->rss.tirn[i], lro);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < priv->max_nch; i++) {
+		err = mlx5e_tirn_set_lro(priv, priv->rss.direct_tirn[i], lro);
 		if (err)
 			return err;
 	}

@@ -12,5 +12,6 @@ int mlx5e_rss_redirect(struct mlx5e_priv *priv, struct mlx5e_channels *chs);
 int mlx5e_rss_redirect_indir(struct mlx5e_priv *priv,
 			     struct mlx5e_channels *chs);
 int mlx5e_rss_set_key(struct mlx5e_priv *priv, const u8 *key);
+int mlx5e_rss_set_lro(struct mlx5e_priv *priv, bool lro);
 
 #endif /* __MLX5_EN_RSS_H__ */

@@ -39,6 +39,8 @@ static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
 	MLX5E_DESC(struct mlx5e_rq_stats, wqe_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, buff_alloc_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, gro_packets),
+	MLX5E_DESC(struct mlx5e_rq_stats, lro_packets),
+	MLX5E_DESC(struct mlx5e_rq_stats, lro_bytes),
 	MLX5E_DESC(struct mlx5e_rq_stats, recover),
 	MLX5E_DESC(struct mlx5e_rq_stats, pages),
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_drop),

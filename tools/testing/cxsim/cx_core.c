@@ -119,6 +119,7 @@ void cx_core_fini(struct cx_core *core)
 
 void cx_core_timer(struct cx_core *core)
 {
+	cx_lro_timer(core);
 	cx_cq_comp_timer(core);
 	cx_cq_timer(core);
 	cx_umr_timer(core);

@@ -103,6 +103,15 @@ void cx_cqe_rx(void *cqe, uint32_t pi, uint8_t log_cq_sz,
 			/* the raw 16-bit sum in network order */
 			c->check_sum = cpu_to_be16(rx->rc->check_sum);
 		}
+		if (rx->lro_num_seg) {
+			/* cx_lro.c: the payload's sum, the session's fields */
+			c->srqn = cpu_to_be32((uint32_t)rx->lro_num_seg << 24);
+			c->lro.tcppsh_abort_dupack = rx->lro_flags;
+			c->lro.min_ttl = rx->lro_min_ttl;
+			c->lro.tcp_win = cpu_to_be16(rx->lro_tcp_win);
+			c->lro.ack_seq_num = cpu_to_be32(rx->lro_ack_seq);
+			c->check_sum = cpu_to_be16(rx->lro_csum);
+		}
 		if (rx->vlan_stripped) {
 			c->l4_l3_hdr_type |= 1;	/* cqe_has_vlan() */
 			c->vlan_info = cpu_to_be16(rx->vlan_tci);

@@ -11,6 +11,7 @@
  *   cx_cqe.c    CQE images (TX, TX error, RX, striding RX), owner bits and
  *               compressed blocks
  *   cx_mpwrq.c  striding RQ placement (strides, filler CQEs)
+ *   cx_lro.c    LRO sessions: which TCP segments join one, its CQE fields
  *
  * Byte order: frames and WQE/CQE images are in wire/device order (big
  * endian); every integer in these structs is in host order.
@@ -356,6 +357,13 @@ struct cx_cqe_rx {
 	bool vlan_stripped;
 	uint16_t vlan_tci;
 	uint64_t timestamp;
+	/* LRO (lro_num_seg 0: the frame was in no session) */
+	uint8_t lro_num_seg;	/* srqn[31:24] */
+	uint8_t lro_flags;	/* tcppsh_abort_dupack */
+	uint8_t lro_min_ttl;
+	uint16_t lro_tcp_win;
+	uint32_t lro_ack_seq;
+	uint16_t lro_csum;	/* replaces the class's check_sum */
 };
 
 /* RX completion (MLX5_CQE_RESP_SEND). */
@@ -442,5 +450,77 @@ struct cx_mpwrq_place {
 enum cx_mpwrq_result cx_mpwrq_place(const struct cx_mpwrq_geom *g,
 				    uint32_t cur, uint32_t len,
 				    struct cx_mpwrq_place *p);
+
+/* ------------------------------------------------------------------ */
+/* LRO (cx_lro.c)                                                      */
+
+/* The CQE's lro.tcppsh_abort_dupack bits (get_cqe_lro_tcppsh(): bit 6). */
+#define CX_LRO_TCPPSH		0x40
+#define CX_LRO_ABORT		0x20
+#define CX_LRO_DUPACK		0x10
+
+/* A received frame as LRO sees it. */
+struct cx_lro_seg {
+	bool ok;		/* may join or start a session */
+	bool v6;
+	uint8_t saddr[16];
+	uint8_t daddr[16];
+	uint16_t sport;
+	uint16_t dport;
+	uint32_t seq;
+	uint32_t ack;
+	uint16_t win;
+	uint8_t ttl;		/* IPv4 TTL, IPv6 hop limit */
+	bool psh;
+	uint16_t hlen;		/* Ethernet to the end of the TCP header */
+	uint32_t plen;		/* TCP payload bytes */
+};
+
+/*
+ * A frame of @len bytes (after VLAN stripping), parsed and classified:
+ * may it be aggregated on a TIR whose packet_merge_mask is @mask
+ * (MLX5_TIRC_PACKET_MERGE_MASK_IPV4/6_LRO)?  TCP over IPv4 without
+ * options or IPv6 without extension headers, not a fragment, no more
+ * than the IP length says, both checksums good, payload, and no TCP
+ * flag but ACK and PSH (PSH closes the session: lro_psh_flag).  No TCP
+ * option but the timestamp as Linux lays it out (NOP, NOP, TS:
+ * lro_time_stamp); the first segment's header is the session's.
+ */
+void cx_lro_parse(const uint8_t *frame, size_t len,
+		  const struct cx_rx_class *rc, uint8_t mask,
+		  struct cx_lro_seg *s);
+
+/* A session of one RQ: one flow's in-order segments in one WQE. */
+struct cx_lro_sess {
+	bool active;
+	struct cx_lro_seg first;	/* flow and headers */
+	bool vlan_stripped;
+	uint16_t vlan_tci;
+	uint32_t next_seq;
+	uint32_t ack;
+	uint16_t win;
+	uint8_t min_ttl;
+	bool psh;
+	uint32_t len;		/* bytes placed from the first stride */
+	uint32_t payload;	/* TCP payload bytes */
+	uint32_t max_payload;	/* of the TIR (lro_max_ip_payload_size) */
+	uint32_t csum;		/* ones' sum of the payload, as one stream */
+	uint16_t nseg;
+	uint64_t deadline;	/* virtual clock, ns */
+	uint16_t wqe_id;
+	uint32_t stride;	/* first stride */
+};
+
+/* Open a session with @s, the frame @frame at @len bytes. */
+void cx_lro_start(struct cx_lro_sess *x, const struct cx_lro_seg *s,
+		  const uint8_t *frame, uint32_t max_payload);
+/* May @s (on the same VLAN) join @x?  In order, one flow, room left. */
+bool cx_lro_match(const struct cx_lro_sess *x, const struct cx_lro_seg *s,
+		  bool vlan_stripped, uint16_t vlan_tci);
+/* @s joins @x: its payload (at @frame + s->hlen) follows. */
+void cx_lro_append(struct cx_lro_sess *x, const struct cx_lro_seg *s,
+		   const uint8_t *frame);
+/* The session's CQE fields into @rx (byte_cnt and the LRO fields). */
+void cx_lro_cqe(const struct cx_lro_sess *x, struct cx_cqe_rx *rx);
 
 #endif /* CX_DATAPATH_H */

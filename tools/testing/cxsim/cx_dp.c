@@ -72,6 +72,7 @@ void cx_timer_rearm(struct cx_core *core)
 		first = cx_earliest(first, dp->sq_deadline);
 		first = cx_earliest(first, dp->arm_deadline);
 		first = cx_earliest(first, dp->comp_deadline);
+		first = cx_earliest(first, dp->lro_deadline);
 	}
 	first = cx_earliest(first, core->eq_arm_deadline);
 	for (i = 0; i < CX_CMDQ_ENTRIES; i++)
@@ -294,6 +295,9 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "wqe.inline_errors_injected", dp->inline_err_injected);
 	KV(o, "cqe.tx", dp->cqe_tx);
 	KV(o, "cqe.rx", dp->cqe_rx);
+	KV(o, "rx.lro_sessions", dp->lro_sessions);
+	KV(o, "rx.lro_segs", dp->lro_segs);
+	KV(o, "rx.lro_timeouts", dp->lro_timeouts);
 	KV(o, "cqe.filler", dp->cqe_filler);
 	KV(o, "cqe.err", dp->cqe_err);
 	KV(o, "cqe.dropped", dp->cqe_dropped);

@@ -62,6 +62,10 @@ struct cx_dp {
 	uint64_t eqe_comp;		/* completion EQEs posted */
 	uint64_t cq_mod_count;		/* ... of them when cq_max_count was reached */
 	uint64_t cq_mod_timer;		/* ... of them when cq_period ran out */
+	uint64_t lro_deadline;		/* earliest LRO session timeout (ns), 0: none */
+	uint64_t lro_sessions;		/* LRO CQEs (sessions closed) */
+	uint64_t lro_segs;		/* segments in them */
+	uint64_t lro_timeouts;		/* sessions the timer closed */
 	uint64_t cq_deadline;		/* earliest moderation deadline (ns), 0: none */
 	/* the port (this function's only one) */
 	uint64_t tx_packets, tx_bytes;
@@ -169,6 +173,8 @@ void cx_sq_timer(struct cx_core *core);
 /* The host timer ran out: CQs whose moderation period ended post their EQE. */
 void cx_cq_timer(struct cx_core *core);
 void cx_cq_arm_timer(struct cx_core *core);
+/* The host timer ran out: LRO sessions whose timeout ended close (cx_rx.c). */
+void cx_lro_timer(struct cx_core *core);
 
 /* Is the port passing frames? */
 bool cx_dp_link_up(struct cx_core *core);

@@ -119,6 +119,19 @@ static const struct cx_cap cx_caps[] = {
 	GEN(max_qp_cnt,			32),
 	GEN(log_max_vlan_list,		12),
 	ETH(csum_cap,			1),
+	/*
+	 * LRO on IPv4/IPv6 TCP (cx_lro.c), PSH segments aggregated (they
+	 * close the session), segments with the timestamp option too, a
+	 * ConnectX-5's timer periods (us); no
+	 * tunneled LRO; the TIR limits the IP payload.
+	 */
+	ETH(lro_cap,			1),
+	ETH(lro_psh_flag,		1),
+	ETH(lro_time_stamp,		1),
+	ETH(lro_timer_supported_periods[0], 8),
+	ETH(lro_timer_supported_periods[1], 16),
+	ETH(lro_timer_supported_periods[2], 32),
+	ETH(lro_timer_supported_periods[3], 1024),
 	ETH(vlan_cap,			1),
 	ETH(self_lb_en_modifiable,	1),
 	ETH(reg_umr_sq,			1),

@@ -13,6 +13,7 @@
 
 #include "cx_priv.h"
 #include "cx_pas.h"
+#include "cx_datapath.h"
 
 
 struct cx_cq {
@@ -150,6 +151,10 @@ struct cx_rq {
 	uint64_t drops;
 	uint64_t strides;	/* striding: strides consumed by frames */
 	uint64_t filler_strides;	/* striding: strides filler CQEs skipped */
+	/* LRO (cx_rx.c): the open session, its CQE as the first segment's */
+	struct cx_lro_sess lro;
+	struct cx_cqe_rx lro_rx;
+	struct cx_rx_class lro_rc;
 };
 
 struct cx_tis {
@@ -188,6 +193,10 @@ struct cx_tir {
 	struct cx_hash_sel outer;
 	struct cx_hash_sel inner;
 	bool tunneled_offload;
+	/* LRO: packet_merge_mask, timeout (us), max IP payload (bytes) */
+	uint8_t lro_mask;
+	uint16_t lro_timeout_us;
+	uint32_t lro_max_payload;
 };
 
 /* Match fields of a frame, its mask or its value (outer headers). */

@@ -401,6 +401,9 @@ uint8_t cx_rq_modify(struct cx_cmd *cmd)
 		rq->vsd = MLX5_GET(rqc, rqc, vsd);
 	if (mask & MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_RQ_COUNTER_SET_ID)
 		rq->counter_set_id = cnt;
+	/* An open LRO session out of service ends without a CQE. */
+	if (next != MLX5_RQC_STATE_RDY)
+		rq->lro.active = false;
 	cq = cx_cq_lookup(core, rq->cqn);
 	if (cq)
 		cx_cq_comp_flush(core, cq);

@@ -27,6 +27,20 @@
  *      the frame at whole strides, or a filler CQE retires the WQE first;
  *      the CQE says wqe_id, first stride and strides consumed.
  *
+ * LRO (a TIR with packet_merge_mask, a striding RQ; cx_lro.c): a TCP
+ * segment that may be aggregated opens a session on its RQ instead of a
+ * CQE: placed whole at the first free stride, the WQE kept.  The next
+ * segments of the flow, in order, put their payload right after it, in
+ * the strides that follow.  The session closes with one CQE (the first
+ * segment's, byte_cnt and the LRO fields the session's) when a frame
+ * that does not join arrives (another flow, out of order, not TCP, IP or
+ * TCP options, a checksum error: it is then placed as usual), on PSH,
+ * when the next segment would pass the TIR's payload limit or the WQE's
+ * end, when the WQE is full, or when the TIR's timeout has run on the
+ * virtual clock since the session opened (the host timer).  One session
+ * per RQ; a segment that qualifies but cannot wait (PSH, the WQE full,
+ * no host timer) gets a CQE of one segment at once.
+ *
  * Each RX CQE carries the checksum classification, the RSS hash, the
  * flow tag (sop_drop_qpn) and the RQN (flags_rqpn); the outer 802.1Q tag
  * is stripped unless the RQ has vsd.
@@ -253,6 +267,131 @@ static int cx_rx_cqe(struct cx_core *core, struct cx_rq *rq,
 	return cx_cq_write_rx(core, cq, img, rx->striding);
 }
 
+/* Close @rq's LRO session: its CQE; the WQE retires if full. */
+static void cx_lro_flush(struct cx_core *core, struct cx_rq *rq)
+{
+	struct cx_lro_sess *x = &rq->lro;
+	struct cx_cqe_rx rx = rq->lro_rx;
+	uint32_t strides = rq->stride_cc - x->stride;
+
+	if (!x->active)
+		return;
+	x->active = false;
+	cx_lro_cqe(x, &rx);
+	rx.rc = &rq->lro_rc;
+	rx.consumed_strides = (uint16_t)strides;
+	rq->strides += strides;
+	if (rq->stride_cc >= (1u << rq->wq.log_num_strides))
+		cx_rq_retire(rq, rq->wqe);
+	core->dp->lro_sessions++;
+	core->dp->lro_segs += x->nseg;
+	if (!cx_rx_cqe(core, rq, &rx))
+		core->dp->cqe_rx++;
+}
+
+/* The host timer: sessions whose timeout ran out close. */
+void cx_lro_timer(struct cx_core *core)
+{
+	struct cx_dp *dp = core->dp;
+	struct cx_tab *t;
+	uint64_t now, next = 0;
+	uint32_t i;
+
+	if (!dp || !dp->lro_deadline || !core->func.nic)
+		return;
+	now = cx_now(core);
+	if (now < dp->lro_deadline)
+		return;
+	t = &core->func.nic->rq;
+	for (i = 0; i < t->cap; i++) {
+		struct cx_rq *rq = t->slot[i];
+
+		if (!rq || !rq->lro.active)
+			continue;
+		if (rq->lro.deadline <= now) {
+			dp->lro_timeouts++;
+			cx_lro_flush(core, rq);
+		} else if (!next || rq->lro.deadline < next) {
+			next = rq->lro.deadline;
+		}
+	}
+	dp->lro_deadline = next;
+	/* cx_core_timer() rearms the host timer after the commands' turn. */
+}
+
+/*
+ * A segment @s for @rq's open session: 1 when it joined (its payload
+ * placed after the session's bytes), 0 when the session closed first
+ * (the frame is then placed as usual), -1 on a refused access.
+ */
+static int cx_lro_join(struct cx_core *core, struct cx_rq *rq,
+		       const uint8_t *frame, const struct cx_lro_seg *s,
+		       const struct cx_cqe_rx *rx)
+{
+	struct cx_lro_sess *x = &rq->lro;
+	uint32_t ssz = 1u << rq->wq.log_stride_bytes;
+	uint32_t num = 1u << rq->wq.log_num_strides;
+	uint32_t need = (x->len + s->plen + ssz - 1) / ssz;
+	const uint8_t *ds;
+	uint64_t addr;
+
+	if (!cx_lro_match(x, s, rx->vlan_stripped, rx->vlan_tci) ||
+	    need > num - x->stride) {
+		cx_lro_flush(core, rq);
+		return 0;
+	}
+	/* The session's WQE is the one in use, as fetched. */
+	ds = rq->wqe + (cx_rq_is_ll(rq) ? CX_DATA_SEG : 0);
+	addr = cx_get_be64(ds + 8) + ((uint64_t)x->stride << rq->wq.log_stride_bytes) +
+	       x->len;
+	if (cx_rx_write(core, rq, cx_get_be32(ds + 4), addr,
+			(void *)(frame + s->hlen), s->plen)) {
+		x->active = false;
+		return -1;
+	}
+	core->dp->rx_dma_bytes += s->plen;
+	cx_lro_append(x, s, frame);
+	rq->stride_cc = x->stride + need;
+	if (x->psh || rq->stride_cc == num || x->payload >= x->max_payload)
+		cx_lro_flush(core, rq);
+	return 1;
+}
+
+/*
+ * A placed frame that qualifies for LRO: open a session (1), or, when it
+ * cannot wait, complete it as a session of one segment now (0).
+ */
+static int cx_lro_open(struct cx_core *core, struct cx_rq *rq,
+		       const uint8_t *frame, const struct cx_lro_seg *s,
+		       const struct cx_tir *tir, struct cx_cqe_rx *rx,
+		       bool wqe_done)
+{
+	struct cx_lro_sess *x = &rq->lro;
+	struct cx_dp *dp = core->dp;
+
+	cx_lro_start(x, s, frame, tir->lro_max_payload);
+	x->vlan_stripped = rx->vlan_stripped;
+	x->vlan_tci = rx->vlan_tci;
+	x->wqe_id = rx->wqe_id;
+	x->stride = rx->wqe_counter;
+	if (s->psh || wqe_done || !core->host.timer_mod ||
+	    !core->host.now_ns) {
+		x->active = false;
+		cx_lro_cqe(x, rx);
+		dp->lro_sessions++;
+		dp->lro_segs++;
+		return 0;
+	}
+	rq->lro_rx = *rx;
+	rq->lro_rc = *rx->rc;
+	x->deadline = cx_now(core) + (uint64_t)tir->lro_timeout_us * 1000;
+	if (!dp->lro_deadline || x->deadline < dp->lro_deadline) {
+		dp->lro_deadline = x->deadline;
+		cx_timer_rearm(core);
+	}
+	return 1;
+}
+
 static void cx_rx_no_wqe(struct cx_core *core, struct cx_rq *rq)
 {
 	struct cx_qcnt *q = rq->counter_set_id ?
@@ -365,10 +504,14 @@ static void cx_rx_bad_cqe(struct cx_core *core, const struct cx_rq *rq,
 	       rq->rqn, rx->wqe_id, rx->wqe_counter, rx->byte_cnt);
 }
 
-/* Returns 0 when the frame was placed (a CQE written), else -1. */
+/*
+ * Returns 0 when the frame was placed (a CQE written), 1 when it went
+ * into an LRO session (@seg: how LRO sees it, @tir: its TIR), else -1.
+ */
 static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		       const uint8_t *frame, size_t len,
-		       struct cx_cqe_rx *rx)
+		       struct cx_cqe_rx *rx, const struct cx_lro_seg *seg,
+		       const struct cx_tir *tir)
 {
 	struct cx_dp *dp = core->dp;
 	uint8_t wqe[1024];
@@ -413,6 +556,18 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 		return cx_rx_cqe(core, rq, rx);
 	}
 
+	if (rq->lro.active) {
+		int r = seg->ok ? cx_lro_join(core, rq, frame, seg, rx) : 0;
+
+		if (!seg->ok)
+			cx_lro_flush(core, rq);
+		if (r > 0)
+			return 1;
+		if (r < 0)
+			return cx_rx_err(core, rq, rq->wqe, (uint16_t)rq->stride_cc,
+					 cx_rq_cur(rq),
+					 MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	}
 	/* Striding: at most one filler before the frame fits a fresh WQE. */
 	for (tries = 0; tries < 3; tries++) {
 		struct cx_mpwrq_geom g = {
@@ -477,6 +632,9 @@ static int cx_rx_to_rq(struct cx_core *core, struct cx_rq *rq,
 			rx->wqe_counter = (uint16_t)p.stride;
 			rx->wqe_id = cur;
 			rq->stride_cc += p.strides;
+			if (seg->ok &&
+			    cx_lro_open(core, rq, frame, seg, tir, rx, p.wqe_done))
+				return 1;
 			rq->strides += p.strides;
 			if (p.wqe_done)
 				cx_rq_retire(rq, wqe);
@@ -517,8 +675,10 @@ size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len)
 	struct cx_dp *dp = cx_dp_get(core);
 	struct cx_rx_ctx x = { .frame = buf, .len = len };
 	struct cx_rx_class rc;
+	struct cx_lro_seg seg;
 	struct cx_cqe_rx rx;
 	struct cx_pkt pkt;
+	int r;
 	struct cx_rq *rq;
 	uint8_t *frame;
 	size_t flen = len;
@@ -576,12 +736,17 @@ size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len)
 	rx.vlan_stripped = stripped;
 	rx.vlan_tci = tci;
 	rx.timestamp = cx_now(core);
-	if (cx_rx_to_rq(core, rq, frame, flen, &rx)) {
+	memset(&seg, 0, sizeof(seg));
+	if (x.tir->lro_mask && cx_rq_is_striding(rq))
+		cx_lro_parse(frame, flen, &rc, x.tir->lro_mask, &seg);
+	r = cx_rx_to_rq(core, rq, frame, flen, &rx, &seg, x.tir);
+	if (r < 0) {
 		core->stats.rx_drops++;
 		return len;
 	}
 	rq->packets++;
-	dp->cqe_rx++;
+	if (!r)
+		dp->cqe_rx++;
 	dp->rx_packets++;
 	dp->rx_bytes += len;
 	return len;

@@ -5,8 +5,9 @@
  * A TIS is what an SQ transmits through (transport domain, priority).
  * An RQT is a list of RQs; a TIR picks one: directly (inline_rqn) or by
  * hashing the packet (rx_hash_fn, fields, Toeplitz key) into an RQT.
- * LRO, TLS and tunnel offloads are not announced, so contexts asking for
- * them are refused with BAD_PARAM, as hardware without them does.
+ * LRO (packet_merge_mask IPv4/IPv6) takes a timeout and a payload
+ * limit; TLS and tunnel offloads are not announced, so contexts asking
+ * for them are refused with BAD_PARAM, as hardware without them does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include "cx_obj.h"
 
 #define CX_LOG_MAX_RQT_SIZE	8
+/* The largest of lro_timer_supported_periods (cx_hca.c). */
+#define CX_LRO_MAX_TIMEOUT_US	1024
 
 /* ---- TIS --------------------------------------------------------------- */
 
@@ -237,6 +240,31 @@ uint8_t cx_rqt_destroy(struct cx_cmd *cmd)
 
 /* ---- TIR --------------------------------------------------------------- */
 
+/*
+ * The LRO fields: a mask of IPv4/IPv6 LRO only (no SHAMPO), and with a
+ * mask a timeout within the announced periods' range and a payload limit
+ * (in 256-byte units) of at least one unit.
+ */
+static uint8_t cx_tir_lro(struct cx_cmd *cmd, const void *tirc,
+			  struct cx_tir *tir)
+{
+	uint32_t mask = MLX5_GET(tirc, tirc, packet_merge_mask);
+	uint32_t us = MLX5_GET(tirc, tirc, lro_timeout_period_usecs);
+	uint32_t max = MLX5_GET(tirc, tirc, lro_max_ip_payload_size);
+
+	if (mask & ~(uint32_t)(MLX5_TIRC_PACKET_MERGE_MASK_IPV4_LRO |
+			       MLX5_TIRC_PACKET_MERGE_MASK_IPV6_LRO))
+		return CX_BAD_PARAM(cmd, "packet_merge_mask 0x%x", mask);
+	if (mask && (!us || us > CX_LRO_MAX_TIMEOUT_US))
+		return CX_BAD_PARAM(cmd, "lro_timeout_period_usecs %u", us);
+	if (mask && !max)
+		return CX_BAD_PARAM(cmd, "lro_max_ip_payload_size 0");
+	tir->lro_mask = (uint8_t)mask;
+	tir->lro_timeout_us = mask ? (uint16_t)us : 0;
+	tir->lro_max_payload = mask ? max << 8 : 0;
+	return MLX5_CMD_STAT_OK;
+}
+
 static void cx_hash_sel_get(const void *sel, struct cx_hash_sel *h)
 {
 	h->l3 = MLX5_GET(rx_hash_field_select, sel, l3_prot_type);
@@ -274,8 +302,9 @@ uint8_t cx_tir_create(struct cx_cmd *cmd)
 	uint8_t st;
 
 	memset(&t, 0, sizeof(t));
-	if (MLX5_GET(tirc, tirc, packet_merge_mask))
-		return CX_BAD_PARAM(cmd, "LRO/packet merge not announced");
+	st = cx_tir_lro(cmd, tirc, &t);
+	if (st)
+		return st;
 	if (MLX5_GET(tirc, tirc, tls_en))
 		return CX_BAD_PARAM(cmd, "TLS not announced");
 	if (MLX5_GET(tirc, tirc, tunneled_offload_en))
@@ -326,9 +355,11 @@ uint8_t cx_tir_modify(struct cx_cmd *cmd)
 	if (!tir)
 		return CX_BAD_RES(cmd, "TIR 0x%x", tirn);
 	t = *tir;
-	if (MLX5_GET(modify_tir_bitmask, bm, packet_merge) &&
-	    MLX5_GET(tirc, tirc, packet_merge_mask))
-		return CX_BAD_PARAM(cmd, "LRO/packet merge not announced");
+	if (MLX5_GET(modify_tir_bitmask, bm, packet_merge)) {
+		st = cx_tir_lro(cmd, tirc, &t);
+		if (st)
+			return st;
+	}
 	if (MLX5_GET(modify_tir_bitmask, bm, hash)) {
 		if (t.disp_type != MLX5_TIRC_DISP_TYPE_INDIRECT)
 			return CX_BAD_PARAM(cmd, "hash of a direct TIR");

@@ -1429,6 +1429,147 @@ static void test_cqe_comp(void)
 	   "hash format: the mini CQE carries the RSS hash");
 }
 
+/* A TCP segment of @plen bytes at @seq, checksums valid. */
+static size_t lro_seg(uint8_t *f, bool v6, uint32_t plen, uint32_t seq,
+		      uint8_t flags, uint8_t ttl)
+{
+	size_t len = build(f, v6, false, 0, plen, flags, true);
+	size_t l3 = 14, l4 = v6 ? 54 : 34;
+	uint32_t i;
+
+	for (i = 0; i < plen; i++)
+		f[l4 + 20 + i] = (uint8_t)(seq + i);
+	put32(f + l4 + 4, seq);
+	put32(f + l4 + 8, seq / 2);	/* the ACK number moves too */
+	put16(f + l4 + 14, (uint16_t)(seq & 0xfff));
+	if (v6) {
+		f[l3 + 7] = ttl;
+	} else {
+		f[l3 + 8] = ttl;
+		put16(f + l3 + 10, 0);
+	}
+	put16(f + l4 + 16, 0);
+	cx_csum_tx(f, len, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM);
+	return len;
+}
+
+static void lro_class(const uint8_t *f, size_t len, uint8_t mask,
+		      struct cx_lro_seg *s)
+{
+	struct cx_rx_class rc;
+
+	cx_rx_classify(f, len, false, &rc);
+	cx_lro_parse(f, len, &rc, mask, s);
+}
+
+static void test_lro(void)
+{
+	const uint8_t both = MLX5_TIRC_PACKET_MERGE_MASK_IPV4_LRO |
+			     MLX5_TIRC_PACKET_MERGE_MASK_IPV6_LRO;
+	static uint8_t f[4096], stream[8192];
+	struct cx_lro_seg s, s2;
+	struct cx_lro_sess x;
+	struct cx_cqe_rx rx;
+	uint32_t seq = 1000, slen;
+	size_t len;
+
+	len = lro_seg(f, false, 999, seq, 0x10, 64);
+	lro_class(f, len, both, &s);
+	ok(s.ok && !s.v6 && s.hlen == 54 && s.plen == 999 && s.seq == seq &&
+	   s.ttl == 64 && !s.psh, "LRO: TCP/IPv4 ACK with data qualifies");
+	lro_class(f, len, MLX5_TIRC_PACKET_MERGE_MASK_IPV6_LRO, &s2);
+	ok(!s2.ok, "LRO: IPv4 on an IPv6-only TIR does not");
+	f[70] ^= 1;
+	lro_class(f, len, both, &s2);
+	ok(!s2.ok, "LRO: a bad TCP checksum does not");
+	f[70] ^= 1;
+
+	cx_lro_start(&x, &s, f, 4000);
+	memcpy(stream, f + 54, 999);
+	slen = 999;
+	seq += 999;
+	len = lro_seg(f, false, 1001, seq, 0x10, 60);
+	lro_class(f, len, both, &s);
+	ok(cx_lro_match(&x, &s, false, 0), "LRO: the next segment in order joins");
+	ok(!cx_lro_match(&x, &s, true, 5), "LRO: not on another VLAN");
+	cx_lro_append(&x, &s, f);
+	memcpy(stream + slen, f + 54, 1001);
+	slen += 1001;
+	seq += 1001;
+
+	len = lro_seg(f, false, 500, seq + 1, 0x10, 64);
+	lro_class(f, len, both, &s2);
+	ok(s2.ok && !cx_lro_match(&x, &s2, false, 0), "LRO: out of order: no");
+	len = lro_seg(f, false, 500, seq, 0x10, 64);
+	put16(f + 34, 40001);	/* another source port */
+	put16(f + 50, 0);
+	cx_csum_tx(f, len, MLX5_ETH_WQE_L4_CSUM);
+	lro_class(f, len, both, &s2);
+	ok(s2.ok && !cx_lro_match(&x, &s2, false, 0), "LRO: another flow: no");
+	len = lro_seg(f, false, 2001, seq, 0x10, 64);
+	lro_class(f, len, both, &s2);
+	ok(s2.ok && !cx_lro_match(&x, &s2, false, 0),
+	   "LRO: not past the TIR's payload limit");
+
+	len = lro_seg(f, false, 1999, seq, 0x18, 62);	/* PSH */
+	lro_class(f, len, both, &s);
+	ok(s.ok && s.psh && cx_lro_match(&x, &s, false, 0),
+	   "LRO: a PSH segment joins (lro_psh_flag)");
+	cx_lro_append(&x, &s, f);
+	memcpy(stream + slen, f + 54, 1999);
+	slen += 1999;
+	len = lro_seg(f, false, 10, seq + 1999, 0x10, 64);
+	lro_class(f, len, both, &s2);
+	ok(!cx_lro_match(&x, &s2, false, 0), "LRO: ... and closes the session");
+
+	memset(&rx, 0, sizeof(rx));
+	cx_lro_cqe(&x, &rx);
+	ok(rx.byte_cnt == 54 + slen && rx.lro_num_seg == 3 &&
+	   rx.lro_flags == CX_LRO_TCPPSH && rx.lro_min_ttl == 60 &&
+	   rx.lro_ack_seq == seq / 2 && rx.lro_tcp_win == (seq & 0xfff),
+	   "LRO: the CQE: bytes, segments, PSH, lowest TTL, last ACK and window");
+	ok(rx.lro_csum == cx_csum_fold(cx_csum_add(0, stream, slen)),
+	   "LRO: check_sum is the sum of the payload as one stream (odd parts)");
+
+	len = lro_seg(f, false, 100, seq, 0x11, 64);	/* FIN */
+	lro_class(f, len, both, &s);
+	ok(!s.ok, "LRO: FIN does not qualify");
+	len = lro_seg(f, false, 0, seq, 0x10, 64);
+	lro_class(f, len, both, &s);
+	ok(!s.ok, "LRO: no payload does not qualify");
+	len = build(f, false, true, 0, 100, 0, true);
+	lro_class(f, len, both, &s);
+	ok(!s.ok, "LRO: UDP does not qualify");
+	len = build(f, false, false, 7, 100, 0x10, true);
+	lro_class(f, len, both, &s);
+	ok(!s.ok, "LRO: a tag left in the frame does not qualify");
+	len = lro_seg(f, true, 1200, seq, 0x10, 33);
+	lro_class(f, len, MLX5_TIRC_PACKET_MERGE_MASK_IPV6_LRO, &s);
+	ok(s.ok && s.v6 && s.hlen == 74 && s.plen == 1200 && s.ttl == 33,
+	   "LRO: TCP/IPv6 qualifies on an IPv6 TIR");
+	f[54 + 12] = 6 << 4;	/* a TCP option's worth of header */
+	lro_class(f, len, MLX5_TIRC_PACKET_MERGE_MASK_IPV6_LRO, &s2);
+	ok(!s2.ok || !cx_lro_match(&x, &s2, false, 0),
+	   "LRO: other TCP header lengths do not join");
+	len = lro_seg(f, false, 100, seq, 0x10, 64);
+	f[46] = 8 << 4;	/* 12 bytes of options: NOP, NOP, timestamp */
+	put32(f + 54, 0x0101080a);
+	put16(f + 50, 0);
+	cx_csum_tx(f, len, MLX5_ETH_WQE_L4_CSUM);
+	lro_class(f, len, both, &s);
+	ok(s.ok && s.hlen == 66 && s.plen == 88,
+	   "LRO: the timestamp option qualifies (lro_time_stamp)");
+	put32(f + 54, 0x02040400);	/* an MSS option instead */
+	put16(f + 50, 0);
+	cx_csum_tx(f, len, MLX5_ETH_WQE_L4_CSUM);
+	lro_class(f, len, both, &s);
+	ok(!s.ok, "LRO: other options do not");
+	len = lro_seg(f, false, 100, seq, 0x10, 64);
+	f[14] = 0x46;	/* IHL 6: options (the frame's bytes reread as one) */
+	lro_class(f, len, both, &s);
+	ok(!s.ok, "LRO: IPv4 options do not qualify");
+}
+
 int main(void)
 {
 	test_csum();
@@ -1437,6 +1578,7 @@ int main(void)
 	test_cqe();
 	test_cqe_comp();
 	test_mpwrq();
+	test_lro();
 	test_send();
 	test_map();
 	test_mpwqe();

@@ -598,6 +598,84 @@ static void test_dp_rx_cyclic(void)
 	   "BAD_RX_CQE byte_cnt: the CQE counts 64 KiB more, one-shot");
 }
 
+/* A TCP ACK segment of @plen payload bytes at @seq (PSH with @psh). */
+static size_t dp_lro_seg(uint8_t *f, uint32_t plen, uint32_t seq, bool psh)
+{
+	size_t len = dp_make_frame(f, dp_mac, 54 + plen, 3);
+
+	put_be32(f + 38, seq);
+	put_be32(f + 42, 500);
+	f[47] = psh ? 0x18 : 0x10;
+	put_be16(f + 48, 4000);
+	cx_csum_tx(f, len, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM);
+	return len;
+}
+
+/*
+ * LRO on the striding RQ (WQE 1 in use, 141 strides consumed): three
+ * segments in order make one CQE when an out-of-order one arrives, which
+ * opens the next session; that one closes when its timeout runs out.
+ */
+static void dp_rx_lro(uint32_t cqn, uint32_t rqn)
+{
+	static uint8_t f[2048], whole[4096];
+	struct cx_tab *t = &core.func.nic->tir;
+	uint32_t prod = cx_cq_lookup(&core, cqn)->prod, i, seq = 7000;
+	struct mlx5_cqe64 *c;
+	size_t len;
+
+	for (i = 0; i < t->cap; i++) {
+		struct cx_tir *tir = t->slot[i];
+
+		if (tir) {
+			tir->lro_mask = MLX5_TIRC_PACKET_MERGE_MASK_IPV4_LRO;
+			tir->lro_timeout_us = 32;
+			tir->lro_max_payload = 0xff00;
+		}
+	}
+	for (i = 0; i < 3; i++) {
+		len = dp_lro_seg(f, 1000 + i, seq, false);
+		if (!i)
+			memcpy(whole, f, len);
+		else
+			memcpy(whole + 54 + 1000 * i + (i - 1), f + 54, 1000 + i);
+		cx_core_receive(&core, f, len);
+		seq += 1000 + i;
+	}
+	ok(cx_cq_lookup(&core, cqn)->prod == prod &&
+	   cx_rq_lookup(&core, rqn)->lro.nseg == 3,
+	   "LRO: three segments in order, no CQE yet");
+	len = dp_lro_seg(f, 100, seq + 1, false);
+	cx_core_receive(&core, f, len);
+	c = dp_cqe(DP_RXCQ, prod & 63);
+	ok(cx_cq_lookup(&core, cqn)->prod == prod + 1 &&
+	   (be32toh(c->byte_cnt) & 0xffff) == 54 + 3003 &&
+	   be16toh(c->wqe_counter) == 141 &&
+	   (be32toh(c->byte_cnt) >> 16 & 0x7fff) == (54 + 3003 + 63) / 64 &&
+	   be32toh(c->srqn) >> 24 == 3 && c->lro.ack_seq_num == htobe32(500) &&
+	   /* mkey page 10 (offset 832) is page 5 */
+	   !memcmp(fh.mem + DP_RXPAGES + 5 * 4096 + 832,
+		   whole, 54 + 3003),
+	   "LRO: out of order closes it: one CQE of 3 segments, the payloads in a row");
+	fh.now += 31 * 1000;
+	cx_core_timer(&core);
+	ok(cx_cq_lookup(&core, cqn)->prod == prod + 1,
+	   "LRO: the next session waits for its timeout");
+	fh.now += 1000;
+	cx_core_timer(&core);
+	c = dp_cqe(DP_RXCQ, (prod + 1) & 63);
+	ok(cx_cq_lookup(&core, cqn)->prod == prod + 2 &&
+	   be32toh(c->srqn) >> 24 == 1 && report_val("rx.lro_timeouts") == 1 &&
+	   report_val("rx.lro_segs") == 4,
+	   "LRO: at 32 us it closes with its one segment");
+	for (i = 0; i < t->cap; i++) {
+		struct cx_tir *tir = t->slot[i];
+
+		if (tir)
+			tir->lro_mask = 0;
+	}
+}
+
 static void test_dp_rx_striding(void)
 {
 	struct eth_env e;
@@ -706,6 +784,7 @@ static void test_dp_rx_striding(void)
 	   /* PCIe WQE reads: the RX WQEs' and the UMR WQEs' (dp.desc_bytes) */
 	   report_val("pcie.wqe.rd_bytes") - report_val("dp.desc_bytes") == 2 * 64,
 	   "counted: 16 UMR entries, strides of frames and filler, each WQE fetched once (on PCIe too)");
+	dp_rx_lro(cqn, rqn);
 
 	/* CQ overrun: the RX CQ has 64 entries and ci stays 0. */
 	for (i = 0; i < 70; i++) {

@@ -190,8 +190,13 @@ static int create_tir(struct eth_env *e, uint32_t rqtn, int lro,
 	MLX5_SET(rx_hash_field_select, hf, l3_prot_type, MLX5_L3_PROT_TYPE_IPV4);
 	MLX5_SET(rx_hash_field_select, hf, l4_prot_type, MLX5_L4_PROT_TYPE_TCP);
 	MLX5_SET(rx_hash_field_select, hf, selected_fields, 0xf);
+	/* lro 1: IPv4 LRO without a timeout, 2: a full one, 3: SHAMPO */
 	if (lro)
-		MLX5_SET(tirc, tirc, packet_merge_mask, 1);
+		MLX5_SET(tirc, tirc, packet_merge_mask, lro == 3 ? 4 : 1);
+	if (lro == 2) {
+		MLX5_SET(tirc, tirc, lro_timeout_period_usecs, 32);
+		MLX5_SET(tirc, tirc, lro_max_ip_payload_size, 255);
+	}
 	st = eth_exec(len);
 	*tirn = OUT(create_tir_out, tirn);
 	return st;
@@ -487,7 +492,15 @@ static void test_eth_open_close(void)
 	ok(destroy_obj(MLX5_CMD_OP_DESTROY_RQ, rq) == MLX5_CMD_STAT_BAD_RES_STATE_ERR,
 	   "DESTROY_RQ named by an RQT: BAD_RES_STATE");
 	ok(create_tir(&e, rqt, 1, &tir) == MLX5_CMD_STAT_BAD_PARAM_ERR,
-	   "TIR with LRO (not announced): BAD_PARAM");
+	   "TIR with LRO without a timeout: BAD_PARAM");
+	ok(create_tir(&e, rqt, 3, &tir) == MLX5_CMD_STAT_BAD_PARAM_ERR,
+	   "TIR with SHAMPO (not announced): BAD_PARAM");
+	ok(create_tir(&e, rqt, 2, &tir) == 0 &&
+	   cx_tir_lookup(&core, tir)->lro_mask == 1 &&
+	   cx_tir_lookup(&core, tir)->lro_timeout_us == 32 &&
+	   cx_tir_lookup(&core, tir)->lro_max_payload == 255 << 8 &&
+	   destroy_obj(MLX5_CMD_OP_DESTROY_TIR, tir) == 0,
+	   "TIR with LRO: mask, timeout and payload limit stored");
 	ok(create_tir(&e, 0x9999, 0, &tir) == MLX5_CMD_STAT_BAD_RES_ERR,
 	   "TIR on an RQT that does not exist: BAD_RES");
 	tir = cx_tab_get(&core.func.nic->tir, 0x1100) ? 0x1100 : tir;
