@@ -13,6 +13,7 @@
 
 #include "cx_priv.h"
 #include "cx_pas.h"
+#include "cx_datapath.h"
 
 
 struct cx_cq {
@@ -413,6 +414,7 @@ struct cx_nic {
 	struct cx_vport vport;
 	struct cx_port port;
 	struct cx_vport_counters vcnt;
+	struct cx_tun_ports tun;	/* ADD_VXLAN_UDP_DPORT's table */
 	uint64_t bad_refs;	/* commands refused for a bad reference */
 };
 
