@@ -19,7 +19,10 @@
 #   devices' tables: the stack checksums and segments (A's inner counters
 #   and the model's LSO WQEs stand still, B's device does not parse the
 #   tunnel), and TCP still arrives intact;
-# - GENEVE, which the device does not offer: intact, no inner offload.
+# - GENEVE, which the device does not offer: intact, no inner offload;
+# - after a devlink reload of A (its device reset, its VXLAN table back to
+#   4789 alone) the stack gives its port again (udp_tunnel_nic_reset_ntf(),
+#   or to the distribution driver's new netdev): 8472 offloaded as before.
 #
 # distro_tunnel.sh runs it on the distribution's mlx5_core (DRIVER=distro),
 # which takes the model's VXLAN capabilities as it would a ConnectX-5's.
@@ -36,7 +39,7 @@ fi
 
 DRIVER=${DRIVER:-ours}
 
-ktap_header 10
+ktap_header 11
 
 if [ "$DRIVER" = distro ]; then
 	bdf_a=$(cx_functions | sed -n 1p)
@@ -223,6 +226,27 @@ ktap_check "VXLAN 8472 not in the devices' tables (rx-udp_tunnel-port-offload of
 	port_off
 ktap_check "GENEVE (not offered by the device): TCP intact, no inner offload" \
 	not_offloaded 10.44.0.2 5004
+
+# The distribution's driver makes a new netdev at a reload (ours keeps it):
+# it gets A's address and B's neighbour entry again.
+after_reload() {
+	local mac_b
+
+	devlink dev reload "pci/$bdf_a" || return 1
+	if [ "$DRIVER" = distro ]; then
+		a=$(netdev_of "$bdf_a")
+		mac_b=$(nsb cat "/sys/class/net/$b/address")
+		sysctl -qw "net.ipv6.conf.$a.disable_ipv6=1"
+		ip addr add "$A_IP/24" dev "$a"
+		ip neigh replace "$B_IP" lladdr "$mac_b" dev "$a" nud permanent
+		ip link set "$a" up
+	fi
+	wait_for 30 carrier "$a" 1 || return 1
+	ping -c 1 -W 5 10.43.0.2 >/dev/null
+	offloaded 10.43.0.2 5005
+}
+ktap_check "after a devlink reload of A: VXLAN 8472 programmed again, offloaded as before" \
+	after_reload
 
 rm -rf "$work"
 ip -n "$NS" link set dev "$b" xdpdrv off
