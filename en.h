@@ -24,11 +24,13 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <net/page_pool/types.h>
+#include <net/udp_tunnel.h>
 #include <net/xdp.h>
 
 #include "mlx5_core.h"
 #include "en/params_rx.h"
 #include "lib/wq.h"
+#include "lib/vxlan.h"
 
 #define MLX5E_MAX_NUM_CHANNELS		64
 #define MLX5E_NUM_TC			1
@@ -147,7 +149,12 @@ struct mlx5e_params {
  * @bytes: bytes posted (headers of each segment counted)
  * @tso_packets: TSO SKBs
  * @tso_bytes: their payload bytes
+ * @tso_inner_packets: TSO SKBs of a tunnel (VXLAN), segmented on the
+ *	inner TCP header (not counted in @tso_packets)
+ * @tso_inner_bytes: their payload bytes
  * @csum_partial: SKBs with a checksum offload request
+ * @csum_partial_inner: SKBs of a tunnel with one, of the inner headers
+ *	(not counted in @csum_partial)
  * @csum_none: SKBs without one
  * @xmit_more: SKBs sent with more to follow (doorbell deferred)
  * @stopped: times the queue was stopped for room
@@ -166,7 +173,10 @@ struct mlx5e_sq_stats {
 	u64_stats_t bytes;
 	u64_stats_t tso_packets;
 	u64_stats_t tso_bytes;
+	u64_stats_t tso_inner_packets;
+	u64_stats_t tso_inner_bytes;
 	u64_stats_t csum_partial;
+	u64_stats_t csum_partial_inner;
 	u64_stats_t csum_none;
 	u64_stats_t xmit_more;
 	u64_stats_t stopped;
@@ -206,6 +216,8 @@ struct mlx5e_sq_cq_stats {
  * @bytes: bytes received
  * @csum_complete: SKBs given CHECKSUM_COMPLETE from the CQE's checksum
  * @csum_unnecessary: CHECKSUM_UNNECESSARY from the CQE
+ * @csum_unnecessary_inner: CHECKSUM_UNNECESSARY of a tunneled frame
+ *	(the CQE's tunneled bit), csum_level 1: the inner checksums too
  * @csum_none: no checksum information
  * @wqe_err: error CQEs
  * @buff_alloc_err: buffer allocations that failed (refill retried later)
@@ -241,6 +253,7 @@ struct mlx5e_rq_stats {
 	u64_stats_t bytes;
 	u64_stats_t csum_complete;
 	u64_stats_t csum_unnecessary;
+	u64_stats_t csum_unnecessary_inner;
 	u64_stats_t csum_none;
 	u64_stats_t wqe_err;
 	u64_stats_t buff_alloc_err;
@@ -928,6 +941,9 @@ enum {
  * @tx_failed: SQs and XDP SQs whose recovery failed (the reporter "tx"
  *	stays in error while there are any)
  * @rx_failed: RQs whose recovery failed (the reporter "rx")
+ * @vxlan: the device's VXLAN port table (an ERR_PTR without
+ *	tunnel_stateless_vxlan)
+ * @nic_info: the udp_tunnel_nic table of its ports
  */
 struct mlx5e_priv {
 	struct mlx5e_channels channels;
@@ -959,6 +975,8 @@ struct mlx5e_priv {
 	bool rx_cqe_compress_def;
 	atomic_t tx_failed;
 	atomic_t rx_failed;
+	struct mlx5_vxlan *vxlan;
+	struct udp_tunnel_nic_info nic_info;
 };
 
 /* en_main.c */

@@ -24,6 +24,7 @@
 #include <net/netdev_queues.h>
 #include <net/netdev_rx_queue.h>
 #include <net/page_pool/helpers.h>
+#include <net/vxlan.h>
 
 #include "en.h"
 #include "en/common.h"
@@ -1730,10 +1731,85 @@ static int mlx5e_hwtstamp_set(struct net_device *netdev,
 	return err;
 }
 
+/*
+ * An encapsulated SKB keeps its checksum and segmentation offloads only
+ * when the device parses its tunnel: VXLAN to a port of the device's
+ * table. Any other (GENEVE, GRE, IPIP, VXLAN to another port) is done by
+ * the stack, as upstream's mlx5e_tunnel_features_check().
+ */
+static netdev_features_t mlx5e_tunnel_features_check(struct mlx5e_priv *priv,
+						     struct sk_buff *skb,
+						     netdev_features_t features)
+{
+	unsigned int offset = 0;
+	int proto;
+
+	switch (vlan_get_protocol(skb)) {
+	case htons(ETH_P_IP):
+		proto = ip_hdr(skb)->protocol;
+		break;
+	case htons(ETH_P_IPV6):
+		proto = ipv6_find_hdr(skb, &offset, -1, NULL, NULL);
+		break;
+	default:
+		proto = -1;
+		break;
+	}
+	if (proto == IPPROTO_UDP &&
+	    mlx5_vxlan_lookup_port(priv->vxlan, ntohs(udp_hdr(skb)->dest)))
+		return vxlan_features_check(skb, features);
+	return features & ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_MASK);
+}
+
+static netdev_features_t mlx5e_features_check(struct sk_buff *skb,
+					      struct net_device *netdev,
+					      netdev_features_t features)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	features = vlan_features_check(skb, features);
+	if (skb->encapsulation &&
+	    (features & (NETIF_F_CSUM_MASK | NETIF_F_GSO_MASK)))
+		return mlx5e_tunnel_features_check(priv, skb, features);
+	return features;
+}
+
+static int mlx5e_vxlan_set_port(struct net_device *netdev, unsigned int table,
+				unsigned int entry, struct udp_tunnel_info *ti)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	return mlx5_vxlan_add_port(priv->vxlan, ntohs(ti->port));
+}
+
+static int mlx5e_vxlan_unset_port(struct net_device *netdev,
+				  unsigned int table, unsigned int entry,
+				  struct udp_tunnel_info *ti)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+
+	return mlx5_vxlan_del_port(priv->vxlan, ntohs(ti->port));
+}
+
+/* The stack's VXLAN ports into the device's table; IANA's is there. */
+static void mlx5e_vxlan_set_netdev_info(struct mlx5e_priv *priv)
+{
+	if (!mlx5_vxlan_allowed(priv->vxlan))
+		return;
+	priv->nic_info.set_port = mlx5e_vxlan_set_port;
+	priv->nic_info.unset_port = mlx5e_vxlan_unset_port;
+	priv->nic_info.flags = UDP_TUNNEL_NIC_INFO_STATIC_IANA_VXLAN;
+	priv->nic_info.tables[0].tunnel_types = UDP_TUNNEL_TYPE_VXLAN;
+	priv->nic_info.tables[0].n_entries =
+		mlx5_vxlan_max_udp_ports(priv->mdev) - 1;
+	priv->netdev->udp_tunnel_nic_info = &priv->nic_info;
+}
+
 static const struct net_device_ops mlx5e_netdev_ops = {
 	.ndo_open		= mlx5e_open,
 	.ndo_stop		= mlx5e_close,
 	.ndo_start_xmit		= mlx5e_xmit,
+	.ndo_features_check	= mlx5e_features_check,
 	.ndo_get_stats64	= mlx5e_get_stats64,
 	.ndo_set_rx_mode	= mlx5e_set_rx_mode,
 	.ndo_set_mac_address	= mlx5e_set_mac,
@@ -1823,6 +1899,7 @@ static void mlx5e_hw_detach(struct mlx5e_priv *priv)
 		return;
 	mlx5_notifier_unregister(priv->mdev, &priv->events_nb);
 	cancel_work_sync(&priv->carrier_work);
+	mlx5_vxlan_reset_to_default(priv->vxlan);
 	mlx5e_hw_res_destroy(priv->mdev, &priv->res);
 }
 
@@ -1858,6 +1935,8 @@ static int mlx5e_attach(struct mlx5e_priv *priv)
 		}
 	}
 	netif_device_attach(netdev);
+	/* the device's VXLAN table is back to IANA's port: the others again */
+	udp_tunnel_nic_reset_ntf(netdev);
 out:
 	mutex_unlock(&priv->state_lock);
 	rtnl_unlock();
@@ -1898,6 +1977,26 @@ static void mlx5e_build_features(struct mlx5e_priv *priv)
 				      NETIF_F_HW_VLAN_CTAG_TX |
 				      NETIF_F_GSO_UDP_L4 | NETIF_F_GSO_PARTIAL);
 	netdev->hw_enc_features = 0;
+	/*
+	 * VXLAN: the device fills the inner checksums and segments the inner
+	 * TCP of frames to a port of its table, rewriting the outer lengths
+	 * (not the outer UDP checksum: GSO_PARTIAL prepares one good for
+	 * every segment), as upstream mlx5e.
+	 */
+	if (mlx5_vxlan_allowed(priv->vxlan) && MLX5_CAP_ETH(mdev, csum_cap) &&
+	    MLX5_CAP_ETH(mdev, max_lso_cap)) {
+		netdev_features_t tnl = NETIF_F_GSO_UDP_TUNNEL |
+					NETIF_F_GSO_UDP_TUNNEL_CSUM;
+
+		netdev->hw_enc_features = NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
+					  NETIF_F_TSO | NETIF_F_TSO6 |
+					  NETIF_F_GSO_PARTIAL | tnl;
+		netdev->hw_features |= tnl;
+		netdev->features |= tnl;
+		netdev->vlan_features |= tnl;
+		netdev->gso_partial_features |= NETIF_F_GSO_UDP_TUNNEL_CSUM;
+		f |= tnl;
+	}
 	priv->params.features = f;
 	netif_set_tso_max_size(netdev, GSO_MAX_SIZE);
 }
@@ -1952,6 +2051,7 @@ static int mlx5e_priv_init(struct mlx5e_priv *priv, struct net_device *netdev,
 
 static void mlx5e_priv_cleanup(struct mlx5e_priv *priv)
 {
+	mlx5_vxlan_destroy(priv->vxlan);
 	mlx5e_ethtool_fs_cleanup(priv);
 	destroy_workqueue(priv->wq);
 	kfree(priv->txq2sq);
@@ -1986,6 +2086,12 @@ static int mlx5e_probe(struct auxiliary_device *adev,
 	netdev->min_mtu = ETH_MIN_MTU;
 	netdev->xdp_features = mlx5e_xdp_features();
 	netdev->xdp_metadata_ops = &mlx5e_xdp_metadata_ops;
+	priv->vxlan = mlx5_vxlan_create(mdev);
+	if (PTR_ERR_OR_ZERO(priv->vxlan) == -ENOMEM) {
+		err = -ENOMEM;
+		goto err_priv;
+	}
+	mlx5e_vxlan_set_netdev_info(priv);
 	mlx5e_build_features(priv);
 
 	err = mlx5e_query_mac(mdev, mac);

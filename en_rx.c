@@ -298,6 +298,13 @@ unnecessary:
 	if ((cqe->hds_ip_ext & (CQE_L3_OK | CQE_L4_OK)) ==
 	    (CQE_L3_OK | CQE_L4_OK) && l4 != CQE_L4_HDR_TYPE_NONE) {
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
+		/* a tunnel the device parsed: its verdict is the inner's */
+		if (cqe_is_tunneled(cqe)) {
+			skb->csum_level = 1;
+			skb->encapsulation = 1;
+			mlx5e_rq_stats_inc(rq, &rq->stats->csum_unnecessary_inner);
+			return;
+		}
 		mlx5e_rq_stats_inc(rq, &rq->stats->csum_unnecessary);
 		return;
 	}

@@ -111,10 +111,13 @@ static bool mlx5e_tx_hwtstamp_wanted(const struct mlx5e_txqsq *sq,
 
 /*
  * The headers an LSO WQE replicates in front of every segment: through
- * TCP's options, or the UDP header.
+ * TCP's options, or the UDP header; of a tunnel (VXLAN), through the
+ * inner TCP header.
  */
 static u16 mlx5e_tx_gso_ihs(struct sk_buff *skb)
 {
+	if (skb->encapsulation)
+		return skb_inner_tcp_all_headers(skb);
 	if (skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4)
 		return skb_transport_offset(skb) + sizeof(struct udphdr);
 	return skb_tcp_all_headers(skb);
@@ -211,8 +214,23 @@ static void mlx5e_txwqe_build_eseg(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 				   struct mlx5e_wqe_eth_seg *eseg)
 {
 	if (likely(skb->ip_summed == CHECKSUM_PARTIAL)) {
-		eseg->cs_flags = MLX5E_ETH_WQE_L3_CSUM | MLX5E_ETH_WQE_L4_CSUM;
-		mlx5e_stats_inc(sq->stats, &sq->stats->csum_partial, 1);
+		/*
+		 * A tunnel (mlx5e_features_check() let only VXLAN to a port
+		 * of the device's table through): the inner checksums, and
+		 * the outer IPv4 header's; the outer UDP checksum is the
+		 * stack's (0, or local checksum offload).
+		 */
+		if (skb->encapsulation) {
+			eseg->cs_flags = MLX5E_ETH_WQE_L3_CSUM |
+					 MLX5E_ETH_WQE_L3_INNER_CSUM |
+					 MLX5E_ETH_WQE_L4_INNER_CSUM;
+			mlx5e_stats_inc(sq->stats,
+					&sq->stats->csum_partial_inner, 1);
+		} else {
+			eseg->cs_flags = MLX5E_ETH_WQE_L3_CSUM |
+					 MLX5E_ETH_WQE_L4_CSUM;
+			mlx5e_stats_inc(sq->stats, &sq->stats->csum_partial, 1);
+		}
 	} else {
 		mlx5e_stats_inc(sq->stats, &sq->stats->csum_none, 1);
 	}
@@ -552,7 +570,10 @@ static void mlx5e_sq_xmit_wqe(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 	u64_stats_update_begin(&stats->syncp);
 	u64_stats_add(&stats->packets, attr->num_pkts);
 	u64_stats_add(&stats->bytes, attr->num_bytes);
-	if (attr->mss) {
+	if (attr->mss && skb->encapsulation) {
+		u64_stats_inc(&stats->tso_inner_packets);
+		u64_stats_add(&stats->tso_inner_bytes, skb->len - attr->ihs);
+	} else if (attr->mss) {
 		u64_stats_inc(&stats->tso_packets);
 		u64_stats_add(&stats->tso_bytes, skb->len - attr->ihs);
 	}

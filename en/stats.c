@@ -35,6 +35,7 @@ static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
 	MLX5E_DESC(struct mlx5e_rq_stats, bytes),
 	MLX5E_DESC(struct mlx5e_rq_stats, csum_complete),
 	MLX5E_DESC(struct mlx5e_rq_stats, csum_unnecessary),
+	MLX5E_DESC(struct mlx5e_rq_stats, csum_unnecessary_inner),
 	MLX5E_DESC(struct mlx5e_rq_stats, csum_none),
 	MLX5E_DESC(struct mlx5e_rq_stats, wqe_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, buff_alloc_err),
@@ -71,7 +72,10 @@ static const struct mlx5e_counter_desc mlx5e_sq_desc[] = {
 	MLX5E_DESC(struct mlx5e_sq_stats, bytes),
 	MLX5E_DESC(struct mlx5e_sq_stats, tso_packets),
 	MLX5E_DESC(struct mlx5e_sq_stats, tso_bytes),
+	MLX5E_DESC(struct mlx5e_sq_stats, tso_inner_packets),
+	MLX5E_DESC(struct mlx5e_sq_stats, tso_inner_bytes),
 	MLX5E_DESC(struct mlx5e_sq_stats, csum_partial),
+	MLX5E_DESC(struct mlx5e_sq_stats, csum_partial_inner),
 	MLX5E_DESC(struct mlx5e_sq_stats, csum_none),
 	MLX5E_DESC(struct mlx5e_sq_stats, xmit_more),
 	{ "queue_stopped", offsetof(struct mlx5e_sq_stats, stopped) },
@@ -472,7 +476,8 @@ static void mlx5e_read_rq(const struct mlx5e_rq_stats *s, u64 *packets,
 		*packets = u64_stats_read(&s->packets);
 		*bytes = u64_stats_read(&s->bytes);
 		*alloc_fail = u64_stats_read(&s->buff_alloc_err);
-		*unnecessary = u64_stats_read(&s->csum_unnecessary);
+		*unnecessary = u64_stats_read(&s->csum_unnecessary) +
+			       u64_stats_read(&s->csum_unnecessary_inner);
 		*none = u64_stats_read(&s->csum_none);
 	} while (u64_stats_fetch_retry(&s->syncp, start));
 }

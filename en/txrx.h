@@ -31,6 +31,8 @@
 /* Ethernet segment cs_flags. */
 #define MLX5E_ETH_WQE_L3_CSUM	BIT(6)
 #define MLX5E_ETH_WQE_L4_CSUM	BIT(7)
+#define MLX5E_ETH_WQE_L3_INNER_CSUM	BIT(4)
+#define MLX5E_ETH_WQE_L4_INNER_CSUM	BIT(5)
 /* Ethernet segment: insert the VLAN tag of the union. */
 #define MLX5E_ETH_WQE_INSERT_VLAN	BIT(15)
 

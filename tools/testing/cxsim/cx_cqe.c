@@ -102,6 +102,8 @@ void cx_cqe_rx(void *cqe, uint32_t pi, uint8_t log_cq_sz,
 					  (rx->rc->l3_hdr_type & 3) << 2);
 			/* the raw 16-bit sum in network order */
 			c->check_sum = cpu_to_be16(rx->rc->check_sum);
+			if (rx->rc->tunneled)
+				c->tls_outer_l3_tunneled |= 1;
 		}
 		if (rx->lro_num_seg) {
 			/* cx_lro.c: the payload's sum, the session's fields */

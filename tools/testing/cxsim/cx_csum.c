@@ -103,6 +103,72 @@ int cx_csum_tx(uint8_t *frame, size_t len, uint8_t cs_flags)
 	return 0;
 }
 
+bool cx_tun_port_known(const struct cx_tun_ports *t, uint16_t port)
+{
+	unsigned int i;
+
+	if (!t)
+		return false;
+	for (i = 0; i < t->nvxlan && i < CX_VXLAN_MAX_PORTS; i++)
+		if (t->vxlan[i] == port)
+			return true;
+	return false;
+}
+
+static void shift_pkt(struct cx_pkt *p, uint16_t by)
+{
+	p->l3_off = (uint16_t)(p->l3_off + by);
+	p->ip_end += by;
+	if (p->l4_off)
+		p->l4_off = (uint16_t)(p->l4_off + by);
+}
+
+bool cx_tun_parse(const uint8_t *frame, size_t len,
+		  const struct cx_tun_ports *t, struct cx_tun *tun)
+{
+	struct cx_pkt *o = &tun->outer;
+	size_t in_off;
+
+	memset(tun, 0, sizeof(*tun));
+	if (!t || !t->nvxlan || cx_pkt_parse(frame, len, o))
+		return false;
+	if (o->l3 == CX_L3_NONE || o->frag || o->l4 != CX_L4_UDP ||
+	    !cx_tun_port_known(t, cx_get_be16(frame + o->l4_off + 2)))
+		return false;
+	in_off = (size_t)o->l4_off + 8 + CX_VXLAN_HLEN;
+	if (in_off + CX_ETH_HLEN > o->ip_end)
+		return false;
+	/* the inner frame ends where the outer IP packet does */
+	if (cx_pkt_parse(frame + in_off, o->ip_end - in_off, &tun->inner) ||
+	    tun->inner.l3 == CX_L3_NONE)
+		return false;
+	tun->inner_l2_off = (uint16_t)in_off;
+	shift_pkt(&tun->inner, (uint16_t)in_off);
+	return true;
+}
+
+int cx_csum_tx_tun(uint8_t *frame, size_t len, uint8_t cs_flags,
+		   const struct cx_tun_ports *t)
+{
+	struct cx_tun tun;
+	int ret = 0;
+
+	if (!(cs_flags & (MLX5_ETH_WQE_L3_INNER_CSUM |
+			  MLX5_ETH_WQE_L4_INNER_CSUM)) ||
+	    !cx_tun_parse(frame, len, t, &tun))
+		return cx_csum_tx(frame, len, cs_flags);
+	if ((cs_flags & MLX5_ETH_WQE_L3_INNER_CSUM) &&
+	    tun.inner.l3 == CX_L3_IPV4)
+		csum_ipv4_hdr(frame, &tun.inner);
+	if (cs_flags & MLX5_ETH_WQE_L4_INNER_CSUM)
+		ret = csum_l4(frame, &tun.inner);
+	if ((cs_flags & MLX5_ETH_WQE_L3_CSUM) && tun.outer.l3 == CX_L3_IPV4)
+		csum_ipv4_hdr(frame, &tun.outer);
+	if (cs_flags & MLX5_ETH_WQE_L4_CSUM)
+		csum_l4(frame, &tun.outer);
+	return ret;
+}
+
 static bool l4_csum_ok(const uint8_t *frame, const struct cx_pkt *pkt)
 {
 	uint32_t l4_len = pkt->ip_end - pkt->l4_off;
@@ -167,4 +233,34 @@ bool cx_rx_vlan_strip(uint8_t *frame, size_t *len, uint16_t *tci)
 	memmove(frame + 12, frame + 16, *len - 16);
 	*len -= CX_VLAN_HLEN;
 	return true;
+}
+
+void cx_rx_classify_tun(const uint8_t *frame, size_t len, bool csum_full,
+			const struct cx_tun_ports *t, struct cx_rx_class *rc)
+{
+	struct cx_rx_class in;
+	struct cx_tun tun;
+	const uint8_t *oudp;
+	bool outer_ok;
+
+	cx_rx_classify(frame, len, csum_full, rc);
+	if (!cx_tun_parse(frame, len, t, &tun))
+		return;
+	/* the outer headers: IPv4 header and UDP checksum (0: none) */
+	outer_ok = (rc->hds_ip_ext & CQE_L3_OK) && !tun.outer.ip_trunc;
+	oudp = frame + tun.outer.l4_off;
+	if (oudp[6] || oudp[7])
+		outer_ok = outer_ok && (rc->hds_ip_ext & CQE_L4_OK);
+	else if (tun.outer.l3 == CX_L3_IPV6)
+		outer_ok = false;	/* IPv6 forbids a zero UDP checksum */
+	/* the inner frame, classified on its own */
+	cx_rx_classify(frame + tun.inner_l2_off,
+		       tun.outer.ip_end - tun.inner_l2_off, false, &in);
+	rc->tunneled = true;
+	rc->l3_hdr_type = in.l3_hdr_type;
+	rc->l4_hdr_type = in.l4_hdr_type;
+	rc->hds_ip_ext = (uint8_t)(rc->hds_ip_ext & CQE_L2_OK);
+	if (outer_ok)
+		rc->hds_ip_ext |= (uint8_t)(in.hds_ip_ext &
+					    (CQE_L3_OK | CQE_L4_OK));
 }

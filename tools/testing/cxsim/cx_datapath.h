@@ -81,6 +81,50 @@ uint32_t cx_csum_pseudo(const uint8_t *frame, const struct cx_pkt *pkt,
  */
 int cx_csum_tx(uint8_t *frame, size_t len, uint8_t cs_flags);
 
+/*
+ * UDP tunnels: the VXLAN destination ports the function programmed
+ * (ADD_VXLAN_UDP_DPORT, at most max_vxlan_udp_ports of them).  The device
+ * parses a frame as VXLAN only when its outer UDP destination port is in
+ * this table: any other UDP frame is plain UDP, on TX and RX.
+ */
+#define CX_VXLAN_MAX_PORTS	4	/* max_vxlan_udp_ports */
+#define CX_VXLAN_HLEN		8
+#define CX_VXLAN_IANA_PORT	4789	/* in the table from reset */
+
+struct cx_tun_ports {
+	uint16_t vxlan[CX_VXLAN_MAX_PORTS];
+	uint8_t nvxlan;
+};
+
+/* A tunneled frame: the outer headers and the inner ones, both with
+ * offsets from the start of the (outer) frame. */
+struct cx_tun {
+	struct cx_pkt outer;
+	struct cx_pkt inner;
+	uint16_t inner_l2_off;	/* the inner Ethernet header */
+};
+
+bool cx_tun_port_known(const struct cx_tun_ports *t, uint16_t port);
+
+/*
+ * Parse @frame as outer IPv4/IPv6 + UDP to a port of @t + VXLAN + inner
+ * Ethernet + IPv4/IPv6 (+ TCP/UDP).  Returns true and fills @tun when it
+ * is one (the inner L3 header complete); false for any other frame, or
+ * when @t is NULL.
+ */
+bool cx_tun_parse(const uint8_t *frame, size_t len,
+		  const struct cx_tun_ports *t, struct cx_tun *tun);
+
+/*
+ * cx_csum_tx() knowing the tunnel ports: on a VXLAN frame (cx_tun_parse())
+ * the inner flags fill the inner IPv4 header and TCP/UDP checksums, the
+ * outer ones (L3_CSUM, L4_CSUM) the outer IPv4 header and UDP checksum;
+ * the outer UDP checksum is otherwise left as the WQE gives it.  Any other
+ * frame as cx_csum_tx().
+ */
+int cx_csum_tx_tun(uint8_t *frame, size_t len, uint8_t cs_flags,
+		   const struct cx_tun_ports *t);
+
 /* What the RX CQE says about a frame's headers and checksums. */
 struct cx_rx_class {
 	struct cx_pkt pkt;
@@ -88,6 +132,8 @@ struct cx_rx_class {
 	uint8_t l4_hdr_type;	/* CQE_L4_HDR_TYPE_* */
 	uint8_t l3_hdr_type;	/* CX_CQE_L3_HDR_* */
 	uint16_t check_sum;	/* host order: the 16-bit ones' sum, see below */
+	bool tunneled;		/* VXLAN on a known port: the OK bits and
+				 * header types are the inner headers' */
 };
 
 /* l3_hdr_type values of the CQE's l4_l3_hdr_type bits 3:2. */
@@ -104,6 +150,15 @@ struct cx_rx_class {
  */
 void cx_rx_classify(const uint8_t *frame, size_t len, bool csum_full,
 		    struct cx_rx_class *rc);
+
+/*
+ * cx_rx_classify() knowing the tunnel ports: a VXLAN frame on a port of
+ * @t is ->tunneled, its L3_OK/L4_OK and header types those of the inner
+ * headers (L3_OK also needing a good outer IPv4 header, L4_OK a good or
+ * absent outer UDP checksum); check_sum stays the outer one.
+ */
+void cx_rx_classify_tun(const uint8_t *frame, size_t len, bool csum_full,
+			const struct cx_tun_ports *t, struct cx_rx_class *rc);
 
 /*
  * Strip the outer 802.1Q tag (not 802.1ad) in place; returns true and
@@ -174,6 +229,20 @@ int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
 		   uint8_t cs_flags, uint8_t *scratch, size_t scratch_size,
 		   cx_frame_fn emit, void *ctx);
 
+/*
+ * cx_lso_segment() knowing the tunnel ports: a VXLAN super-packet
+ * (cx_tun_parse()) is segmented on its inner TCP (or UDP) header: per
+ * segment the outer IPv4 total length, id (+1) and, with L3_CSUM, header
+ * checksum (IPv6: payload length), the outer UDP length, the inner IP
+ * fields and TCP sequence/flags as cx_lso_segment() does; the outer UDP
+ * checksum is computed only when L4_CSUM asks for it, else left as given
+ * (0, or the value GSO_PARTIAL prepared for every segment).
+ */
+int cx_lso_segment_tun(const uint8_t *sp, size_t len, uint16_t mss,
+		       uint8_t cs_flags, const struct cx_tun_ports *t,
+		       uint8_t *scratch, size_t scratch_size,
+		       cx_frame_fn emit, void *ctx);
+
 /* ------------------------------------------------------------------ */
 /* Send WQE decoder (cx_wqe.c)                                         */
 
@@ -237,6 +306,8 @@ struct cx_wqe {
 	bool vlan_insert;	/* applied to the packets already */
 	uint16_t vlan_tpid;
 	uint16_t vlan_tci;
+	/* the VXLAN ports the device parses (set by the caller), or NULL */
+	const struct cx_tun_ports *tun;
 	/* packets, in the caller's buffer */
 	uint32_t npkts;
 	struct cx_tx_pkt pkt[CX_WQE_MAX_PKTS];

@@ -136,6 +136,13 @@ static const struct cx_cap cx_caps[] = {
 	ETH(self_lb_en_modifiable,	1),
 	ETH(reg_umr_sq,			1),
 	ETH(max_lso_cap,		16),
+	/*
+	 * VXLAN: inner checksums and LSO of VXLAN frames on the ports of
+	 * the ADD_VXLAN_UDP_DPORT table, the tunneled CQE bit on receive
+	 * (cx_csum.c, cx_lso.c, cx_nic.c).
+	 */
+	ETH(tunnel_stateless_vxlan,	1),
+	ETH(max_vxlan_udp_ports,	CX_VXLAN_MAX_PORTS),
 	ETH(rss_ind_tbl_cap,		8),
 	/*
 	 * NIC receive tables only, with the chaining capabilities the

@@ -123,3 +123,125 @@ int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
 	}
 	return (int)nsegs;
 }
+
+/* The inner headers of a VXLAN super-packet, IP lengths forced to "all". */
+static int lso_parse_tun(const uint8_t *sp, size_t len,
+			 const struct cx_tun_ports *t, struct cx_tun *tun)
+{
+	uint8_t hdr[CX_LSO_MAX_HDR];
+	size_t n = len < sizeof(hdr) ? len : sizeof(hdr);
+	struct cx_pkt *o = &tun->outer;
+	size_t il3;
+
+	memcpy(hdr, sp, n);
+	if (cx_pkt_parse(hdr, n, o) || o->l3 == CX_L3_NONE)
+		return 0;
+	if (o->l3 == CX_L3_IPV4)
+		cx_put_be16(hdr + o->l3_off + 2, 0xffff);
+	else
+		cx_put_be16(hdr + o->l3_off + 4, 0xffff);
+	if (!cx_tun_parse(hdr, n, t, tun))
+		return 0;
+	il3 = tun->inner.l3_off;
+	if (tun->inner.l3 == CX_L3_IPV4 && il3 + 4 <= n)
+		cx_put_be16(hdr + il3 + 2, 0xffff);
+	else if (tun->inner.l3 == CX_L3_IPV6 && il3 + 6 <= n)
+		cx_put_be16(hdr + il3 + 4, 0xffff);
+	if (!cx_tun_parse(hdr, n, t, tun))
+		return CX_LSO_E_PARSE;	/* cannot happen */
+	if (tun->inner.frag)
+		return CX_LSO_E_FRAG;
+	if (tun->inner.l4 != CX_L4_TCP && tun->inner.l4 != CX_L4_UDP)
+		return len > sizeof(hdr) ? CX_LSO_E_HDR : CX_LSO_E_PARSE;
+	return 1;
+}
+
+/* An IP header's length field for a frame of @flen bytes. */
+static void lso_ip_len(uint8_t *frame, const struct cx_pkt *p, size_t flen)
+{
+	uint8_t *ip = frame + p->l3_off;
+
+	if (p->l3 == CX_L3_IPV4)
+		cx_put_be16(ip + 2, (uint16_t)(flen - p->l3_off));
+	else
+		cx_put_be16(ip + 4, (uint16_t)(flen - p->l3_off - 40));
+}
+
+int cx_lso_segment_tun(const uint8_t *sp, size_t len, uint16_t mss,
+		       uint8_t cs_flags, const struct cx_tun_ports *t,
+		       uint8_t *scratch, size_t scratch_size,
+		       cx_frame_fn emit, void *ctx)
+{
+	size_t hlen, payload, off, n, flen;
+	uint16_t oid = 0, iid = 0;
+	uint32_t nsegs, i, seq = 0;
+	struct cx_tun tun;
+	uint8_t flags = 0;
+	int ret;
+
+	if (!mss || !(cs_flags & (MLX5_ETH_WQE_L3_INNER_CSUM |
+				  MLX5_ETH_WQE_L4_INNER_CSUM)))
+		return cx_lso_segment(sp, len, mss, cs_flags, scratch,
+				      scratch_size, emit, ctx);
+	ret = lso_parse_tun(sp, len, t, &tun);
+	if (ret <= 0)
+		return ret ? ret : cx_lso_segment(sp, len, mss, cs_flags,
+						  scratch, scratch_size, emit,
+						  ctx);
+	hlen = (size_t)tun.inner.l4_off + tun.inner.l4_hlen;
+	if (hlen > CX_LSO_MAX_HDR)
+		return CX_LSO_E_HDR;
+	if (hlen + mss > 0xffff)
+		return CX_LSO_E_MSS;
+	if (scratch_size < hlen + mss || scratch_size < CX_ETH_ZLEN)
+		return CX_LSO_E_SCRATCH;
+	payload = len - hlen;
+	nsegs = payload ? (uint32_t)((payload + mss - 1) / mss) : 1;
+	if (nsegs > CX_LSO_MAX_SEGS)
+		return CX_LSO_E_SEGS;
+	if (tun.outer.l3 == CX_L3_IPV4)
+		oid = cx_get_be16(sp + tun.outer.l3_off + 4);
+	if (tun.inner.l3 == CX_L3_IPV4)
+		iid = cx_get_be16(sp + tun.inner.l3_off + 4);
+	if (tun.inner.l4 == CX_L4_TCP) {
+		seq = cx_get_be32(sp + tun.inner.l4_off + 4);
+		flags = sp[tun.inner.l4_off + 13];
+	}
+	for (i = 0, off = hlen; i < nsegs; i++, off += n) {
+		uint8_t *l4 = scratch + tun.inner.l4_off;
+
+		n = len - off < mss ? len - off : mss;
+		flen = hlen + n;
+		memcpy(scratch, sp, hlen);
+		memcpy(scratch + hlen, sp + off, n);
+		lso_ip_len(scratch, &tun.outer, flen);
+		if (tun.outer.l3 == CX_L3_IPV4)
+			cx_put_be16(scratch + tun.outer.l3_off + 4,
+				    (uint16_t)(oid + i));
+		cx_put_be16(scratch + tun.outer.l4_off + 4,
+			    (uint16_t)(flen - tun.outer.l4_off));
+		lso_ip_len(scratch, &tun.inner, flen);
+		if (tun.inner.l3 == CX_L3_IPV4)
+			cx_put_be16(scratch + tun.inner.l3_off + 4,
+				    (uint16_t)(iid + i));
+		if (tun.inner.l4 == CX_L4_TCP) {
+			uint8_t f = flags;
+
+			cx_put_be32(l4 + 4, seq + (uint32_t)(i * mss));
+			if (i + 1 < nsegs)
+				f &= (uint8_t)~(TCP_FIN | TCP_PSH);
+			if (i)
+				f &= (uint8_t)~TCP_CWR;
+			l4[13] = f;
+		} else {
+			cx_put_be16(l4 + 4, (uint16_t)(flen - tun.inner.l4_off));
+		}
+		if (flen < CX_ETH_ZLEN) {
+			memset(scratch + flen, 0, CX_ETH_ZLEN - flen);
+			flen = CX_ETH_ZLEN;
+		}
+		cx_csum_tx_tun(scratch, flen, cs_flags, t);
+		emit(ctx, scratch, flen);
+	}
+	return (int)nsegs;
+}

@@ -6,6 +6,7 @@
  * this file only calls them in order and resets the vport.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cx_kshim.h"
 #include "cx_obj.h"
@@ -24,6 +25,14 @@
 #define CX_MAX_FT		(1u << 8)
 #define CX_MAX_FG		(1u << 12)
 #define CX_MAX_FC		(1u << 12)
+
+/* The VXLAN port table as the device starts: IANA's 4789 only. */
+static void cx_vxlan_reset(struct cx_nic *nic)
+{
+	memset(&nic->tun, 0, sizeof(nic->tun));
+	nic->tun.vxlan[0] = CX_VXLAN_IANA_PORT;
+	nic->tun.nvxlan = 1;
+}
 
 int cx_nic_init(struct cx_core *core)
 {
@@ -55,6 +64,7 @@ int cx_nic_init(struct cx_core *core)
 	cx_tab_init(&nic->fg, CX_OBJ_FG, 1, CX_MAX_FG);
 	cx_tab_init(&nic->fc, CX_OBJ_FC, 0x800000, CX_MAX_FC);
 	core->func.nic = nic;
+	cx_vxlan_reset(nic);
 	cx_vport_reset(core);
 	return 0;
 }
@@ -73,6 +83,7 @@ void cx_nic_release_all(struct cx_core *core)
 	cx_qcnt_release_all(core);
 	cx_pd_release_all(core);	/* TDs, PDs */
 	nic->bad_refs = 0;
+	cx_vxlan_reset(nic);
 	cx_vport_reset(core);
 }
 
@@ -94,4 +105,47 @@ void cx_nic_fini(struct cx_core *core)
 	free(nic->vport.vlan);
 	free(nic);
 	core->func.nic = NULL;
+}
+
+/*
+ * The VXLAN UDP port table (max_vxlan_udp_ports entries): frames to these
+ * ports are parsed as VXLAN for the inner checksums and LSO (TX) and the
+ * CQE's tunneled bit and inner checksum verdict (RX).  It starts with
+ * IANA's 4789, as the hardware's does (upstream's mlx5_vxlan_create()
+ * adds it anyway and mlx5_vxlan_reset_to_default() keeps it over a
+ * reset); a reset of the function returns to that.  Adding a port
+ * already there is a no-op; adding to a full table or deleting a port
+ * not in it is refused.
+ */
+uint8_t cx_vxlan_add_port(struct cx_cmd *cmd)
+{
+	struct cx_tun_ports *t = &cmd->core->func.nic->tun;
+	uint16_t port = (uint16_t)MLX5_GET(add_vxlan_udp_dport_in, cmd->in,
+					   vxlan_udp_port);
+
+	if (cx_tun_port_known(t, port))
+		return MLX5_CMD_STAT_OK;
+	if (t->nvxlan >= CX_VXLAN_MAX_PORTS)
+		return cx_bad(cmd, MLX5_CMD_STAT_LIM_ERR,
+			      "VXLAN port %u: table full (%u ports)", port,
+			      CX_VXLAN_MAX_PORTS);
+	t->vxlan[t->nvxlan++] = port;
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t cx_vxlan_del_port(struct cx_cmd *cmd)
+{
+	struct cx_tun_ports *t = &cmd->core->func.nic->tun;
+	uint16_t port = (uint16_t)MLX5_GET(delete_vxlan_udp_dport_in, cmd->in,
+					   vxlan_udp_port);
+	unsigned int i;
+
+	for (i = 0; i < t->nvxlan; i++) {
+		if (t->vxlan[i] != port)
+			continue;
+		t->vxlan[i] = t->vxlan[--t->nvxlan];
+		t->vxlan[t->nvxlan] = 0;
+		return MLX5_CMD_STAT_OK;
+	}
+	return CX_BAD_PARAM(cmd, "VXLAN port %u not in the table", port);
 }

@@ -422,6 +422,7 @@ struct cx_nic {
 	struct cx_vport vport;
 	struct cx_port port;
 	struct cx_vport_counters vcnt;
+	struct cx_tun_ports tun;	/* ADD_VXLAN_UDP_DPORT's table */
 	uint64_t bad_refs;	/* commands refused for a bad reference */
 };
 

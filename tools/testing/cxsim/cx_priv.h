@@ -136,6 +136,8 @@ uint8_t cx_fc_query(struct cx_cmd *cmd);
 /* cx_vport.c */
 uint8_t cx_vport_query_state(struct cx_cmd *cmd);
 uint8_t cx_vport_modify_state(struct cx_cmd *cmd);
+uint8_t cx_vxlan_add_port(struct cx_cmd *cmd);
+uint8_t cx_vxlan_del_port(struct cx_cmd *cmd);
 uint8_t cx_vport_query_nic(struct cx_cmd *cmd);
 uint8_t cx_vport_modify_nic(struct cx_cmd *cmd);
 uint8_t cx_vport_query_counter(struct cx_cmd *cmd);

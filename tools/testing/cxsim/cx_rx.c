@@ -728,7 +728,7 @@ size_t cx_rx_frame(struct cx_core *core, const void *buf, size_t len)
 	}
 	if (!rq->vsd)
 		stripped = cx_rx_vlan_strip(frame, &flen, &tci);
-	cx_rx_classify(frame, flen, false, &rc);
+	cx_rx_classify_tun(frame, flen, false, &core->func.nic->tun, &rc);
 	rx.byte_cnt = (uint32_t)flen;
 	rx.rqn = rq->rqn;
 	rx.flow_tag = x.flow_tag;

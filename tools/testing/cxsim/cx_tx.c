@@ -564,6 +564,7 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 				  CX_DP_TXBUF, &w);
 		if (r == CX_WQE_EMPTY)
 			break;
+		w.tun = &core->func.nic->tun;
 		dp->desc_bytes += w.desc_bytes;
 		dp->wqebbs += w.desc_bytes / CX_WQEBB;
 		sq->wqebbs += w.desc_bytes / CX_WQEBB;

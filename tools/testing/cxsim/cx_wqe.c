@@ -425,15 +425,15 @@ int cx_tx_emit(const struct cx_wqe *w, uint8_t *buf, uint8_t *scratch,
 	if (w->opcode == MLX5_OPCODE_LSO) {
 		if (w->npkts != 1)
 			return 0;
-		ret = cx_lso_segment(buf + w->pkt[0].off, w->pkt[0].len,
-				     w->mss, w->cs_flags, scratch,
-				     scratch_size, emit, ctx);
+		ret = cx_lso_segment_tun(buf + w->pkt[0].off, w->pkt[0].len,
+					 w->mss, w->cs_flags, w->tun, scratch,
+					 scratch_size, emit, ctx);
 		return ret;
 	}
 	for (i = 0; i < w->npkts; i++) {
 		uint8_t *p = buf + w->pkt[i].off;
 
-		cx_csum_tx(p, w->pkt[i].len, w->cs_flags);
+		cx_csum_tx_tun(p, w->pkt[i].len, w->cs_flags, w->tun);
 		emit(ctx, p, w->pkt[i].len);
 	}
 	return (int)w->npkts;

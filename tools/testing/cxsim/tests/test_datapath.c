@@ -1570,6 +1570,143 @@ static void test_lro(void)
 	ok(!s.ok, "LRO: IPv4 options do not qualify");
 }
 
+/* ---- VXLAN ---- */
+
+/*
+ * Outer Ethernet + IPv4 + UDP to @port (checksum 0) + VXLAN around the
+ * @ilen bytes of @inner, into @f; returns the frame's length.
+ */
+static size_t wrap_vxlan(uint8_t *f, const uint8_t *inner, size_t ilen,
+			 uint16_t port)
+{
+	size_t len = 14 + 20 + 8 + 8 + ilen;
+
+	memcpy(f, mac_hdr, 12);
+	put16(f + 12, 0x0800);
+	memset(f + 14, 0, 36);
+	f[14] = 0x45;
+	put16(f + 16, (uint16_t)(len - 14));
+	put16(f + 18, 0x2000);
+	f[22] = 64;
+	f[23] = 17;
+	put32(f + 26, 0xc0a80001);
+	put32(f + 30, 0xc0a80002);
+	put16(f + 24, (uint16_t)~cx_csum_fold(cx_csum_add(0, f + 14, 20)));
+	put16(f + 34, 50000);
+	put16(f + 36, port);
+	put16(f + 38, (uint16_t)(len - 34));
+	f[42] = 0x08;			/* VXLAN: I flag, VNI 42 */
+	put32(f + 46, 42 << 8);
+	memcpy(f + 50, inner, ilen);
+	return len;
+}
+
+static bool ipv4_hdr_valid(const uint8_t *ip)
+{
+	return cx_csum_fold(cx_csum_add(0, ip, 20)) == 0xffff;
+}
+
+static void test_vxlan(void)
+{
+	static uint8_t in[4096], f[4200], scratch[CX_LSO_MAX_HDR + 2048];
+	struct cx_tun_ports t = { .vxlan = { 4789, 8472 }, .nvxlan = 2 };
+	const uint8_t inner_flags = MLX5_ETH_WQE_L3_INNER_CSUM |
+				    MLX5_ETH_WQE_L4_INNER_CSUM;
+	struct cx_rx_class rc;
+	struct cx_tun tun;
+	size_t ilen, len, i;
+	int good;
+
+	ilen = build(in, false, false, 0, 300, 0x18, false);
+	len = wrap_vxlan(f, in, ilen, 4789);
+	ok(cx_tun_parse(f, len, &t, &tun) && tun.inner_l2_off == 50 &&
+	   tun.inner.l3 == CX_L3_IPV4 && tun.inner.l3_off == 64 &&
+	   tun.inner.l4 == CX_L4_TCP && tun.inner.l4_off == 84 &&
+	   tun.inner.ip_end == len,
+	   "VXLAN on a known port: outer and inner headers parsed");
+	ok(!cx_tun_parse(f, len, NULL, &tun), "no port table: not a tunnel");
+	len = wrap_vxlan(f, in, ilen, 4790);
+	ok(!cx_tun_parse(f, len, &t, &tun),
+	   "VXLAN on a port not in the table: plain UDP");
+
+	/* TX inner checksums */
+	len = wrap_vxlan(f, in, ilen, 8472);
+	put16(f + 24, 0);
+	ok(cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L3_CSUM | inner_flags, &t) == 0 &&
+	   ipv4_hdr_valid(f + 14) && l4_valid(f + 50, ilen) &&
+	   get16(f + 40) == 0,
+	   "TX VXLAN: inner TCP and outer IPv4 checksums filled, outer UDP 0");
+	len = wrap_vxlan(f, in, ilen, 4790);
+	cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L3_CSUM | inner_flags, &t);
+	ok(!l4_valid(f + 50, ilen),
+	   "TX VXLAN on an unknown port: the inner checksum is not filled");
+	len = wrap_vxlan(f, in, ilen, 4789);
+	cx_csum_tx_tun(f, len, inner_flags | MLX5_ETH_WQE_L4_CSUM, &t);
+	ok(l4_valid(f, len) && l4_valid(f + 50, ilen),
+	   "TX VXLAN with L4_CSUM: the outer UDP checksum covers the inner");
+
+	/* RX: tunneled bit, inner verdict */
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(rc.tunneled && rc.hds_ip_ext == (CQE_L2_OK | CQE_L3_OK | CQE_L4_OK) &&
+	   rc.l4_hdr_type == CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA,
+	   "RX VXLAN: tunneled, inner L3/L4 OK, inner header types");
+	f[len - 1] ^= 0x55;
+	put16(f + 40, 0);	/* outer UDP checksum off */
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(rc.tunneled && (rc.hds_ip_ext & CQE_L3_OK) &&
+	   !(rc.hds_ip_ext & CQE_L4_OK),
+	   "RX VXLAN, inner TCP checksum bad: tunneled, no L4_OK");
+	f[len - 1] ^= 0x55;
+	put16(f + 40, 0x1234);
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(rc.tunneled && !(rc.hds_ip_ext & CQE_L4_OK),
+	   "RX VXLAN, outer UDP checksum bad: no L4_OK");
+	len = wrap_vxlan(f, in, ilen, 4790);
+	cx_csum_tx(f + 50, ilen, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM);
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(!rc.tunneled && rc.l4_hdr_type == CQE_L4_HDR_TYPE_UDP,
+	   "RX VXLAN on an unknown port: plain UDP, not tunneled");
+
+	/* LSO of the inner TCP */
+	ilen = build(in, false, false, 0, 2500, 0x18 | 0x01, false);
+	len = wrap_vxlan(f, in, ilen, 4789);
+	sink.n = 0;
+	ok(cx_lso_segment_tun(f, len, 1000, MLX5_ETH_WQE_L3_CSUM | inner_flags,
+			      &t, scratch, sizeof(scratch), sink_frame,
+			      &sink) == 3 && sink.n == 3,
+	   "VXLAN LSO: 3 segments of the inner TCP");
+	good = 0;
+	for (i = 0; i < 3 && sink.n == 3; i++) {
+		const uint8_t *s = sink.frame[i];
+		size_t n = i < 2 ? 1000 : 500, sl = 50 + 14 + 20 + 20 + n;
+
+		good += sink.len[i] == sl && get16(s + 16) == sl - 14 &&
+			get16(s + 18) == 0x2000 + i && ipv4_hdr_valid(s + 14) &&
+			get16(s + 38) == sl - 34 && get16(s + 40) == 0 &&
+			get16(s + 66) == sl - 64 &&
+			get16(s + 68) == 0x1000 + i &&
+			get32(s + 88) == 0xfffff000u + 1000 * i &&
+			(s[97] & 0x09) == (i == 2 ? 0x09 : 0) &&
+			l4_valid(s + 50, sl - 50) &&
+			!memcmp(s + 104, in + 54 + 1000 * i, n);
+	}
+	ok(good == 3,
+	   "VXLAN LSO: outer IPv4 length/id/checksum, UDP length, inner IP and TCP fields, payload");
+	sink.n = 0;
+	put16(f + 40, 0x4321);
+	cx_lso_segment_tun(f, len, 1000, MLX5_ETH_WQE_L3_CSUM | inner_flags,
+			   &t, scratch, sizeof(scratch), sink_frame, &sink);
+	ok(sink.n == 3 && get16(sink.frame[2] + 40) == 0x4321,
+	   "VXLAN LSO without L4_CSUM: the outer UDP checksum left as given");
+	sink.n = 0;
+	cx_lso_segment_tun(f, len, 1000, MLX5_ETH_WQE_L3_CSUM |
+			   MLX5_ETH_WQE_L4_CSUM | inner_flags, &t, scratch,
+			   sizeof(scratch), sink_frame, &sink);
+	ok(sink.n == 3 && l4_valid(sink.frame[1], sink.len[1]) &&
+	   l4_valid(sink.frame[1] + 50, sink.len[1] - 50),
+	   "VXLAN LSO with L4_CSUM: each segment's outer UDP checksum");
+}
+
 int main(void)
 {
 	test_csum();
@@ -1584,6 +1721,7 @@ int main(void)
 	test_mpwqe();
 	test_lso();
 	test_lso_udp();
+	test_vxlan();
 	test_wqe_errors();
 	test_inline_mode();
 	printf("1..%u\n", test_nr);

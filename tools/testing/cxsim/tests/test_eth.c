@@ -834,11 +834,57 @@ static void test_eth_fec(void)
 	ok(simple_cmd(MLX5_CMD_OP_DISABLE_HCA, 0) == 0, "FEC: function disabled");
 }
 
+static int vxlan_port(bool add, uint16_t port)
+{
+	void *in;
+
+	if (add) {
+		in = eth_cmd(MLX5_CMD_OP_ADD_VXLAN_UDP_DPORT,
+			     MLX5_ST_SZ_BYTES(add_vxlan_udp_dport_in));
+		MLX5_SET(add_vxlan_udp_dport_in, in, vxlan_udp_port, port);
+		return eth_exec(MLX5_ST_SZ_BYTES(add_vxlan_udp_dport_in));
+	}
+	in = eth_cmd(MLX5_CMD_OP_DELETE_VXLAN_UDP_DPORT,
+		     MLX5_ST_SZ_BYTES(delete_vxlan_udp_dport_in));
+	MLX5_SET(delete_vxlan_udp_dport_in, in, vxlan_udp_port, port);
+	return eth_exec(MLX5_ST_SZ_BYTES(delete_vxlan_udp_dport_in));
+}
+
+static void test_eth_vxlan(void)
+{
+	struct cx_tun_ports *t;
+	struct eth_env e;
+	bool good;
+
+	ok(eth_setup(&e, NULL), "VXLAN: a function up");
+	t = &core.func.nic->tun;
+	ok(t->nvxlan == 1 && cx_tun_port_known(t, 4789),
+	   "VXLAN port table: 4789 from reset");
+	good = vxlan_port(false, 4789) == 0 && t->nvxlan == 0 &&
+	       vxlan_port(true, 4789) == 0 && vxlan_port(true, 4789) == 0 &&
+	       t->nvxlan == 1 && cx_tun_port_known(t, 4789);
+	ok(good, "4789 deleted, then added twice: one entry");
+	good = vxlan_port(true, 1000) == 0 && vxlan_port(true, 1001) == 0 &&
+	       vxlan_port(true, 1002) == 0 &&
+	       vxlan_port(true, 1003) == MLX5_CMD_STAT_LIM_ERR &&
+	       !cx_tun_port_known(t, 1003);
+	ok(good, "a fifth port: LIM_ERR, max_vxlan_udp_ports is 4");
+	good = vxlan_port(false, 1001) == 0 && !cx_tun_port_known(t, 1001) &&
+	       cx_tun_port_known(t, 1002) &&
+	       vxlan_port(false, 1001) == MLX5_CMD_STAT_BAD_PARAM_ERR &&
+	       vxlan_port(true, 1003) == 0;
+	ok(good, "DELETE_VXLAN_UDP_DPORT: gone; again, or unknown: BAD_PARAM");
+	cx_nic_release_all(&core);
+	ok(t->nvxlan == 1 && cx_tun_port_known(t, 4789),
+	   "the function's release returns the table to 4789 alone");
+}
+
 static void test_eth_all(void)
 {
 	test_eth_open_close();
 	test_eth_clean_close();
 	test_eth_fec();
+	test_eth_vxlan();
 	free(eth_in);
 	eth_in = NULL;
 }

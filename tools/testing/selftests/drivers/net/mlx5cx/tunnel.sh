@@ -1,0 +1,259 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# UDP tunnel offloads (VXLAN) of our netdev, port B in a netns as the
+# peer, tunnels between A and B over the pair:
+# - ethtool -k shows tx-udp_tnl-segmentation and
+#   tx-udp_tnl-csum-segmentation on;
+# - TCP through VXLAN on IANA's port 4789 (outer UDP checksum 0) and on
+#   8472 with outer UDP checksums (GSO_PARTIAL) arrives byte for byte; the
+#   device did the work: A's tx_tso_inner_packets and
+#   tx_csum_partial_inner, the model's LSO WQEs; B (an XDP program
+#   attached, so that the driver uses the CQE's verdict, not
+#   CHECKSUM_COMPLETE) counts rx_csum_unnecessary_inner, and its stack
+#   finds no bad inner TCP or outer UDP checksum;
+# - a VXLAN frame whose inner TCP checksum is corrupted, written on the
+#   wire from A with a packet socket: B does not count it as
+#   rx_csum_unnecessary_inner, its stack drops it (Tcp InCsumErrors);
+# - with rx-udp_tunnel-port-offload off at A and B, 8472 leaves the
+#   devices' tables: the stack checksums and segments (A's inner counters
+#   and the model's LSO WQEs stand still, B's device does not parse the
+#   tunnel), and TCP still arrives intact;
+# - GENEVE, which the device does not offer: intact, no inner offload;
+# - after a devlink reload of A (its device reset, its VXLAN table back to
+#   4789 alone) the stack gives its port again (udp_tunnel_nic_reset_ntf(),
+#   or to the distribution driver's new netdev): 8472 offloaded as before.
+#
+# distro_tunnel.sh runs it on the distribution's mlx5_core (DRIVER=distro),
+# which takes the model's VXLAN capabilities as it would a ConnectX-5's.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+if ! command -v socat >/dev/null; then
+	echo "1..0 # SKIP socat not installed"
+	exit 4
+fi
+
+DRIVER=${DRIVER:-ours}
+
+ktap_header 11
+
+if [ "$DRIVER" = distro ]; then
+	bdf_a=$(cx_functions | sed -n 1p)
+	bdf_b=$(cx_functions | sed -n 2p)
+	dmesg -C
+	modprobe mlx5_core
+	ktap_check "distribution mlx5_core binds both functions" all_bound mlx5_core
+	a=$(netdev_of "$bdf_a")
+	b=$(netdev_of "$bdf_b")
+	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+else
+	ours_pair_up
+fi
+
+work=$(mktemp -d)
+head -c "$(sized $((1 << 20)) $((256 << 10)))" /dev/urandom > "$work/src"
+nsb() { ip netns exec "$NS" "$@"; }
+
+# tunnel NAME TYPE ID NET ARGS...: NAME of TYPE (vxlan, geneve) with ID
+# between A (NET.1) and B (NET.2, in the netns).
+tunnel() {
+	local name=$1 type=$2 id=$3 net=$4
+
+	shift 4
+	ip link add "$name" type "$type" id "$id" remote "$B_IP" "$@" &&
+		ip -n "$NS" link add "$name" type "$type" id "$id" \
+			remote "$A_IP" "$@" || return 1
+	ip link set "$name" mtu 1400
+	ip -n "$NS" link set "$name" mtu 1400
+	ip addr add "$net.1/24" dev "$name"
+	ip -n "$NS" addr add "$net.2/24" dev "$name"
+	ip link set "$name" up
+	ip -n "$NS" link set "$name" up
+}
+
+tunnels() {
+	modprobe vxlan && modprobe geneve || return 1
+	tunnel vx0 vxlan 42 10.42.0 dstport 4789 noudpcsum &&
+		tunnel vx1 vxlan 43 10.43.0 dstport 8472 udpcsum &&
+		tunnel gnv0 geneve 44 10.44.0 || return 1
+	ping -c 1 -W 5 10.42.0.2 >/dev/null && ping -c 1 -W 5 10.43.0.2 >/dev/null &&
+		ping -c 1 -W 5 10.44.0.2 >/dev/null
+}
+
+offloads_on() {
+	local k
+
+	k=$(ethtool -k "$a")
+	grep -q '^tx-udp_tnl-segmentation: on' <<<"$k" &&
+		grep -q '^tx-udp_tnl-csum-segmentation: on' <<<"$k" &&
+		grep -q '^rx-udp_tunnel-port-offload: on' <<<"$k"
+}
+ktap_check "ethtool -k: tx-udp_tnl-segmentation and tx-udp_tnl-csum-segmentation on" offloads_on
+
+# The program that makes B use the CQE's verdict (CHECKSUM_UNNECESSARY).
+xdp_at_b() {
+	gen_files "$work" xdp_pass.bpf.o &&
+		ip -n "$NS" link set dev "$b" xdpdrv obj "$work/xdp_pass.bpf.o" sec xdp &&
+		wait_for 15 ns_carrier "$b" 1
+}
+setup() { tunnels && xdp_at_b; }
+ktap_check "tunnels VXLAN 4789, VXLAN 8472 (udpcsum), GENEVE up; XDP at B" setup
+
+# snap: A's inner counters, the model's LSO WQEs of A (where the test port
+# is: real hardware has none to read), B's
+# rx_csum_unnecessary_inner and its stack's checksum errors.
+# snap N: into V[N.key]; d KEY: V[1.KEY] - V[0.KEY].
+declare -A V
+snap() {
+	local n=$1 st
+
+	st=$(ethtool_stats "$a")
+	V[$n.tso]=$(report_get tx_tso_inner_packets <<<"$st")
+	V[$n.csum]=$(report_get tx_csum_partial_inner <<<"$st")
+	V[$n.lso]=0
+	[ "$MLX5CX_TESTPORT" != yes ] || V[$n.lso]=$(model_get "$bdf_a" wqe.LSO)
+	V[$n.rxin]=$(ethtool_stat "$b" rx_csum_unnecessary_inner "$NS")
+	V[$n.tcperr]=$(snmp_get "$NS" Tcp InCsumErrors)
+	V[$n.udperr]=$(snmp_get "$NS" Udp InCsumErrors)
+}
+d() { echo $((V[1.$1] - V[0.$1])); }
+
+# tcp_copy IP PORT: A sends $work/src to IP:PORT (at B); B's copy must
+# match.  The counters around it in V (snap 0, snap 1).
+tcp_copy() {
+	local ip=$1 port=$2
+
+	rm -f "$work/dst"
+	snap 0
+	nsb socat -u "TCP-LISTEN:$port,bind=$ip,reuseaddr" "CREATE:$work/dst" &
+	sleep 1
+	traffic 10 socat -u "FILE:$work/src" "TCP:$ip:$port" || return 1
+	traffic 0 wait
+	snap 1
+	diag "TCP to $ip:$port: $(stat -c %s "$work/dst" 2>/dev/null) bytes at B; A tx_tso_inner_packets +$(d tso) tx_csum_partial_inner +$(d csum), model wqe.LSO +$(d lso); B rx_csum_unnecessary_inner +$(d rxin), Tcp InCsumErrors +$(d tcperr), Udp InCsumErrors +$(d udperr)"
+	cmp -s "$work/src" "$work/dst"
+}
+
+offloaded() {
+	tcp_copy "$1" "$2" || return 1
+	[ "$(d tso)" -gt 0 ] && [ "$(d csum)" -gt 0 ] &&
+		{ [ "$MLX5CX_TESTPORT" != yes ] || [ "$(d lso)" -gt 0 ]; } &&
+		[ "$(d rxin)" -gt 0 ] && [ "$(d tcperr)" = 0 ] &&
+		[ "$(d udperr)" = 0 ]
+}
+ktap_check "VXLAN 4789: TCP intact, inner TSO and checksums by the device (A, model), rx_csum_unnecessary_inner at B" \
+	offloaded 10.42.0.2 5001
+ktap_check "VXLAN 8472 with outer UDP checksums (GSO_PARTIAL): the same, no checksum error at B" \
+	offloaded 10.43.0.2 5002
+
+# A VXLAN frame (4789, VNI 42) to B's 10.42.0.2:7000, a TCP SYN with a
+# corrupted checksum, N times from A's packet socket.
+inject_bad() {
+	local amac bmac avx bvx
+
+	amac=$(cat "/sys/class/net/$a/address")
+	bmac=$(nsb cat "/sys/class/net/$b/address")
+	avx=$(cat /sys/class/net/vx0/address)
+	bvx=$(nsb cat /sys/class/net/vx0/address)
+	$PY - "$a" "$amac" "$bmac" "$avx" "$bvx" "$A_IP" "$B_IP" "$1" <<'EOF'
+import socket, struct, sys
+dev, smac, dmac, ismac, idmac, sip, dip, n = sys.argv[1:9]
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+def ipv4(sa, da, proto, l4):
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(l4), 1, 0, 64, proto,
+                     0, sa, da)
+    return ip[:10] + struct.pack("!H", csum(ip)) + ip[12:] + l4
+mac = lambda m: bytes.fromhex(m.replace(":", ""))
+isa, ida = socket.inet_aton("10.42.0.1"), socket.inet_aton("10.42.0.2")
+tcp = struct.pack("!HHIIBBHHH", 40000, 7000, 1, 0, 5 << 4, 0x02, 65535, 0, 0)
+good = csum(isa + ida + struct.pack("!BBH", 0, 6, len(tcp)) + tcp)
+tcp = tcp[:16] + struct.pack("!H", (good ^ 0x5a5a) or 1) + tcp[18:]
+inner = mac(idmac) + mac(ismac) + b"\x08\x00" + ipv4(isa, ida, 6, tcp)
+vxlan = struct.pack("!II", 0x08000000, 42 << 8) + inner
+udp = struct.pack("!HHHH", 50000, 4789, 8 + len(vxlan), 0) + vxlan
+frame = mac(dmac) + mac(smac) + b"\x08\x00" + \
+    ipv4(socket.inet_aton(sip), socket.inet_aton(dip), 17, udp)
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((dev, 0))
+for _ in range(int(n)):
+    s.send(frame)
+EOF
+}
+
+bad_inner() {
+	snap 0
+	nsb socat -u "TCP-LISTEN:7000,bind=10.42.0.2,reuseaddr" /dev/null &
+	sleep 1
+	inject_bad 10 || return 1
+	sleep 1
+	kill %% 2>/dev/null
+	wait
+	snap 1
+	diag "10 VXLAN frames with a bad inner TCP checksum: B rx_csum_unnecessary_inner +$(d rxin), Tcp InCsumErrors +$(d tcperr)"
+	[ "$(d rxin)" = 0 ] && [ "$(d tcperr)" -ge 10 ]
+}
+ktap_check "VXLAN frame with a corrupted inner TCP checksum: not rx_csum_unnecessary_inner at B, dropped by its stack" \
+	bad_inner
+
+# Nothing offloaded: the stack did it all, and B's device parsed nothing.
+not_offloaded() {
+	tcp_copy "$1" "$2" || return 1
+	[ "$(d tso)" = 0 ] && [ "$(d csum)" = 0 ] && [ "$(d lso)" = 0 ] &&
+		[ "$(d rxin)" = 0 ] && [ "$(d tcperr)" = 0 ] &&
+		[ "$(d udperr)" = 0 ]
+}
+port_off() {
+	local rc=0
+
+	ethtool -K "$a" rx-udp_tunnel-port-offload off &&
+		nsb ethtool -K "$b" rx-udp_tunnel-port-offload off || return 1
+	not_offloaded 10.43.0.2 5003 || rc=1
+	ethtool -K "$a" rx-udp_tunnel-port-offload on
+	nsb ethtool -K "$b" rx-udp_tunnel-port-offload on
+	return $rc
+}
+ktap_check "VXLAN 8472 not in the devices' tables (rx-udp_tunnel-port-offload off): intact, no inner offload" \
+	port_off
+ktap_check "GENEVE (not offered by the device): TCP intact, no inner offload" \
+	not_offloaded 10.44.0.2 5004
+
+# The distribution's driver makes a new netdev at a reload (ours keeps it):
+# it gets A's address and B's neighbour entry again.
+after_reload() {
+	local mac_b
+
+	devlink dev reload "pci/$bdf_a" || return 1
+	if [ "$DRIVER" = distro ]; then
+		a=$(netdev_of "$bdf_a")
+		mac_b=$(nsb cat "/sys/class/net/$b/address")
+		sysctl -qw "net.ipv6.conf.$a.disable_ipv6=1"
+		ip addr add "$A_IP/24" dev "$a"
+		ip neigh replace "$B_IP" lladdr "$mac_b" dev "$a" nud permanent
+		ip link set "$a" up
+	fi
+	wait_for 30 carrier "$a" 1 || return 1
+	ping -c 1 -W 5 10.43.0.2 >/dev/null
+	offloaded 10.43.0.2 5005
+}
+ktap_check "after a devlink reload of A: VXLAN 8472 programmed again, offloaded as before" \
+	after_reload
+
+rm -rf "$work"
+ip -n "$NS" link set dev "$b" xdpdrv off
+ip link del vx0
+ip link del vx1
+ip link del gnv0
+pair_down
+no_complaints "no mlx5 error or warning in the kernel log"
+
+ktap_finish
