@@ -57,6 +57,7 @@
 /* RSS: indirection table entries, key bytes. */
 #define MLX5E_INDIR_RQT_SIZE		256
 #define MLX5E_RSS_KEY_SIZE		40
+#define MLX5E_RSS_MAX_CTX		32	/* context ids 1 .. 31 */
 
 /**
  * enum mlx5e_traffic_type - what the traffic-type classifier tells apart
@@ -811,6 +812,9 @@ struct mlx5e_hw_res {
  * @indir: indirection table: channel index per entry
  * @key: Toeplitz key
  * @rx_hash_fields: MLX5_HASH_FIELD_SEL_* hashed per traffic type
+ * @ctx: the extra RSS contexts (ethtool -X context N) by id, NULL where
+ *	none; the ethtool core owns them and keeps their indirection table
+ *	and key
  */
 struct mlx5e_rss {
 	u32 rqtn;
@@ -820,6 +824,21 @@ struct mlx5e_rss {
 	u32 indir[MLX5E_INDIR_RQT_SIZE];
 	u8 key[MLX5E_RSS_KEY_SIZE];
 	u8 rx_hash_fields[MLX5E_NUM_TT];
+	struct ethtool_rxfh_context *ctx[MLX5E_RSS_MAX_CTX];
+};
+
+/**
+ * struct mlx5e_rss_ctx - the device objects of an extra RSS context (the
+ *	driver's private area of its struct ethtool_rxfh_context)
+ * @rqtn: its RQ table, over its indirection table
+ * @tirn: one TIR per traffic type over @rqtn, hashing with its key the
+ *	fields the main context's TIR of that type hashes
+ * @created: whether the objects exist (only while the netdev is up)
+ */
+struct mlx5e_rss_ctx {
+	u32 rqtn;
+	u32 tirn[MLX5E_NUM_TT];
+	bool created;
 };
 
 #define MLX5E_L2_MAX_ADDRS	256

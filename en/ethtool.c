@@ -361,10 +361,6 @@ static int mlx5e_set_rxfh(struct net_device *netdev,
 		NL_SET_ERR_MSG_MOD(extack, "only the Toeplitz hash is supported");
 		return -EOPNOTSUPP;
 	}
-	if (rxfh->rss_context) {
-		NL_SET_ERR_MSG_MOD(extack, "extra RSS contexts are not supported");
-		return -EOPNOTSUPP;
-	}
 	mutex_lock(&priv->state_lock);
 	opened = test_bit(MLX5E_STATE_OPENED, &priv->state);
 	if (rxfh->indir) {
@@ -380,6 +376,93 @@ static int mlx5e_set_rxfh(struct net_device *netdev,
 	}
 	mutex_unlock(&priv->state_lock);
 	return err;
+}
+
+/* ethtool -X context new|N: extra RSS contexts (en/rss.c). */
+static int mlx5e_rxfh_ctx_check(const struct ethtool_rxfh_param *rxfh,
+				struct netlink_ext_ack *extack)
+{
+	if (rxfh->hfunc != ETH_RSS_HASH_NO_CHANGE &&
+	    rxfh->hfunc != ETH_RSS_HASH_TOP) {
+		NL_SET_ERR_MSG_MOD(extack, "only the Toeplitz hash is supported");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int mlx5e_create_rxfh_context(struct net_device *netdev,
+				     struct ethtool_rxfh_context *ctx,
+				     const struct ethtool_rxfh_param *rxfh,
+				     struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	u32 *indir = ethtool_rxfh_context_indir(ctx);
+	unsigned int i;
+	int err;
+
+	err = mlx5e_rxfh_ctx_check(rxfh, extack);
+	if (err)
+		return err;
+	mutex_lock(&priv->state_lock);
+	/* What the core fills in only when given: the defaults are the
+	 * channels in turn and the main context's key.
+	 */
+	if (rxfh->indir)
+		memcpy(indir, rxfh->indir, sizeof(u32) * MLX5E_INDIR_RQT_SIZE);
+	else
+		for (i = 0; i < MLX5E_INDIR_RQT_SIZE; i++)
+			indir[i] = ethtool_rxfh_indir_default(i,
+							      priv->params.num_channels);
+	memcpy(ethtool_rxfh_context_key(ctx), rxfh->key ?: priv->rss.key,
+	       MLX5E_RSS_KEY_SIZE);
+	ctx->hfunc = ETH_RSS_HASH_TOP;
+	err = mlx5e_rss_ctx_add(priv, rxfh->rss_context, ctx);
+	if (err)
+		NL_SET_ERR_MSG_MOD(extack, "creating the context's RQT and TIRs failed");
+	mutex_unlock(&priv->state_lock);
+	return err;
+}
+
+static int mlx5e_modify_rxfh_context(struct net_device *netdev,
+				     struct ethtool_rxfh_context *ctx,
+				     const struct ethtool_rxfh_param *rxfh,
+				     struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	int err;
+
+	err = mlx5e_rxfh_ctx_check(rxfh, extack);
+	if (err)
+		return err;
+	mutex_lock(&priv->state_lock);
+	err = mlx5e_rss_ctx_modify(priv, ctx, rxfh->indir, rxfh->key);
+	mutex_unlock(&priv->state_lock);
+	return err;
+}
+
+static int mlx5e_remove_rxfh_context(struct net_device *netdev,
+				     struct ethtool_rxfh_context *ctx,
+				     u32 rss_context,
+				     struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	int rule;
+
+	mutex_lock(&priv->state_lock);
+	/* In use by a rule: refused, but for the netdev going away (its
+	 * rules then stay down with it).
+	 */
+	rule = mlx5e_ethtool_rss_ctx_rule(priv, rss_context);
+	if (rule >= 0 && netdev->reg_state == NETREG_REGISTERED) {
+		mutex_unlock(&priv->state_lock);
+		netdev_err(netdev, "RSS context %u: ethtool rule %d steers to it\n",
+			   rss_context, rule);
+		NL_SET_ERR_MSG_MOD(extack, "an ethtool rule steers to the context");
+		return -EBUSY;
+	}
+	mlx5e_rss_ctx_del(priv, rss_context);
+	mutex_unlock(&priv->state_lock);
+	return 0;
 }
 
 /* ethtool -n rx-flow-hash: what the TIR of a flow type hashes. */
@@ -714,6 +797,9 @@ static int mlx5e_get_ts_info(struct net_device *netdev,
 }
 
 const struct ethtool_ops mlx5e_ethtool_ops = {
+	.rxfh_per_ctx_key	= true,
+	.rxfh_priv_size		= sizeof(struct mlx5e_rss_ctx),
+	.rxfh_max_num_contexts	= MLX5E_RSS_MAX_CTX,
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_MAX_FRAMES |
 				     ETHTOOL_COALESCE_USE_ADAPTIVE,
@@ -747,5 +833,8 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.get_rxfh_indir_size	= mlx5e_get_rxfh_indir_size,
 	.get_rxfh		= mlx5e_get_rxfh,
 	.set_rxfh		= mlx5e_set_rxfh,
+	.create_rxfh_context	= mlx5e_create_rxfh_context,
+	.modify_rxfh_context	= mlx5e_modify_rxfh_context,
+	.remove_rxfh_context	= mlx5e_remove_rxfh_context,
 	.get_ts_info		= mlx5e_get_ts_info,
 };

@@ -22,5 +22,6 @@ void mlx5e_ethtool_fs_remove(struct mlx5e_priv *priv);
 int mlx5e_ethtool_get_rules(struct mlx5e_priv *priv, struct ethtool_rxnfc *nfc,
 			    u32 *rule_locs);
 int mlx5e_ethtool_set_rule(struct mlx5e_priv *priv, struct ethtool_rxnfc *nfc);
+int mlx5e_ethtool_rss_ctx_rule(struct mlx5e_priv *priv, u32 rss_context);
 
 #endif /* __MLX5_EN_FS_H__ */

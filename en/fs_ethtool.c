@@ -3,7 +3,10 @@
  * ethtool ntuple steering (ethtool -N/-U, -n): rules by location (at most
  * MLX5E_ETHTOOL_MAX_RULES, as upstream), each matching outer L2-L4 fields
  * of one flow type (tcp4, udp4, ip4, tcp6, udp6, ip6, ether) and steering
- * to one channel's direct TIR (en/rss.c) or dropping (action -1).
+ * to one channel's direct TIR (en/rss.c), to the TIR of an extra RSS
+ * context for the rule's flow type ("context N", the queue offset 0: the
+ * core refuses others, the device does not add one), or dropping
+ * (action -1). A context a rule steers to cannot be deleted.
  *
  * The rules live in priv->fs.ethtool.rules, by location, whether the
  * netdev is up or not; while the flow tables exist (the netdev is up) each
@@ -17,17 +20,20 @@
  */
 #include <linux/ipv6.h>
 #include "fs.h"
+#include "rss.h"
 
 /**
  * struct mlx5e_ethtool_rule - one ethtool steering rule
  * @list: in mlx5e_ethtool_steering.rules, by location
  * @spec: the rule as ethtool gave it
+ * @rss_context: with FLOW_RSS in @spec, the RSS context it steers to
  * @group: the group of its entry, -1 while not in the table
  * @index: its entry's flow index
  */
 struct mlx5e_ethtool_rule {
 	struct list_head list;
 	struct ethtool_rx_flow_spec spec;
+	u32 rss_context;
 	int group;
 	u32 index;
 };
@@ -181,7 +187,8 @@ static void mlx5e_ethtool_match_build(const struct ethtool_rx_flow_spec *fs,
 
 /* Why a rule cannot be installed, said in the log; 0 if it can. */
 static int mlx5e_ethtool_validate(struct mlx5e_priv *priv,
-				  const struct ethtool_rx_flow_spec *fs)
+				  const struct ethtool_rx_flow_spec *fs,
+				  u32 rss_context)
 {
 	u32 type = fs->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS);
 	struct net_device *netdev = priv->netdev;
@@ -193,9 +200,17 @@ static int mlx5e_ethtool_validate(struct mlx5e_priv *priv,
 		return -ENOSPC;
 	}
 	if (fs->flow_type & FLOW_RSS) {
-		netdev_err(netdev, "ethtool rule %u: RSS contexts are not supported\n",
-			   fs->location);
-		return -EOPNOTSUPP;
+		if (rss_context >= MLX5E_RSS_MAX_CTX ||
+		    !priv->rss.ctx[rss_context]) {
+			netdev_err(netdev, "ethtool rule %u: no RSS context %u\n",
+				   fs->location, rss_context);
+			return -ENOENT;
+		}
+		if (fs->ring_cookie) {
+			netdev_err(netdev, "ethtool rule %u: with an RSS context, only queue offset 0\n",
+				   fs->location);
+			return -EINVAL;
+		}
 	}
 	if (fs->flow_type & FLOW_EXT) {
 		netdev_err(netdev, "ethtool rule %u: VLAN and user-defined fields are not supported\n",
@@ -317,9 +332,45 @@ static void mlx5e_ethtool_fg_destroy(struct mlx5e_priv *priv, unsigned int g)
 			    priv->fs.ethtool.groups[g].id);
 }
 
+/* The traffic type of a rule's flow type: which TIR of a context it takes. */
+static enum mlx5e_traffic_type mlx5e_ethtool_tt(u32 flow_type)
+{
+	switch (flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
+	case TCP_V4_FLOW:
+		return MLX5E_TT_IPV4_TCP;
+	case UDP_V4_FLOW:
+		return MLX5E_TT_IPV4_UDP;
+	case IP_USER_FLOW:
+		return MLX5E_TT_IPV4;
+	case TCP_V6_FLOW:
+		return MLX5E_TT_IPV6_TCP;
+	case UDP_V6_FLOW:
+		return MLX5E_TT_IPV6_UDP;
+	case IPV6_USER_FLOW:
+		return MLX5E_TT_IPV6;
+	default:
+		return MLX5E_TT_ANY;
+	}
+}
+
+/* The TIR a forwarding rule steers to, in @tirn (not for a dropping one). */
+static int mlx5e_ethtool_dest(struct mlx5e_priv *priv,
+			      const struct mlx5e_ethtool_rule *rule, u32 *tirn)
+{
+	const struct ethtool_rx_flow_spec *fs = &rule->spec;
+
+	*tirn = 0;
+	if (fs->flow_type & FLOW_RSS)
+		return mlx5e_rss_ctx_tirn(priv, rule->rss_context,
+					  mlx5e_ethtool_tt(fs->flow_type), tirn);
+	if (fs->ring_cookie != RX_CLS_FLOW_DISC)
+		*tirn = priv->rss.direct_tirn[ethtool_get_flow_spec_ring(fs->ring_cookie)];
+	return 0;
+}
+
 static int mlx5e_ethtool_fte_set(struct mlx5e_priv *priv, u32 group_id,
 				 u32 index, const struct mlx5e_ethtool_match *m,
-				 u64 ring_cookie)
+				 bool drop, u32 tirn)
 {
 	int inlen = MLX5_ST_SZ_BYTES(set_fte_in) +
 		    MLX5_ST_SZ_BYTES(dest_format_struct);
@@ -338,19 +389,16 @@ static int mlx5e_ethtool_fte_set(struct mlx5e_priv *priv, u32 group_id,
 	MLX5_SET(flow_context, fc, group_id, group_id);
 	memcpy(MLX5_ADDR_OF(flow_context, fc, match_value.outer_headers),
 	       m->v, sizeof(m->v));
-	if (ring_cookie == RX_CLS_FLOW_DISC) {
+	if (drop) {
 		MLX5_SET(flow_context, fc, action, MLX5_FLOW_CONTEXT_ACTION_DROP);
 	} else {
-		u32 ix = ethtool_get_flow_spec_ring(ring_cookie);
-
 		MLX5_SET(flow_context, fc, action,
 			 MLX5_FLOW_CONTEXT_ACTION_FWD_DEST);
 		MLX5_SET(flow_context, fc, destination_list_size, 1);
 		dest = MLX5_ADDR_OF(flow_context, fc, destination);
 		MLX5_SET(dest_format_struct, dest, destination_type,
 			 MLX5_IFC_FLOW_DESTINATION_TYPE_TIR);
-		MLX5_SET(dest_format_struct, dest, destination_id,
-			 priv->rss.direct_tirn[ix]);
+		MLX5_SET(dest_format_struct, dest, destination_id, tirn);
 	}
 	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
 	kvfree(in);
@@ -381,10 +429,13 @@ static int mlx5e_ethtool_rule_install(struct mlx5e_priv *priv,
 	struct mlx5e_ethtool_match m;
 	int g, free_g = -1, err;
 	unsigned int slot;
-	u32 index;
+	u32 index, tirn;
 
 	/* A group's slots are the bits of its u32 used. */
 	BUILD_BUG_ON(MLX5E_ETHTOOL_GROUP_SIZE != 32);
+	err = mlx5e_ethtool_dest(priv, rule, &tirn);
+	if (err)
+		return err;
 	mlx5e_ethtool_match_build(&rule->spec, &m);
 	if (!et->ft_created) {
 		err = mlx5e_ethtool_ft_create(priv);
@@ -420,7 +471,8 @@ static int mlx5e_ethtool_rule_install(struct mlx5e_priv *priv,
 	slot = ffz(grp->used);
 	index = g * MLX5E_ETHTOOL_GROUP_SIZE + slot;
 	err = mlx5e_ethtool_fte_set(priv, grp->id, index, &m,
-				    rule->spec.ring_cookie);
+				    rule->spec.ring_cookie == RX_CLS_FLOW_DISC,
+				    tirn);
 	if (err)
 		goto err_group;
 	grp->used |= BIT(slot);
@@ -558,7 +610,8 @@ static bool mlx5e_ethtool_fits(struct mlx5e_priv *priv,
 
 /* Add or replace the rule at @fs->location. */
 static int mlx5e_ethtool_rule_add(struct mlx5e_priv *priv,
-				  const struct ethtool_rx_flow_spec *fs)
+				  const struct ethtool_rx_flow_spec *fs,
+				  u32 rss_context)
 {
 	struct mlx5e_ethtool_steering *et = &priv->fs.ethtool;
 	struct mlx5e_ethtool_rule *rule, *old, *iter;
@@ -566,7 +619,9 @@ static int mlx5e_ethtool_rule_add(struct mlx5e_priv *priv,
 	bool had_ft;
 	int err;
 
-	err = mlx5e_ethtool_validate(priv, fs);
+	if (!(fs->flow_type & FLOW_RSS))
+		rss_context = 0;
+	err = mlx5e_ethtool_validate(priv, fs, rss_context);
 	if (err)
 		return err;
 	old = mlx5e_ethtool_find(priv, fs->location);
@@ -579,6 +634,7 @@ static int mlx5e_ethtool_rule_add(struct mlx5e_priv *priv,
 	if (!rule)
 		return -ENOMEM;
 	rule->spec = *fs;
+	rule->rss_context = rss_context;
 	rule->group = -1;
 	/* The old rule goes first, as upstream replaces one: the device never
 	 * holds two entries of one match in one group.
@@ -637,7 +693,7 @@ int mlx5e_ethtool_set_rule(struct mlx5e_priv *priv, struct ethtool_rxnfc *nfc)
 {
 	switch (nfc->cmd) {
 	case ETHTOOL_SRXCLSRLINS:
-		return mlx5e_ethtool_rule_add(priv, &nfc->fs);
+		return mlx5e_ethtool_rule_add(priv, &nfc->fs, nfc->rss_context);
 	case ETHTOOL_SRXCLSRLDEL:
 		return mlx5e_ethtool_rule_del(priv, nfc->fs.location);
 	default:
@@ -672,6 +728,7 @@ int mlx5e_ethtool_get_rules(struct mlx5e_priv *priv, struct ethtool_rxnfc *nfc,
 		if (!rule)
 			return -ENOENT;
 		nfc->fs = rule->spec;
+		nfc->rss_context = rule->rss_context;
 		return 0;
 	case ETHTOOL_GRXCLSRLALL:
 		nfc->data = MLX5E_ETHTOOL_MAX_RULES;
@@ -699,7 +756,8 @@ void mlx5e_ethtool_fs_install(struct mlx5e_priv *priv)
 	int err;
 
 	list_for_each_entry_safe(rule, tmp, &priv->fs.ethtool.rules, list) {
-		err = mlx5e_ethtool_validate(priv, &rule->spec);
+		err = mlx5e_ethtool_validate(priv, &rule->spec,
+					     rule->rss_context);
 		if (!err)
 			err = mlx5e_ethtool_rule_install(priv, rule);
 		if (err) {
@@ -722,6 +780,24 @@ void mlx5e_ethtool_fs_remove(struct mlx5e_priv *priv)
 		mlx5e_ethtool_rule_uninstall(priv, rule, false);
 	if (priv->fs.ethtool.ft_created)
 		mlx5e_ethtool_ft_destroy(priv);
+}
+
+/**
+ * mlx5e_ethtool_rss_ctx_rule() - the first rule steering to an RSS context
+ * @priv: the netdev's private area (state_lock held)
+ * @rss_context: the context's id
+ *
+ * Return: the rule's location, or -1 when no rule steers there.
+ */
+int mlx5e_ethtool_rss_ctx_rule(struct mlx5e_priv *priv, u32 rss_context)
+{
+	struct mlx5e_ethtool_rule *rule;
+
+	list_for_each_entry(rule, &priv->fs.ethtool.rules, list)
+		if ((rule->spec.flow_type & FLOW_RSS) &&
+		    rule->rss_context == rss_context)
+			return rule->spec.location;
+	return -1;
 }
 
 void mlx5e_ethtool_fs_init(struct mlx5e_priv *priv)

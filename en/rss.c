@@ -11,6 +11,13 @@
  * that channel's RQ, and a TIR over it: ethtool steering rules forward
  * to those. A channel switch rewrites the direct RQTs too.
  *
+ * Each extra RSS context (ethtool -X context N, at most
+ * MLX5E_RSS_MAX_CTX - 1) has an RQT over its own indirection table and a
+ * TIR per traffic type with its own key (the hashed fields are the main
+ * context's): ethtool rules with "context N" forward to those. They exist
+ * while the netdev is up, made and destroyed with the main ones, and
+ * follow a channel switch as the main RQT does.
+ *
  * LRO is the TIRs' (all of them, as upstream): created with it when the
  * parameters have NETIF_F_LRO, switched with MODIFY_TIR.
  */
@@ -64,40 +71,39 @@ void mlx5e_rss_init(struct mlx5e_priv *priv)
 	}
 }
 
-/* An RQT's RQs: the indirection table's (@ix < 0), or channel @ix's alone
- * (a direct RQT). Returns the RQT's size.
+/* An RQT's RQs: those the indirection table @indir names, or channel
+ * @ix's alone (a direct RQT, @indir NULL). Returns the RQT's size.
  */
-static unsigned int mlx5e_rqt_fill(struct mlx5e_priv *priv,
-				   struct mlx5e_channels *chs, int ix,
-				   void *rqtc)
+static unsigned int mlx5e_rqt_fill(struct mlx5e_channels *chs,
+				   const u32 *indir, int ix, void *rqtc)
 {
 	unsigned int i;
 
-	if (ix >= 0) {
+	if (!indir) {
 		MLX5_SET(rqtc, rqtc, rqt_actual_size, 1);
 		MLX5_SET(rqtc, rqtc, rq_num[0], chs->c[ix % chs->num]->rq.rqn);
 		return 1;
 	}
 	MLX5_SET(rqtc, rqtc, rqt_actual_size, MLX5E_INDIR_RQT_SIZE);
 	for (i = 0; i < MLX5E_INDIR_RQT_SIZE; i++) {
-		u32 c = priv->rss.indir[i] % chs->num;
+		u32 c = indir[i] % chs->num;
 
 		MLX5_SET(rqtc, rqtc, rq_num[i], chs->c[c]->rq.rqn);
 	}
 	return MLX5E_INDIR_RQT_SIZE;
 }
 
-static unsigned int mlx5e_rqt_size(int ix)
+static unsigned int mlx5e_rqt_size(const u32 *indir)
 {
-	return ix < 0 ? MLX5E_INDIR_RQT_SIZE : 1;
+	return indir ? MLX5E_INDIR_RQT_SIZE : 1;
 }
 
-/* Create the RQT mlx5e_rqt_fill() describes for @ix, its number in @rqtn. */
+/* Create the RQT mlx5e_rqt_fill() describes, its number in @rqtn. */
 static int mlx5e_rqt_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs,
-			    int ix, u32 *rqtn)
+			    const u32 *indir, int ix, u32 *rqtn)
 {
 	int inlen = MLX5_ST_SZ_BYTES(create_rqt_in) +
-		    sizeof(u32) * mlx5e_rqt_size(ix);
+		    sizeof(u32) * mlx5e_rqt_size(indir);
 	u32 out[MLX5_ST_SZ_DW(create_rqt_out)] = {};
 	void *in, *rqtc;
 	int err;
@@ -107,7 +113,7 @@ static int mlx5e_rqt_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs,
 		return -ENOMEM;
 	MLX5_SET(create_rqt_in, in, opcode, MLX5_CMD_OP_CREATE_RQT);
 	rqtc = MLX5_ADDR_OF(create_rqt_in, in, rqt_context);
-	MLX5_SET(rqtc, rqtc, rqt_max_size, mlx5e_rqt_fill(priv, chs, ix, rqtc));
+	MLX5_SET(rqtc, rqtc, rqt_max_size, mlx5e_rqt_fill(chs, indir, ix, rqtc));
 	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
 	kvfree(in);
 	if (!err)
@@ -115,12 +121,13 @@ static int mlx5e_rqt_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs,
 	return err;
 }
 
-/* Point RQT @rqtn at the RQs mlx5e_rqt_fill() names for @ix. */
+/* Point RQT @rqtn at the RQs mlx5e_rqt_fill() names. */
 static int mlx5e_rqt_redirect(struct mlx5e_priv *priv,
-			      struct mlx5e_channels *chs, int ix, u32 rqtn)
+			      struct mlx5e_channels *chs, const u32 *indir,
+			      int ix, u32 rqtn)
 {
 	int inlen = MLX5_ST_SZ_BYTES(modify_rqt_in) +
-		    sizeof(u32) * mlx5e_rqt_size(ix);
+		    sizeof(u32) * mlx5e_rqt_size(indir);
 	u32 out[MLX5_ST_SZ_DW(modify_rqt_out)] = {};
 	void *in, *rqtc;
 	int err;
@@ -132,7 +139,7 @@ static int mlx5e_rqt_redirect(struct mlx5e_priv *priv,
 	MLX5_SET(modify_rqt_in, in, rqtn, rqtn);
 	MLX5_SET(modify_rqt_in, in, bitmask.rqn_list, 1);
 	rqtc = MLX5_ADDR_OF(modify_rqt_in, in, ctx);
-	mlx5e_rqt_fill(priv, chs, ix, rqtc);
+	mlx5e_rqt_fill(chs, indir, ix, rqtc);
 	err = mlx5_cmd_exec(priv->mdev, in, inlen, out, sizeof(out));
 	kvfree(in);
 	return err;
@@ -147,6 +154,11 @@ static void mlx5e_rqtn_destroy(struct mlx5e_priv *priv, u32 rqtn)
 	mlx5_cmd_exec_in(priv->mdev, destroy_rqt, in);
 }
 
+static struct mlx5e_rss_ctx *mlx5e_rss_ctx_priv(struct ethtool_rxfh_context *ctx)
+{
+	return ethtool_rxfh_context_priv(ctx);
+}
+
 /**
  * mlx5e_rss_redirect_indir() - point the RQT at the RQs of @chs the
  * indirection table names (after it changed)
@@ -158,12 +170,13 @@ static void mlx5e_rqtn_destroy(struct mlx5e_priv *priv, u32 rqtn)
 int mlx5e_rss_redirect_indir(struct mlx5e_priv *priv,
 			     struct mlx5e_channels *chs)
 {
-	return mlx5e_rqt_redirect(priv, chs, -1, priv->rss.rqtn);
+	return mlx5e_rqt_redirect(priv, chs, priv->rss.indir, -1,
+				  priv->rss.rqtn);
 }
 
 /**
- * mlx5e_rss_redirect() - point the RQT and the direct RQTs at the RQs
- * of @chs
+ * mlx5e_rss_redirect() - point the RQT, the direct RQTs and the RQTs of
+ * the extra contexts at the RQs of @chs
  * @priv: the netdev's private area
  * @chs: the channels
  *
@@ -171,12 +184,21 @@ int mlx5e_rss_redirect_indir(struct mlx5e_priv *priv,
  */
 int mlx5e_rss_redirect(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 {
+	struct ethtool_rxfh_context *ctx;
 	unsigned int ix;
 	int err;
 
 	err = mlx5e_rss_redirect_indir(priv, chs);
 	for (ix = 0; !err && ix < priv->max_nch; ix++)
-		err = mlx5e_rqt_redirect(priv, chs, ix, priv->rss.direct_rqtn[ix]);
+		err = mlx5e_rqt_redirect(priv, chs, NULL, ix,
+					 priv->rss.direct_rqtn[ix]);
+	for (ix = 1; !err && ix < MLX5E_RSS_MAX_CTX; ix++) {
+		ctx = priv->rss.ctx[ix];
+		if (ctx && mlx5e_rss_ctx_priv(ctx)->created)
+			err = mlx5e_rqt_redirect(priv, chs,
+						 ethtool_rxfh_context_indir(ctx),
+						 -1, mlx5e_rss_ctx_priv(ctx)->rqtn);
+	}
 	return err;
 }
 
@@ -195,17 +217,17 @@ static void mlx5e_tirc_lro(struct mlx5e_priv *priv, void *tirc, bool lro)
 }
 
 static void mlx5e_tirc_fill(struct mlx5e_priv *priv, unsigned int tt,
-			    void *tirc)
+			    u32 rqtn, const u8 *key, void *tirc)
 {
 	void *hfs = MLX5_ADDR_OF(tirc, tirc, rx_hash_field_selector_outer);
 	struct mlx5e_rss *rss = &priv->rss;
 
 	MLX5_SET(tirc, tirc, transport_domain, priv->res.tdn);
 	MLX5_SET(tirc, tirc, disp_type, MLX5_TIRC_DISP_TYPE_INDIRECT);
-	MLX5_SET(tirc, tirc, indirect_table, rss->rqtn);
+	MLX5_SET(tirc, tirc, indirect_table, rqtn);
 	MLX5_SET(tirc, tirc, rx_hash_fn, MLX5_RX_HASH_FN_TOEPLITZ);
-	memcpy(MLX5_ADDR_OF(tirc, tirc, rx_hash_toeplitz_key), rss->key,
-	       sizeof(rss->key));
+	memcpy(MLX5_ADDR_OF(tirc, tirc, rx_hash_toeplitz_key), key,
+	       MLX5E_RSS_KEY_SIZE);
 	if (mlx5e_tt_prot[tt].l3 >= 0)
 		MLX5_SET(rx_hash_field_select, hfs, l3_prot_type,
 			 mlx5e_tt_prot[tt].l3);
@@ -217,17 +239,18 @@ static void mlx5e_tirc_fill(struct mlx5e_priv *priv, unsigned int tt,
 	mlx5e_tirc_lro(priv, tirc, priv->params.features & NETIF_F_LRO);
 }
 
-static int mlx5e_tir_create(struct mlx5e_priv *priv, unsigned int tt)
+static int mlx5e_tir_create(struct mlx5e_priv *priv, unsigned int tt,
+			    u32 rqtn, const u8 *key, u32 *tirn)
 {
 	u32 out[MLX5_ST_SZ_DW(create_tir_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_tir_in)] = {};
 	int err;
 
 	MLX5_SET(create_tir_in, in, opcode, MLX5_CMD_OP_CREATE_TIR);
-	mlx5e_tirc_fill(priv, tt, MLX5_ADDR_OF(create_tir_in, in, ctx));
+	mlx5e_tirc_fill(priv, tt, rqtn, key, MLX5_ADDR_OF(create_tir_in, in, ctx));
 	err = mlx5_cmd_exec_inout(priv->mdev, create_tir, in, out);
 	if (!err)
-		priv->rss.tirn[tt] = MLX5_GET(create_tir_out, out, tirn);
+		*tirn = MLX5_GET(create_tir_out, out, tirn);
 	return err;
 }
 
@@ -240,9 +263,62 @@ static void mlx5e_tirn_destroy(struct mlx5e_priv *priv, u32 tirn)
 	mlx5_cmd_exec_in(priv->mdev, destroy_tir, in);
 }
 
-static void mlx5e_tir_destroy(struct mlx5e_priv *priv, unsigned int tt)
+/* An RQT over @indir and a TIR per traffic type over it, keyed @key. */
+static int mlx5e_rss_tables_create(struct mlx5e_priv *priv,
+				   struct mlx5e_channels *chs,
+				   const u32 *indir, const u8 *key,
+				   u32 *rqtn, u32 *tirn)
 {
-	mlx5e_tirn_destroy(priv, priv->rss.tirn[tt]);
+	unsigned int tt;
+	int err;
+
+	err = mlx5e_rqt_create(priv, chs, indir, -1, rqtn);
+	if (err)
+		return err;
+	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
+		err = mlx5e_tir_create(priv, tt, *rqtn, key, &tirn[tt]);
+		if (err)
+			goto err_tirs;
+	}
+	return 0;
+
+err_tirs:
+	while (tt--)
+		mlx5e_tirn_destroy(priv, tirn[tt]);
+	mlx5e_rqtn_destroy(priv, *rqtn);
+	return err;
+}
+
+static void mlx5e_rss_tables_destroy(struct mlx5e_priv *priv, u32 rqtn,
+				     const u32 *tirn)
+{
+	unsigned int tt;
+
+	for (tt = 0; tt < MLX5E_NUM_TT; tt++)
+		mlx5e_tirn_destroy(priv, tirn[tt]);
+	mlx5e_rqtn_destroy(priv, rqtn);
+}
+
+/* Give the TIRs @tirn over RQT @rqtn the Toeplitz key @key. */
+static int mlx5e_rss_tables_set_key(struct mlx5e_priv *priv, u32 rqtn,
+				    const u32 *tirn, const u8 *key)
+{
+	unsigned int tt;
+	int err;
+
+	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
+		u32 in[MLX5_ST_SZ_DW(modify_tir_in)] = {};
+
+		MLX5_SET(modify_tir_in, in, opcode, MLX5_CMD_OP_MODIFY_TIR);
+		MLX5_SET(modify_tir_in, in, tirn, tirn[tt]);
+		MLX5_SET(modify_tir_in, in, bitmask.hash, 1);
+		mlx5e_tirc_fill(priv, tt, rqtn, key,
+				MLX5_ADDR_OF(modify_tir_in, in, ctx));
+		err = mlx5_cmd_exec_in(priv->mdev, modify_tir, in);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /* A TIR over the direct RQT of channel index @ix: no hashing, one RQ. */
@@ -293,7 +369,7 @@ static int mlx5e_direct_create(struct mlx5e_priv *priv,
 		return -ENOMEM;
 	}
 	for (ix = 0; ix < priv->max_nch; ix++) {
-		err = mlx5e_rqt_create(priv, chs, ix, &rss->direct_rqtn[ix]);
+		err = mlx5e_rqt_create(priv, chs, NULL, ix, &rss->direct_rqtn[ix]);
 		if (err)
 			break;
 		err = mlx5e_direct_tir_create(priv, ix);
@@ -316,22 +392,9 @@ static int mlx5e_direct_create(struct mlx5e_priv *priv,
  */
 int mlx5e_rss_set_key(struct mlx5e_priv *priv, const u8 *key)
 {
-	unsigned int tt;
-	int err;
-
 	memcpy(priv->rss.key, key, sizeof(priv->rss.key));
-	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
-		u32 in[MLX5_ST_SZ_DW(modify_tir_in)] = {};
-
-		MLX5_SET(modify_tir_in, in, opcode, MLX5_CMD_OP_MODIFY_TIR);
-		MLX5_SET(modify_tir_in, in, tirn, priv->rss.tirn[tt]);
-		MLX5_SET(modify_tir_in, in, bitmask.hash, 1);
-		mlx5e_tirc_fill(priv, tt, MLX5_ADDR_OF(modify_tir_in, in, ctx));
-		err = mlx5_cmd_exec_in(priv->mdev, modify_tir, in);
-		if (err)
-			return err;
-	}
-	return 0;
+	return mlx5e_rss_tables_set_key(priv, priv->rss.rqtn, priv->rss.tirn,
+					key);
 }
 
 static int mlx5e_tirn_set_lro(struct mlx5e_priv *priv, u32 tirn, bool lro)
@@ -346,7 +409,8 @@ static int mlx5e_tirn_set_lro(struct mlx5e_priv *priv, u32 tirn, bool lro)
 }
 
 /**
- * mlx5e_rss_set_lro() - switch LRO on every TIR (MODIFY_TIR)
+ * mlx5e_rss_set_lro() - switch LRO on every TIR (MODIFY_TIR), those of
+ * the extra contexts too
  * @priv: the netdev's private area, RSS objects created
  * @lro: on or off
  *
@@ -356,7 +420,8 @@ static int mlx5e_tirn_set_lro(struct mlx5e_priv *priv, u32 tirn, bool lro)
  */
 int mlx5e_rss_set_lro(struct mlx5e_priv *priv, bool lro)
 {
-	unsigned int i;
+	struct mlx5e_rss_ctx *rc;
+	unsigned int i, tt;
 	int err;
 
 	for (i = 0; i < MLX5E_NUM_TT; i++) {
@@ -369,12 +434,147 @@ int mlx5e_rss_set_lro(struct mlx5e_priv *priv, bool lro)
 		if (err)
 			return err;
 	}
+	for (i = 1; i < MLX5E_RSS_MAX_CTX; i++) {
+		if (!priv->rss.ctx[i])
+			continue;
+		rc = ethtool_rxfh_context_priv(priv->rss.ctx[i]);
+		for (tt = 0; rc->created && tt < MLX5E_NUM_TT; tt++) {
+			err = mlx5e_tirn_set_lro(priv, rc->tirn[tt], lro);
+			if (err)
+				return err;
+		}
+	}
 	return 0;
 }
 
+static void mlx5e_rss_ctx_objs_destroy(struct mlx5e_priv *priv,
+				       struct ethtool_rxfh_context *ctx)
+{
+	struct mlx5e_rss_ctx *rc = mlx5e_rss_ctx_priv(ctx);
+
+	if (!rc->created)
+		return;
+	mlx5e_rss_tables_destroy(priv, rc->rqtn, rc->tirn);
+	rc->created = false;
+}
+
+static int mlx5e_rss_ctx_objs_create(struct mlx5e_priv *priv,
+				     struct mlx5e_channels *chs,
+				     struct ethtool_rxfh_context *ctx)
+{
+	struct mlx5e_rss_ctx *rc = mlx5e_rss_ctx_priv(ctx);
+	int err;
+
+	err = mlx5e_rss_tables_create(priv, chs,
+				      ethtool_rxfh_context_indir(ctx),
+				      ethtool_rxfh_context_key(ctx),
+				      &rc->rqtn, rc->tirn);
+	rc->created = !err;
+	return err;
+}
+
 /**
- * mlx5e_rss_create() - the RQT over @chs, a TIR per traffic type, and
- * the direct RQT and TIR of each channel index
+ * mlx5e_rss_ctx_add() - take on a new extra RSS context
+ * @priv: the netdev's private area (state_lock held)
+ * @id: its id, 0 < @id < MLX5E_RSS_MAX_CTX
+ * @ctx: the context, its indirection table and key filled in
+ *
+ * While the netdev is up its RQT and TIRs are made now, else at the
+ * next open.
+ *
+ * Return: 0 or a negative errno, the context not taken on.
+ */
+int mlx5e_rss_ctx_add(struct mlx5e_priv *priv, u32 id,
+		      struct ethtool_rxfh_context *ctx)
+{
+	int err = 0;
+
+	if (WARN_ON_ONCE(!id || id >= MLX5E_RSS_MAX_CTX || priv->rss.ctx[id]))
+		return -EINVAL;
+	memset(mlx5e_rss_ctx_priv(ctx), 0, sizeof(struct mlx5e_rss_ctx));
+	if (test_bit(MLX5E_STATE_OPENED, &priv->state))
+		err = mlx5e_rss_ctx_objs_create(priv, &priv->channels, ctx);
+	if (!err)
+		priv->rss.ctx[id] = ctx;
+	return err;
+}
+
+/**
+ * mlx5e_rss_ctx_modify() - a new indirection table and/or key for a context
+ * @priv: the netdev's private area (state_lock held)
+ * @ctx: the context, still with the old settings
+ * @indir: the new indirection table, or NULL
+ * @key: the new key, or NULL
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_rss_ctx_modify(struct mlx5e_priv *priv,
+			 struct ethtool_rxfh_context *ctx, const u32 *indir,
+			 const u8 *key)
+{
+	struct mlx5e_rss_ctx *rc = mlx5e_rss_ctx_priv(ctx);
+	int err = 0;
+
+	if (!rc->created)
+		return 0;
+	if (indir)
+		err = mlx5e_rqt_redirect(priv, &priv->channels, indir, -1,
+					 rc->rqtn);
+	if (!err && key)
+		err = mlx5e_rss_tables_set_key(priv, rc->rqtn, rc->tirn, key);
+	return err;
+}
+
+/**
+ * mlx5e_rss_ctx_del() - forget context @id, its objects destroyed
+ * @priv: the netdev's private area (state_lock held)
+ * @id: the context's id
+ */
+void mlx5e_rss_ctx_del(struct mlx5e_priv *priv, u32 id)
+{
+	if (id >= MLX5E_RSS_MAX_CTX || !priv->rss.ctx[id])
+		return;
+	mlx5e_rss_ctx_objs_destroy(priv, priv->rss.ctx[id]);
+	priv->rss.ctx[id] = NULL;
+}
+
+/**
+ * mlx5e_rss_ctx_tirn() - the TIR of context @id for traffic type @tt
+ * @priv: the netdev's private area (state_lock held)
+ * @id: the context's id
+ * @tt: the traffic type
+ * @tirn: the TIR's number
+ *
+ * Return: 0, -ENOENT for no such context, -ENODEV when its objects are
+ * not made (the netdev is down).
+ */
+int mlx5e_rss_ctx_tirn(struct mlx5e_priv *priv, u32 id,
+		       enum mlx5e_traffic_type tt, u32 *tirn)
+{
+	struct mlx5e_rss_ctx *rc;
+
+	if (!id || id >= MLX5E_RSS_MAX_CTX || !priv->rss.ctx[id])
+		return -ENOENT;
+	rc = mlx5e_rss_ctx_priv(priv->rss.ctx[id]);
+	if (!rc->created)
+		return -ENODEV;
+	*tirn = rc->tirn[tt];
+	return 0;
+}
+
+static void mlx5e_rss_ctxs_destroy(struct mlx5e_priv *priv)
+{
+	unsigned int id;
+
+	for (id = 1; id < MLX5E_RSS_MAX_CTX; id++)
+		if (priv->rss.ctx[id])
+			mlx5e_rss_ctx_objs_destroy(priv, priv->rss.ctx[id]);
+}
+
+/**
+ * mlx5e_rss_create() - the RQT over @chs, a TIR per traffic type, the
+ * direct RQT and TIR of each channel index, and the RQT and TIRs of each
+ * extra context
  * @priv: the netdev's private area
  * @chs: the channels
  *
@@ -382,35 +582,37 @@ int mlx5e_rss_set_lro(struct mlx5e_priv *priv, bool lro)
  */
 int mlx5e_rss_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 {
-	unsigned int tt;
+	struct mlx5e_rss *rss = &priv->rss;
+	unsigned int id;
 	int err;
 
-	err = mlx5e_rqt_create(priv, chs, -1, &priv->rss.rqtn);
+	err = mlx5e_rss_tables_create(priv, chs, rss->indir, rss->key,
+				      &rss->rqtn, rss->tirn);
 	if (err)
 		return err;
-	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
-		err = mlx5e_tir_create(priv, tt);
-		if (err)
-			goto err_tirs;
-	}
 	err = mlx5e_direct_create(priv, chs);
 	if (err)
-		goto err_tirs;
+		goto err_tables;
+	for (id = 1; id < MLX5E_RSS_MAX_CTX; id++) {
+		if (!rss->ctx[id])
+			continue;
+		err = mlx5e_rss_ctx_objs_create(priv, chs, rss->ctx[id]);
+		if (err)
+			goto err_ctxs;
+	}
 	return 0;
 
-err_tirs:
-	while (tt--)
-		mlx5e_tir_destroy(priv, tt);
-	mlx5e_rqtn_destroy(priv, priv->rss.rqtn);
+err_ctxs:
+	mlx5e_rss_ctxs_destroy(priv);
+	mlx5e_direct_destroy(priv, priv->max_nch);
+err_tables:
+	mlx5e_rss_tables_destroy(priv, rss->rqtn, rss->tirn);
 	return err;
 }
 
 void mlx5e_rss_destroy(struct mlx5e_priv *priv)
 {
-	unsigned int tt;
-
+	mlx5e_rss_ctxs_destroy(priv);
 	mlx5e_direct_destroy(priv, priv->max_nch);
-	for (tt = 0; tt < MLX5E_NUM_TT; tt++)
-		mlx5e_tir_destroy(priv, tt);
-	mlx5e_rqtn_destroy(priv, priv->rss.rqtn);
+	mlx5e_rss_tables_destroy(priv, priv->rss.rqtn, priv->rss.tirn);
 }

@@ -13,5 +13,13 @@ int mlx5e_rss_redirect_indir(struct mlx5e_priv *priv,
 			     struct mlx5e_channels *chs);
 int mlx5e_rss_set_key(struct mlx5e_priv *priv, const u8 *key);
 int mlx5e_rss_set_lro(struct mlx5e_priv *priv, bool lro);
+int mlx5e_rss_ctx_add(struct mlx5e_priv *priv, u32 id,
+		      struct ethtool_rxfh_context *ctx);
+int mlx5e_rss_ctx_modify(struct mlx5e_priv *priv,
+			 struct ethtool_rxfh_context *ctx, const u32 *indir,
+			 const u8 *key);
+void mlx5e_rss_ctx_del(struct mlx5e_priv *priv, u32 id);
+int mlx5e_rss_ctx_tirn(struct mlx5e_priv *priv, u32 id,
+		       enum mlx5e_traffic_type tt, u32 *tirn);
 
 #endif /* __MLX5_EN_RSS_H__ */
