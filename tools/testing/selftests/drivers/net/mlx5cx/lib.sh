@@ -936,6 +936,24 @@ ours_pair_up() {
 	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 }
 
+# driver_pair_up: ours_pair_up, or with DRIVER=distro the same two points
+# on the distribution's mlx5_core (modprobe), which sets bdf_a, bdf_b, a
+# and b alike.
+driver_pair_up() {
+	if [ "${DRIVER:-ours}" != distro ]; then
+		ours_pair_up
+		return
+	fi
+	bdf_a=$(cx_functions | sed -n 1p)
+	bdf_b=$(cx_functions | sed -n 2p)
+	dmesg -C
+	modprobe mlx5_core
+	ktap_check "distribution mlx5_core binds both functions" all_bound mlx5_core
+	a=$(netdev_of "$bdf_a")
+	b=$(netdev_of "$bdf_b")
+	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
+}
+
 # eth_adev BDF: the function's Ethernet auxiliary device (mlx5_core.eth.N),
 # the device the netdev's driver binds to.
 eth_adev() {

@@ -42,20 +42,12 @@ MIN_AGG=${MIN_AGG:-16}
 
 ktap_header 17
 
+driver_pair_up
 if [ "$DRIVER" = distro ]; then
-	bdf_a=$(cx_functions | sed -n 1p)
-	bdf_b=$(cx_functions | sed -n 2p)
-	dmesg -C
-	modprobe mlx5_core
-	ktap_check "distribution mlx5_core binds both functions" all_bound mlx5_core
-	a=$(netdev_of "$bdf_a")
-	b=$(netdev_of "$bdf_b")
-	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 	# Its refusals, warnings by design (upstream says them so).
 	XDP_REFUSED="can't set XDP while HW-GRO/LRO is on"
 	LRO_DROPPED="LRO is incompatible with XDP"
 else
-	ours_pair_up
 	XDP_REFUSED="LRO is on: turn it off to attach XDP"
 	LRO_DROPPED="Disabling LRO"
 fi

@@ -41,18 +41,7 @@ DRIVER=${DRIVER:-ours}
 
 ktap_header 11
 
-if [ "$DRIVER" = distro ]; then
-	bdf_a=$(cx_functions | sed -n 1p)
-	bdf_b=$(cx_functions | sed -n 2p)
-	dmesg -C
-	modprobe mlx5_core
-	ktap_check "distribution mlx5_core binds both functions" all_bound mlx5_core
-	a=$(netdev_of "$bdf_a")
-	b=$(netdev_of "$bdf_b")
-	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
-else
-	ours_pair_up
-fi
+driver_pair_up
 
 work=$(mktemp -d)
 head -c "$(sized $((1 << 20)) $((256 << 10)))" /dev/urandom > "$work/src"
