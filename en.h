@@ -475,6 +475,8 @@ enum {
  * @max_mpw_ds: 16-byte segments of the largest MPWQE the device takes
  * @min_inline_mode: headers the eseg must inline
  * @vlan_insert: the eseg can insert a VLAN tag (else it is inlined)
+ * @swp: created with allow_swp: GENEVE's headers told by the eseg's
+ *	software parser offsets
  * @hwtstamp: the netdev's hardware timestamping (&mlx5e_priv.hwtstamp)
  * @sqn: SQ number
  * @ch: the channel
@@ -521,6 +523,7 @@ struct mlx5e_txqsq {
 	u8 max_mpw_ds;
 	u8 min_inline_mode;
 	bool vlan_insert;
+	bool swp;
 	const struct kernel_hwtstamp_config *hwtstamp;
 
 	/* control path */

@@ -24,6 +24,7 @@
 #include <net/netdev_queues.h>
 #include <net/netdev_rx_queue.h>
 #include <net/page_pool/helpers.h>
+#include <net/geneve.h>
 #include <net/vxlan.h>
 
 #include "en.h"
@@ -302,6 +303,18 @@ int mlx5e_modify_rq_state(struct mlx5_core_dev *mdev, u32 rqn, int curr,
 	return mlx5_cmd_exec_in(mdev, modify_rq, in);
 }
 
+/*
+ * GENEVE is sent through the software parser (the device has no
+ * tunnel_stateless_geneve_tx): the eseg tells it where the outer and inner
+ * headers are, for the inner checksums and LSO, as upstream's
+ * mlx5_geneve_tx_allowed().
+ */
+static bool mlx5e_geneve_tx_allowed(struct mlx5_core_dev *mdev)
+{
+	return MLX5_CAP_ETH(mdev, swp) && MLX5_CAP_ETH(mdev, swp_csum) &&
+	       MLX5_CAP_ETH(mdev, swp_lso);
+}
+
 /**
  * mlx5e_create_sq_cmd() - CREATE_SQ for any SQ of a channel
  * @c: the channel (its UAR page, the netdev's PD and TIS)
@@ -339,6 +352,7 @@ int mlx5e_create_sq_cmd(struct mlx5e_channel *c,
 	MLX5_SET(sqc, sqc, tis_num_0, res->tisn);
 	MLX5_SET(sqc, sqc, cqn, cqn);
 	MLX5_SET(sqc, sqc, reg_umr, reg_umr);
+	MLX5_SET(sqc, sqc, allow_swp, mlx5e_geneve_tx_allowed(c->mdev));
 	MLX5_SET(wq, wqc, log_wq_sz, ilog2(mlx5_wq_cyc_size(wq)));
 	MLX5_SET(wq, wqc, uar_page, c->db.uar_index);
 	MLX5_SET(wq, wqc, pd, res->pdn);
@@ -432,6 +446,7 @@ static int mlx5e_open_txqsq(struct mlx5e_channel *c,
 		set_bit(MLX5E_SQ_STATE_MPWQE, &sq->state);
 	sq->min_inline_mode = params->tx_min_inline_mode;
 	sq->vlan_insert = MLX5_CAP_ETH(c->mdev, wqe_vlan_insert);
+	sq->swp = mlx5e_geneve_tx_allowed(c->mdev);
 	sq->stats = &stats->sq;
 	sq->cq_stats = &stats->sq_cq;
 	INIT_WORK(&sq->recover_work, mlx5e_tx_err_cqe_work);
@@ -1733,9 +1748,11 @@ static int mlx5e_hwtstamp_set(struct net_device *netdev,
 
 /*
  * An encapsulated SKB keeps its checksum and segmentation offloads only
- * when the device parses its tunnel: VXLAN to a port of the device's
- * table. Any other (GENEVE, GRE, IPIP, VXLAN to another port) is done by
- * the stack, as upstream's mlx5e_tunnel_features_check().
+ * when the device parses its tunnel (VXLAN to a port of the device's
+ * table) or is told where its headers are (GENEVE to IANA's 6081, through
+ * the software parser). Any other (GENEVE to another port, GRE, IPIP,
+ * VXLAN to another port) is done by the stack, as upstream's
+ * mlx5e_tunnel_features_check().
  */
 static netdev_features_t mlx5e_tunnel_features_check(struct mlx5e_priv *priv,
 						     struct sk_buff *skb,
@@ -1758,6 +1775,10 @@ static netdev_features_t mlx5e_tunnel_features_check(struct mlx5e_priv *priv,
 	if (proto == IPPROTO_UDP &&
 	    mlx5_vxlan_lookup_port(priv->vxlan, ntohs(udp_hdr(skb)->dest)))
 		return vxlan_features_check(skb, features);
+	if (proto == IPPROTO_UDP &&
+	    udp_hdr(skb)->dest == htons(GENEVE_UDP_PORT) &&
+	    mlx5e_geneve_tx_allowed(priv->mdev))
+		return features;
 	return features & ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_MASK);
 }
 
@@ -1978,13 +1999,15 @@ static void mlx5e_build_features(struct mlx5e_priv *priv)
 				      NETIF_F_GSO_UDP_L4 | NETIF_F_GSO_PARTIAL);
 	netdev->hw_enc_features = 0;
 	/*
-	 * VXLAN: the device fills the inner checksums and segments the inner
-	 * TCP of frames to a port of its table, rewriting the outer lengths
-	 * (not the outer UDP checksum: GSO_PARTIAL prepares one good for
-	 * every segment), as upstream mlx5e.
+	 * VXLAN, GENEVE: the device fills the inner checksums and segments
+	 * the inner TCP of VXLAN frames to a port of its table and of GENEVE
+	 * frames to 6081 (software parser), rewriting the outer lengths (not
+	 * the outer UDP checksum: GSO_PARTIAL prepares one good for every
+	 * segment), as upstream mlx5e.
 	 */
-	if (mlx5_vxlan_allowed(priv->vxlan) && MLX5_CAP_ETH(mdev, csum_cap) &&
-	    MLX5_CAP_ETH(mdev, max_lso_cap)) {
+	if ((mlx5_vxlan_allowed(priv->vxlan) ||
+	     mlx5e_geneve_tx_allowed(mdev)) &&
+	    MLX5_CAP_ETH(mdev, csum_cap) && MLX5_CAP_ETH(mdev, max_lso_cap)) {
 		netdev_features_t tnl = NETIF_F_GSO_UDP_TUNNEL |
 					NETIF_F_GSO_UDP_TUNNEL_CSUM;
 

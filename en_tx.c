@@ -30,6 +30,7 @@
 #include <linux/fault-inject.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
+#include <net/geneve.h>
 #include <net/netdev_queues.h>
 
 #include "en.h"
@@ -111,7 +112,7 @@ static bool mlx5e_tx_hwtstamp_wanted(const struct mlx5e_txqsq *sq,
 
 /*
  * The headers an LSO WQE replicates in front of every segment: through
- * TCP's options, or the UDP header; of a tunnel (VXLAN), through the
+ * TCP's options, or the UDP header; of a tunnel (VXLAN, GENEVE), through the
  * inner TCP header.
  */
 static u16 mlx5e_tx_gso_ihs(struct sk_buff *skb)
@@ -209,6 +210,57 @@ static void mlx5e_insert_inline(struct sk_buff *skb, u16 ihs, u8 *dst)
 	}
 }
 
+/*
+ * GENEVE to 6081 (mlx5e_features_check() let no other UDP tunnel but
+ * VXLAN through): the device does not parse it, the software parser
+ * offsets (2-byte words) and flags tell it where the outer and inner
+ * headers are, as upstream's mlx5e_tx_tunnel_accel(). They are of the
+ * frame as the WQE gives it: a VLAN tag the driver inlines moves them.
+ */
+static void mlx5e_txwqe_build_eseg_swp(struct sk_buff *skb,
+				       const struct mlx5e_tx_attr *attr,
+				       struct mlx5e_wqe_eth_seg *eseg)
+{
+	u8 vlan = skb_vlan_tag_present(skb) && attr->ihs ? VLAN_HLEN / 2 : 0;
+	__be16 l3_proto = vlan_get_protocol(skb);
+	unsigned int offset = 0;
+	u8 flags, inner_l4;
+	int l4_proto;
+
+	switch (l3_proto) {
+	case htons(ETH_P_IP):
+		l4_proto = ip_hdr(skb)->protocol;
+		break;
+	case htons(ETH_P_IPV6):
+		l4_proto = ipv6_find_hdr(skb, &offset, -1, NULL, NULL);
+		break;
+	default:
+		return;
+	}
+	if (l4_proto != IPPROTO_UDP ||
+	    udp_hdr(skb)->dest != htons(GENEVE_UDP_PORT))
+		return;
+	flags = MLX5E_ETH_WQE_SWP_OUTER_L4_UDP;
+	if (l3_proto == htons(ETH_P_IPV6))
+		flags |= MLX5E_ETH_WQE_SWP_OUTER_L3_IPV6;
+	if (inner_ip_hdr(skb)->version == 6) {
+		flags |= MLX5E_ETH_WQE_SWP_INNER_L3_IPV6;
+		inner_l4 = inner_ipv6_hdr(skb)->nexthdr;
+	} else {
+		inner_l4 = inner_ip_hdr(skb)->protocol;
+	}
+	eseg->swp[MLX5E_SWP_OUTER_L3] = skb_network_offset(skb) / 2 + vlan;
+	eseg->swp[MLX5E_SWP_OUTER_L4] = skb_transport_offset(skb) / 2 + vlan;
+	eseg->swp[MLX5E_SWP_INNER_L3] = skb_inner_network_offset(skb) / 2 +
+					vlan;
+	if (inner_l4 == IPPROTO_UDP)
+		flags |= MLX5E_ETH_WQE_SWP_INNER_L4_UDP;
+	if (inner_l4 == IPPROTO_UDP || inner_l4 == IPPROTO_TCP)
+		eseg->swp[MLX5E_SWP_INNER_L4] =
+			skb_inner_transport_offset(skb) / 2 + vlan;
+	eseg->swp_flags = flags;
+}
+
 static void mlx5e_txwqe_build_eseg(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 				   const struct mlx5e_tx_attr *attr,
 				   struct mlx5e_wqe_eth_seg *eseg)
@@ -216,14 +268,16 @@ static void mlx5e_txwqe_build_eseg(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 	if (likely(skb->ip_summed == CHECKSUM_PARTIAL)) {
 		/*
 		 * A tunnel (mlx5e_features_check() let only VXLAN to a port
-		 * of the device's table through): the inner checksums, and
-		 * the outer IPv4 header's; the outer UDP checksum is the
-		 * stack's (0, or local checksum offload).
+		 * of the device's table and GENEVE to 6081 through): the
+		 * inner checksums, and the outer IPv4 header's; the outer
+		 * UDP checksum is the stack's (0, or local checksum offload).
 		 */
 		if (skb->encapsulation) {
 			eseg->cs_flags = MLX5E_ETH_WQE_L3_CSUM |
 					 MLX5E_ETH_WQE_L3_INNER_CSUM |
 					 MLX5E_ETH_WQE_L4_INNER_CSUM;
+			if (sq->swp)
+				mlx5e_txwqe_build_eseg_swp(skb, attr, eseg);
 			mlx5e_stats_inc(sq->stats,
 					&sq->stats->csum_partial_inner, 1);
 		} else {

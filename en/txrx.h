@@ -33,6 +33,16 @@
 #define MLX5E_ETH_WQE_L4_CSUM	BIT(7)
 #define MLX5E_ETH_WQE_L3_INNER_CSUM	BIT(4)
 #define MLX5E_ETH_WQE_L4_INNER_CSUM	BIT(5)
+/* Ethernet segment swp_flags: the header types at the swp offsets. */
+#define MLX5E_ETH_WQE_SWP_INNER_L3_IPV6	BIT(0)
+#define MLX5E_ETH_WQE_SWP_INNER_L4_UDP	BIT(1)
+#define MLX5E_ETH_WQE_SWP_OUTER_L3_IPV6	BIT(4)
+#define MLX5E_ETH_WQE_SWP_OUTER_L4_UDP	BIT(5)
+/* Ethernet segment swp[]: the offsets, in 2-byte words. */
+#define MLX5E_SWP_OUTER_L4	0
+#define MLX5E_SWP_OUTER_L3	1
+#define MLX5E_SWP_INNER_L4	2
+#define MLX5E_SWP_INNER_L3	3
 /* Ethernet segment: insert the VLAN tag of the union. */
 #define MLX5E_ETH_WQE_INSERT_VLAN	BIT(15)
 
@@ -62,9 +72,9 @@ struct mlx5e_wqe_ctrl_seg {
 
 /**
  * struct mlx5e_wqe_eth_seg - send WQE Ethernet segment
- * @swp: software parser offsets (unused)
+ * @swp: software parser offsets, 2-byte words (MLX5E_SWP_*; GENEVE)
  * @cs_flags: checksum offloads (MLX5E_ETH_WQE_*_CSUM)
- * @swp_flags: software parser flags (unused)
+ * @swp_flags: software parser flags (MLX5E_ETH_WQE_SWP_*)
  * @mss: LSO segment size
  * @flow_table_metadata: unused
  * @inline_hdr_sz: bytes of inline headers, the first two in @inline_hdr

@@ -123,20 +123,39 @@ static void shift_pkt(struct cx_pkt *p, uint16_t by)
 		p->l4_off = (uint16_t)(p->l4_off + by);
 }
 
-bool cx_tun_parse(const uint8_t *frame, size_t len,
-		  const struct cx_tun_ports *t, struct cx_tun *tun)
+/* Where the inner frame of a tunnel to the outer UDP header @o starts. */
+static size_t tun_inner_off(const uint8_t *frame, const struct cx_pkt *o,
+			    const struct cx_tun_ports *t, bool rx)
+{
+	uint16_t port = cx_get_be16(frame + o->l4_off + 2);
+	size_t g = (size_t)o->l4_off + 8;
+
+	if (cx_tun_port_known(t, port))
+		return g + CX_VXLAN_HLEN;
+	if (!rx || !t->geneve_rx || port != CX_GENEVE_PORT ||
+	    g + CX_GENEVE_HLEN > o->ip_end)
+		return 0;
+	/* version 0, an Ethernet frame inside, after the options */
+	if ((frame[g] >> 6) ||
+	    cx_get_be16(frame + g + 2) != CX_GENEVE_PROTO_TEB)
+		return 0;
+	return g + CX_GENEVE_HLEN + (frame[g] & 0x3f) * 4u;
+}
+
+static bool tun_parse(const uint8_t *frame, size_t len,
+		      const struct cx_tun_ports *t, struct cx_tun *tun, bool rx)
 {
 	struct cx_pkt *o = &tun->outer;
 	size_t in_off;
 
 	memset(tun, 0, sizeof(*tun));
-	if (!t || !t->nvxlan || cx_pkt_parse(frame, len, o))
+	if (!t || (!t->nvxlan && !(rx && t->geneve_rx)) ||
+	    cx_pkt_parse(frame, len, o))
 		return false;
-	if (o->l3 == CX_L3_NONE || o->frag || o->l4 != CX_L4_UDP ||
-	    !cx_tun_port_known(t, cx_get_be16(frame + o->l4_off + 2)))
+	if (o->l3 == CX_L3_NONE || o->frag || o->l4 != CX_L4_UDP)
 		return false;
-	in_off = (size_t)o->l4_off + 8 + CX_VXLAN_HLEN;
-	if (in_off + CX_ETH_HLEN > o->ip_end)
+	in_off = tun_inner_off(frame, o, t, rx);
+	if (!in_off || in_off + CX_ETH_HLEN > o->ip_end)
 		return false;
 	/* the inner frame ends where the outer IP packet does */
 	if (cx_pkt_parse(frame + in_off, o->ip_end - in_off, &tun->inner) ||
@@ -147,15 +166,58 @@ bool cx_tun_parse(const uint8_t *frame, size_t len,
 	return true;
 }
 
-int cx_csum_tx_tun(uint8_t *frame, size_t len, uint8_t cs_flags,
-		   const struct cx_tun_ports *t)
+bool cx_tun_parse(const uint8_t *frame, size_t len,
+		  const struct cx_tun_ports *t, struct cx_tun *tun)
+{
+	return tun_parse(frame, len, t, tun, false);
+}
+
+bool cx_swp_used(const struct cx_swp *s)
+{
+	return s && (s->outer_l3 || s->outer_l4 || s->inner_l3 ||
+		     s->inner_l4);
+}
+
+bool cx_tun_from_swp(const uint8_t *frame, size_t len,
+		     const struct cx_swp *s, struct cx_tun *tun)
+{
+	uint16_t o3, o4, i3, i4;
+
+	memset(tun, 0, sizeof(*tun));
+	if (!cx_swp_used(s) || !s->inner_l3 || !s->outer_l3)
+		return false;
+	o3 = (uint16_t)(s->outer_l3 * 2);
+	o4 = (uint16_t)(s->outer_l4 * 2);
+	i3 = (uint16_t)(s->inner_l3 * 2);
+	i4 = (uint16_t)(s->inner_l4 * 2);
+	if (i3 <= o3 || (o4 && i3 <= o4) || (i4 && i4 <= i3))
+		return false;
+	if (cx_pkt_parse_at(frame, len, o3,
+			    s->flags & MLX5_ETH_WQE_SWP_OUTER_L3_IPV6, o4,
+			    s->flags & MLX5_ETH_WQE_SWP_OUTER_L4_UDP,
+			    &tun->outer) || tun->outer.frag ||
+	    i3 >= tun->outer.ip_end)
+		return false;
+	/* the inner packet ends where the outer one does */
+	if (cx_pkt_parse_at(frame, tun->outer.ip_end, i3,
+			    s->flags & MLX5_ETH_WQE_SWP_INNER_L3_IPV6, i4,
+			    s->flags & MLX5_ETH_WQE_SWP_INNER_L4_UDP,
+			    &tun->inner))
+		return false;
+	tun->inner_l2_off = i3 >= CX_ETH_HLEN ? (uint16_t)(i3 - CX_ETH_HLEN) : 0;
+	return true;
+}
+
+int cx_csum_tx_swp(uint8_t *frame, size_t len, uint8_t cs_flags,
+		   const struct cx_tun_ports *t, const struct cx_swp *s)
 {
 	struct cx_tun tun;
 	int ret = 0;
 
 	if (!(cs_flags & (MLX5_ETH_WQE_L3_INNER_CSUM |
 			  MLX5_ETH_WQE_L4_INNER_CSUM)) ||
-	    !cx_tun_parse(frame, len, t, &tun))
+	    (!cx_tun_from_swp(frame, len, s, &tun) &&
+	     !cx_tun_parse(frame, len, t, &tun)))
 		return cx_csum_tx(frame, len, cs_flags);
 	if ((cs_flags & MLX5_ETH_WQE_L3_INNER_CSUM) &&
 	    tun.inner.l3 == CX_L3_IPV4)
@@ -167,6 +229,12 @@ int cx_csum_tx_tun(uint8_t *frame, size_t len, uint8_t cs_flags,
 	if (cs_flags & MLX5_ETH_WQE_L4_CSUM)
 		csum_l4(frame, &tun.outer);
 	return ret;
+}
+
+int cx_csum_tx_tun(uint8_t *frame, size_t len, uint8_t cs_flags,
+		   const struct cx_tun_ports *t)
+{
+	return cx_csum_tx_swp(frame, len, cs_flags, t, NULL);
 }
 
 static bool l4_csum_ok(const uint8_t *frame, const struct cx_pkt *pkt)
@@ -244,7 +312,7 @@ void cx_rx_classify_tun(const uint8_t *frame, size_t len, bool csum_full,
 	bool outer_ok;
 
 	cx_rx_classify(frame, len, csum_full, rc);
-	if (!cx_tun_parse(frame, len, t, &tun))
+	if (!tun_parse(frame, len, t, &tun, true))
 		return;
 	/* the outer headers: IPv4 header and UDP checksum (0: none) */
 	outer_ok = (rc->hds_ip_ext & CQE_L3_OK) && !tun.outer.ip_trunc;

@@ -59,6 +59,15 @@ struct cx_pkt {
  * Never reads past @len.  Returns 0 (even for non-IP frames; see ->l3). */
 int cx_pkt_parse(const uint8_t *frame, size_t len, struct cx_pkt *pkt);
 
+/*
+ * Parse an IPv4 (or, with @ipv6, IPv6) header at @l3_off and, when
+ * @l4_off is not 0, a TCP (or, with @udp, UDP) header at @l4_off, as
+ * told rather than as found: the software parser's offsets.  Returns -1
+ * when the IP header is not there or @l4_off is not inside its packet.
+ */
+int cx_pkt_parse_at(const uint8_t *frame, size_t len, uint16_t l3_off,
+		    bool ipv6, uint16_t l4_off, bool udp, struct cx_pkt *pkt);
+
 /* ------------------------------------------------------------------ */
 /* Checksums (cx_csum.c)                                               */
 
@@ -91,10 +100,36 @@ int cx_csum_tx(uint8_t *frame, size_t len, uint8_t cs_flags);
 #define CX_VXLAN_HLEN		8
 #define CX_VXLAN_IANA_PORT	4789	/* in the table from reset */
 
+#define CX_GENEVE_PORT		6081	/* the one GENEVE port parsed on RX */
+#define CX_GENEVE_HLEN		8	/* + opt_len * 4 */
+#define CX_GENEVE_PROTO_TEB	0x6558	/* an inner Ethernet frame */
+
 struct cx_tun_ports {
 	uint16_t vxlan[CX_VXLAN_MAX_PORTS];
 	uint8_t nvxlan;
+	/*
+	 * tunnel_stateless_geneve_rx: GENEVE (Ethernet inside) to 6081 is
+	 * parsed on receive; on send only through the software parser.
+	 */
+	bool geneve_rx;
 };
+
+/*
+ * The eseg's software parser (swp) fields: offsets in 2-byte words from
+ * the start of the frame, and MLX5_ETH_WQE_SWP_* flags.  The device
+ * takes the headers where they are said to be instead of parsing them,
+ * on an SQ created with allow_swp.
+ */
+struct cx_swp {
+	uint8_t outer_l3;
+	uint8_t outer_l4;
+	uint8_t inner_l3;
+	uint8_t inner_l4;
+	uint8_t flags;
+};
+
+/* True when @s says where any header is. */
+bool cx_swp_used(const struct cx_swp *s);
 
 /* A tunneled frame: the outer headers and the inner ones, both with
  * offsets from the start of the (outer) frame. */
@@ -105,6 +140,17 @@ struct cx_tun {
 };
 
 bool cx_tun_port_known(const struct cx_tun_ports *t, uint16_t port);
+
+/*
+ * The headers a swp eseg describes: the outer L3 (and L4) and the inner
+ * L3 (and L4) at the given offsets and of the flagged types.  Returns
+ * false when there is no inner L3 offset, or a header said to be there
+ * is not (not an IP header of the flagged version, an L4 offset outside
+ * its IP packet, inner before outer): the device then parses the frame
+ * itself.
+ */
+bool cx_tun_from_swp(const uint8_t *frame, size_t len,
+		     const struct cx_swp *s, struct cx_tun *tun);
 
 /*
  * Parse @frame as outer IPv4/IPv6 + UDP to a port of @t + VXLAN + inner
@@ -124,6 +170,14 @@ bool cx_tun_parse(const uint8_t *frame, size_t len,
  */
 int cx_csum_tx_tun(uint8_t *frame, size_t len, uint8_t cs_flags,
 		   const struct cx_tun_ports *t);
+
+/*
+ * cx_csum_tx_tun() with the swp offsets @s: a frame they describe
+ * (cx_tun_from_swp()) has its inner and outer checksums filled at those
+ * offsets; otherwise as cx_csum_tx_tun().
+ */
+int cx_csum_tx_swp(uint8_t *frame, size_t len, uint8_t cs_flags,
+		   const struct cx_tun_ports *t, const struct cx_swp *s);
 
 /* What the RX CQE says about a frame's headers and checksums. */
 struct cx_rx_class {
@@ -243,6 +297,17 @@ int cx_lso_segment_tun(const uint8_t *sp, size_t len, uint16_t mss,
 		       uint8_t *scratch, size_t scratch_size,
 		       cx_frame_fn emit, void *ctx);
 
+/*
+ * cx_lso_segment_tun() with the swp offsets @s: a super-packet they
+ * describe as tunneled (inner L4 offset given) is segmented on the inner
+ * TCP/UDP header at those offsets, whatever its UDP port (GENEVE through
+ * the software parser); otherwise as cx_lso_segment_tun().
+ */
+int cx_lso_segment_swp(const uint8_t *sp, size_t len, uint16_t mss,
+		       uint8_t cs_flags, const struct cx_tun_ports *t,
+		       const struct cx_swp *s, uint8_t *scratch,
+		       size_t scratch_size, cx_frame_fn emit, void *ctx);
+
 /* ------------------------------------------------------------------ */
 /* Send WQE decoder (cx_wqe.c)                                         */
 
@@ -308,6 +373,9 @@ struct cx_wqe {
 	uint16_t vlan_tci;
 	/* the VXLAN ports the device parses (set by the caller), or NULL */
 	const struct cx_tun_ports *tun;
+	/* the eseg's swp fields; used only if the caller sets @swp_ok */
+	struct cx_swp swp;
+	bool swp_ok;		/* the SQ was created with allow_swp */
 	/* packets, in the caller's buffer */
 	uint32_t npkts;
 	struct cx_tx_pkt pkt[CX_WQE_MAX_PKTS];

@@ -143,6 +143,15 @@ static const struct cx_cap cx_caps[] = {
 	 */
 	ETH(tunnel_stateless_vxlan,	1),
 	ETH(max_vxlan_udp_ports,	CX_VXLAN_MAX_PORTS),
+	/*
+	 * GENEVE: parsed on receive on 6081 (tunneled CQE, inner verdict);
+	 * on send only through the eseg's software parser offsets, which
+	 * the inner checksums and LSO follow (swp, swp_csum, swp_lso).
+	 */
+	ETH(tunnel_stateless_geneve_rx,	1),
+	ETH(swp,			1),
+	ETH(swp_csum,			1),
+	ETH(swp_lso,			1),
 	ETH(rss_ind_tbl_cap,		8),
 	/*
 	 * NIC receive tables only, with the chaining capabilities the

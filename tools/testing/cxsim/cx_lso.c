@@ -125,8 +125,19 @@ int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
 }
 
 /* The inner headers of a VXLAN super-packet, IP lengths forced to "all". */
+static bool lso_tun_get(const uint8_t *frame, size_t len,
+			const struct cx_tun_ports *t, const struct cx_swp *s,
+			struct cx_tun *tun)
+{
+	if (s)
+		return cx_tun_from_swp(frame, len, s, tun) &&
+		       tun->inner.l4_off;
+	return cx_tun_parse(frame, len, t, tun);
+}
+
 static int lso_parse_tun(const uint8_t *sp, size_t len,
-			 const struct cx_tun_ports *t, struct cx_tun *tun)
+			 const struct cx_tun_ports *t, const struct cx_swp *s,
+			 struct cx_tun *tun)
 {
 	uint8_t hdr[CX_LSO_MAX_HDR];
 	size_t n = len < sizeof(hdr) ? len : sizeof(hdr);
@@ -134,20 +145,24 @@ static int lso_parse_tun(const uint8_t *sp, size_t len,
 	size_t il3;
 
 	memcpy(hdr, sp, n);
-	if (cx_pkt_parse(hdr, n, o) || o->l3 == CX_L3_NONE)
+	if (s) {
+		if (!lso_tun_get(hdr, n, t, s, tun))
+			return 0;
+	} else if (cx_pkt_parse(hdr, n, o) || o->l3 == CX_L3_NONE) {
 		return 0;
+	}
 	if (o->l3 == CX_L3_IPV4)
 		cx_put_be16(hdr + o->l3_off + 2, 0xffff);
 	else
 		cx_put_be16(hdr + o->l3_off + 4, 0xffff);
-	if (!cx_tun_parse(hdr, n, t, tun))
+	if (!lso_tun_get(hdr, n, t, s, tun))
 		return 0;
 	il3 = tun->inner.l3_off;
 	if (tun->inner.l3 == CX_L3_IPV4 && il3 + 4 <= n)
 		cx_put_be16(hdr + il3 + 2, 0xffff);
 	else if (tun->inner.l3 == CX_L3_IPV6 && il3 + 6 <= n)
 		cx_put_be16(hdr + il3 + 4, 0xffff);
-	if (!cx_tun_parse(hdr, n, t, tun))
+	if (!lso_tun_get(hdr, n, t, s, tun))
 		return CX_LSO_E_PARSE;	/* cannot happen */
 	if (tun->inner.frag)
 		return CX_LSO_E_FRAG;
@@ -167,10 +182,10 @@ static void lso_ip_len(uint8_t *frame, const struct cx_pkt *p, size_t flen)
 		cx_put_be16(ip + 4, (uint16_t)(flen - p->l3_off - 40));
 }
 
-int cx_lso_segment_tun(const uint8_t *sp, size_t len, uint16_t mss,
+int cx_lso_segment_swp(const uint8_t *sp, size_t len, uint16_t mss,
 		       uint8_t cs_flags, const struct cx_tun_ports *t,
-		       uint8_t *scratch, size_t scratch_size,
-		       cx_frame_fn emit, void *ctx)
+		       const struct cx_swp *s, uint8_t *scratch,
+		       size_t scratch_size, cx_frame_fn emit, void *ctx)
 {
 	size_t hlen, payload, off, n, flen;
 	uint16_t oid = 0, iid = 0;
@@ -183,7 +198,9 @@ int cx_lso_segment_tun(const uint8_t *sp, size_t len, uint16_t mss,
 				  MLX5_ETH_WQE_L4_INNER_CSUM)))
 		return cx_lso_segment(sp, len, mss, cs_flags, scratch,
 				      scratch_size, emit, ctx);
-	ret = lso_parse_tun(sp, len, t, &tun);
+	if (!cx_swp_used(s))
+		s = NULL;
+	ret = lso_parse_tun(sp, len, t, s, &tun);
 	if (ret <= 0)
 		return ret ? ret : cx_lso_segment(sp, len, mss, cs_flags,
 						  scratch, scratch_size, emit,
@@ -240,8 +257,17 @@ int cx_lso_segment_tun(const uint8_t *sp, size_t len, uint16_t mss,
 			memset(scratch + flen, 0, CX_ETH_ZLEN - flen);
 			flen = CX_ETH_ZLEN;
 		}
-		cx_csum_tx_tun(scratch, flen, cs_flags, t);
+		cx_csum_tx_swp(scratch, flen, cs_flags, t, s);
 		emit(ctx, scratch, flen);
 	}
 	return (int)nsegs;
+}
+
+int cx_lso_segment_tun(const uint8_t *sp, size_t len, uint16_t mss,
+		       uint8_t cs_flags, const struct cx_tun_ports *t,
+		       uint8_t *scratch, size_t scratch_size,
+		       cx_frame_fn emit, void *ctx)
+{
+	return cx_lso_segment_swp(sp, len, mss, cs_flags, t, NULL, scratch,
+				  scratch_size, emit, ctx);
 }

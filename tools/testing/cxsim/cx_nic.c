@@ -32,6 +32,7 @@ static void cx_vxlan_reset(struct cx_nic *nic)
 	memset(&nic->tun, 0, sizeof(nic->tun));
 	nic->tun.vxlan[0] = CX_VXLAN_IANA_PORT;
 	nic->tun.nvxlan = 1;
+	nic->tun.geneve_rx = true;	/* tunnel_stateless_geneve_rx */
 }
 
 int cx_nic_init(struct cx_core *core)

@@ -157,9 +157,9 @@ uint8_t cx_sq_create(struct cx_cmd *cmd)
 	if (MLX5_GET(sqc, sqc, state) != MLX5_SQC_STATE_RST)
 		return CX_BAD_PARAM(cmd, "SQ created in state %u",
 				    MLX5_GET(sqc, sqc, state));
-	if (MLX5_GET(sqc, sqc, hairpin) || MLX5_GET(sqc, sqc, allow_swp) ||
+	if (MLX5_GET(sqc, sqc, hairpin) ||
 	    MLX5_GET(sqc, sqc, cd_master) || MLX5_GET(sqc, sqc, non_wire))
-		return CX_BAD_PARAM(cmd, "hairpin/SWP/cd_master/non_wire not announced");
+		return CX_BAD_PARAM(cmd, "hairpin/cd_master/non_wire not announced");
 	if (MLX5_GET(sqc, sqc, allow_multi_pkt_send_wqe) && !core->params.mpwqe)
 		return CX_BAD_PARAM(cmd, "multi-packet WQEs not announced");
 	if (MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index))
@@ -191,6 +191,7 @@ uint8_t cx_sq_create(struct cx_cmd *cmd)
 	sq->min_inline = MLX5_GET(sqc, sqc, min_wqe_inline_mode);
 	sq->allow_mpwqe = MLX5_GET(sqc, sqc, allow_multi_pkt_send_wqe);
 	sq->reg_umr = MLX5_GET(sqc, sqc, reg_umr);
+	sq->allow_swp = MLX5_GET(sqc, sqc, allow_swp);
 	sq->flush_in_error_en = MLX5_GET(sqc, sqc, flush_in_error_en);
 	sq->ts_format = MLX5_GET(sqc, sqc, ts_format);
 	sq->user_index = MLX5_GET(sqc, sqc, user_index);

@@ -121,6 +121,34 @@ static void parse_ipv6(const uint8_t *f, size_t len, struct cx_pkt *pkt)
 	parse_l4(f, len, pkt);
 }
 
+int cx_pkt_parse_at(const uint8_t *frame, size_t len, uint16_t l3_off,
+		    bool ipv6, uint16_t l4_off, bool udp, struct cx_pkt *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->first_frag = true;
+	pkt->l3_off = l3_off;
+	pkt->ip_end = (uint32_t)len;
+	if (len > 0xffff)
+		return -1;
+	if (ipv6)
+		parse_ipv6(frame, len, pkt);
+	else
+		parse_ipv4(frame, len, pkt);
+	if (pkt->l3 == CX_L3_NONE)
+		return -1;
+	if (!l4_off)
+		return 0;
+	if (l4_off < l3_off + (ipv6 ? 40 : 20) || l4_off >= pkt->ip_end)
+		return -1;
+	if (ipv6)
+		pkt->l3_hlen = (uint16_t)(l4_off - l3_off);
+	pkt->l4_proto = udp ? IPPROTO_UDP : IPPROTO_TCP;
+	pkt->l4_off = l4_off;
+	pkt->l4_hlen = 0;
+	parse_l4(frame, len, pkt);
+	return 0;
+}
+
 int cx_pkt_parse(const uint8_t *frame, size_t len, struct cx_pkt *pkt)
 {
 	size_t off = 12;

@@ -565,6 +565,7 @@ static enum cx_sq_stop cx_sq_run(struct cx_core *core, struct cx_sq *sq,
 		if (r == CX_WQE_EMPTY)
 			break;
 		w.tun = &core->func.nic->tun;
+		w.swp_ok = sq->allow_swp;
 		dp->desc_bytes += w.desc_bytes;
 		dp->wqebbs += w.desc_bytes / CX_WQEBB;
 		sq->wqebbs += w.desc_bytes / CX_WQEBB;

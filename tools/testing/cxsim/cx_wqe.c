@@ -242,6 +242,11 @@ static void parse_eseg(const uint8_t *raw, struct cx_wqe *w)
 	const uint8_t *e = raw + ESEG_OFF;
 	uint16_t word = cx_get_be16(e + 12);
 
+	w->swp.outer_l4 = e[0];
+	w->swp.outer_l3 = e[1];
+	w->swp.inner_l4 = e[2];
+	w->swp.inner_l3 = e[3];
+	w->swp.flags = e[5];
 	w->cs_flags = e[4];
 	w->swp_flags = e[5];
 	w->mss = cx_get_be16(e + 6);
@@ -417,23 +422,35 @@ int cx_wqe_decode(const struct cx_sq_ring *sq, uint16_t cc, uint16_t pc,
 int cx_tx_emit(const struct cx_wqe *w, uint8_t *buf, uint8_t *scratch,
 	       size_t scratch_size, cx_frame_fn emit, void *ctx)
 {
+	const struct cx_swp *swp = NULL;
+	struct cx_swp s = w->swp;
 	uint32_t i;
 	int ret;
 
 	if (w->err)
 		return 0;
+	if (w->swp_ok && cx_swp_used(&s)) {
+		/* offsets of the frame as given, before the VLAN tag goes in */
+		if (w->vlan_insert) {
+			s.outer_l3 += s.outer_l3 ? 2 : 0;
+			s.outer_l4 += s.outer_l4 ? 2 : 0;
+			s.inner_l3 += s.inner_l3 ? 2 : 0;
+			s.inner_l4 += s.inner_l4 ? 2 : 0;
+		}
+		swp = &s;
+	}
 	if (w->opcode == MLX5_OPCODE_LSO) {
 		if (w->npkts != 1)
 			return 0;
-		ret = cx_lso_segment_tun(buf + w->pkt[0].off, w->pkt[0].len,
-					 w->mss, w->cs_flags, w->tun, scratch,
-					 scratch_size, emit, ctx);
+		ret = cx_lso_segment_swp(buf + w->pkt[0].off, w->pkt[0].len,
+					 w->mss, w->cs_flags, w->tun, swp,
+					 scratch, scratch_size, emit, ctx);
 		return ret;
 	}
 	for (i = 0; i < w->npkts; i++) {
 		uint8_t *p = buf + w->pkt[i].off;
 
-		cx_csum_tx_tun(p, w->pkt[i].len, w->cs_flags, w->tun);
+		cx_csum_tx_swp(p, w->pkt[i].len, w->cs_flags, w->tun, swp);
 		emit(ctx, p, w->pkt[i].len);
 	}
 	return (int)w->npkts;

@@ -1707,6 +1707,154 @@ static void test_vxlan(void)
 	   "VXLAN LSO with L4_CSUM: each segment's outer UDP checksum");
 }
 
+/* ---- GENEVE (RX on 6081, TX through the software parser) ---- */
+
+/*
+ * Outer Ethernet + IPv4 + UDP to @port + GENEVE (with @opt_len words of
+ * options) around the @ilen bytes of the Ethernet frame @inner; returns
+ * the frame's length.  The inner frame starts at 50 + @opt_len * 4.
+ */
+static size_t wrap_geneve(uint8_t *f, const uint8_t *inner, size_t ilen,
+			  uint16_t port, unsigned int opt_len)
+{
+	size_t olen = opt_len * 4, len;
+
+	len = wrap_vxlan(f, inner, ilen, port);
+	memmove(f + 50 + olen, f + 50, ilen);
+	memset(f + 50, 0, olen);
+	len += olen;
+	put16(f + 16, (uint16_t)(len - 14));
+	put16(f + 24, 0);
+	put16(f + 24, (uint16_t)~cx_csum_fold(cx_csum_add(0, f + 14, 20)));
+	put16(f + 38, (uint16_t)(len - 34));
+	f[42] = (uint8_t)opt_len;	/* version 0 */
+	f[43] = 0;
+	put16(f + 44, 0x6558);		/* Transparent Ethernet Bridging */
+	put32(f + 46, 42 << 8);		/* VNI 42 */
+	return len;
+}
+
+static void test_geneve(void)
+{
+	static uint8_t in[4096], f[4200], scratch[CX_LSO_MAX_HDR + 2048];
+	struct cx_tun_ports t = { .vxlan = { 4789 }, .nvxlan = 1,
+				  .geneve_rx = true };
+	const uint8_t inner_flags = MLX5_ETH_WQE_L3_INNER_CSUM |
+				    MLX5_ETH_WQE_L4_INNER_CSUM;
+	/* as mlx5e_set_eseg_swp() fills them: 2-byte words */
+	struct cx_swp swp = { .outer_l3 = 7, .outer_l4 = 17, .inner_l3 = 32,
+			      .inner_l4 = 42,
+			      .flags = MLX5_ETH_WQE_SWP_OUTER_L4_UDP };
+	struct cx_swp bad;
+	struct cx_rx_class rc;
+	struct cx_tun tun;
+	size_t ilen, len, i;
+	int good;
+
+	ilen = build(in, false, false, 0, 300, 0x18, false);
+	len = wrap_geneve(f, in, ilen, 6081, 0);
+	ok(!cx_tun_parse(f, len, &t, &tun),
+	   "GENEVE is not parsed on send (no tunnel_stateless_geneve_tx)");
+	ok(cx_tun_from_swp(f, len, &swp, &tun) &&
+	   tun.outer.l3 == CX_L3_IPV4 && tun.outer.l3_off == 14 &&
+	   tun.outer.l4 == CX_L4_UDP && tun.outer.l4_off == 34 &&
+	   tun.inner.l3 == CX_L3_IPV4 && tun.inner.l3_off == 64 &&
+	   tun.inner.l4 == CX_L4_TCP && tun.inner.l4_off == 84 &&
+	   tun.inner.l4_hlen == 20 && tun.inner.ip_end == len,
+	   "swp: outer and inner headers taken at the eseg's offsets");
+	bad = swp;
+	bad.flags |= MLX5_ETH_WQE_SWP_INNER_L3_IPV6;
+	ok(!cx_tun_from_swp(f, len, &bad, &tun),
+	   "swp: an IPv4 header flagged IPv6 is not taken");
+	bad = swp;
+	bad.inner_l3 = 30;
+	ok(!cx_tun_from_swp(f, len, &bad, &tun),
+	   "swp: an inner L3 offset on no IP header is not taken");
+	bad = swp;
+	bad.inner_l4 = 31;
+	ok(!cx_tun_from_swp(f, len, &bad, &tun),
+	   "swp: an inner L4 offset before the inner L3 is not taken");
+	bad = swp;
+	bad.inner_l3 = 0;
+	bad.inner_l4 = 0;
+	ok(!cx_tun_from_swp(f, len, &bad, &tun) && !cx_swp_used(NULL),
+	   "swp: no inner L3 offset, no tunnel");
+
+	/* TX inner checksums at the swp offsets, any UDP port */
+	put16(f + 24, 0);
+	ok(cx_csum_tx_swp(f, len, MLX5_ETH_WQE_L3_CSUM | inner_flags, &t,
+			  &swp) == 0 &&
+	   ipv4_hdr_valid(f + 14) && l4_valid(f + 50, ilen) &&
+	   ipv4_hdr_valid(f + 64) && get16(f + 40) == 0,
+	   "TX swp GENEVE: inner TCP/IPv4 and outer IPv4 checksums, outer UDP 0");
+	len = wrap_geneve(f, in, ilen, 6081, 0);
+	cx_csum_tx_swp(f, len, MLX5_ETH_WQE_L3_CSUM | inner_flags, &t, NULL);
+	ok(!l4_valid(f + 50, ilen),
+	   "TX GENEVE without swp: the inner checksum is not filled");
+	cx_csum_tx_swp(f, len, inner_flags | MLX5_ETH_WQE_L4_CSUM, &t, &swp);
+	ok(l4_valid(f, len) && l4_valid(f + 50, ilen),
+	   "TX swp GENEVE with L4_CSUM: the outer UDP checksum covers the inner");
+
+	/* RX: 6081 parsed (tunnel_stateless_geneve_rx), options skipped */
+	len = wrap_geneve(f, in, ilen, 6081, 2);
+	cx_csum_tx(f + 58, ilen, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM);
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(rc.tunneled && rc.hds_ip_ext == (CQE_L2_OK | CQE_L3_OK | CQE_L4_OK) &&
+	   rc.l4_hdr_type == CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA,
+	   "RX GENEVE on 6081 with options: tunneled, inner L3/L4 OK");
+	f[len - 1] ^= 0x55;
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(rc.tunneled && (rc.hds_ip_ext & CQE_L3_OK) &&
+	   !(rc.hds_ip_ext & CQE_L4_OK),
+	   "RX GENEVE, inner TCP checksum bad: no L4_OK");
+	f[len - 1] ^= 0x55;
+	t.geneve_rx = false;
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	t.geneve_rx = true;
+	good = !rc.tunneled;
+	put16(f + 44, 0x0800);	/* an IPv4 packet inside, not Ethernet */
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	good += !rc.tunneled;
+	len = wrap_geneve(f, in, ilen, 6082, 0);
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	good += !rc.tunneled;
+	ok(good == 3,
+	   "RX GENEVE: not tunneled without the cap, nor for another protocol or port");
+
+	/* LSO of the inner TCP at the swp offsets */
+	ilen = build(in, false, false, 0, 2500, 0x18 | 0x01, false);
+	len = wrap_geneve(f, in, ilen, 6081, 0);
+	sink.n = 0;
+	ok(cx_lso_segment_swp(f, len, 1000, MLX5_ETH_WQE_L3_CSUM | inner_flags,
+			      &t, &swp, scratch, sizeof(scratch), sink_frame,
+			      &sink) == 3 && sink.n == 3,
+	   "swp GENEVE LSO: 3 segments of the inner TCP");
+	good = 0;
+	for (i = 0; i < 3 && sink.n == 3; i++) {
+		const uint8_t *s = sink.frame[i];
+		size_t n = i < 2 ? 1000 : 500, sl = 50 + 14 + 20 + 20 + n;
+
+		good += sink.len[i] == sl && get16(s + 16) == sl - 14 &&
+			get16(s + 18) == 0x2000 + i && ipv4_hdr_valid(s + 14) &&
+			get16(s + 38) == sl - 34 && get16(s + 40) == 0 &&
+			get16(s + 44) == 0x6558 &&
+			get16(s + 66) == sl - 64 &&
+			get16(s + 68) == 0x1000 + i && ipv4_hdr_valid(s + 64) &&
+			get32(s + 88) == 0xfffff000u + 1000 * i &&
+			(s[97] & 0x09) == (i == 2 ? 0x09 : 0) &&
+			l4_valid(s + 50, sl - 50) &&
+			!memcmp(s + 104, in + 54 + 1000 * i, n);
+	}
+	ok(good == 3,
+	   "swp GENEVE LSO: outer IPv4/UDP lengths, inner IP and TCP fields, checksums, payload");
+	sink.n = 0;
+	ok(cx_lso_segment_swp(f, len, 1000, MLX5_ETH_WQE_L3_CSUM | inner_flags,
+			      &t, NULL, scratch, sizeof(scratch), sink_frame,
+			      &sink) == 3 && sink.n == 3 &&
+	   get16(sink.frame[0] + 38) == len - 34,
+	   "GENEVE LSO without swp: segmented as plain UDP (outer headers only)");
+}
+
 int main(void)
 {
 	test_csum();
@@ -1722,6 +1870,7 @@ int main(void)
 	test_lso();
 	test_lso_udp();
 	test_vxlan();
+	test_geneve();
 	test_wqe_errors();
 	test_inline_mode();
 	printf("1..%u\n", test_nr);

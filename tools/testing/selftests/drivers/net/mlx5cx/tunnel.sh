@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# UDP tunnel offloads (VXLAN) of our netdev, port B in a netns as the
+# UDP tunnel offloads (VXLAN, GENEVE) of our netdev, port B in a netns as the
 # peer, tunnels between A and B over the pair:
 # - ethtool -k shows tx-udp_tnl-segmentation and
 #   tx-udp_tnl-csum-segmentation on;
@@ -19,13 +19,19 @@
 #   devices' tables: the stack checksums and segments (A's inner counters
 #   and the model's LSO WQEs stand still, B's device does not parse the
 #   tunnel), and TCP still arrives intact;
-# - GENEVE, which the device does not offer: intact, no inner offload;
+# - TCP through GENEVE on IANA's 6081, sent through the device's software
+#   parser (the eseg's swp offsets): intact, with the same inner counters
+#   and LSO WQEs at A, rx_csum_unnecessary_inner at B
+#   (tunnel_stateless_geneve_rx);
+# - GENEVE on another port (6082), which neither device parses: intact, no
+#   inner offload;
 # - after a devlink reload of A (its device reset, its VXLAN table back to
 #   4789 alone) the stack gives its port again (udp_tunnel_nic_reset_ntf(),
 #   or to the distribution driver's new netdev): 8472 offloaded as before.
 #
 # distro_tunnel.sh runs it on the distribution's mlx5_core (DRIVER=distro),
-# which takes the model's VXLAN capabilities as it would a ConnectX-5's.
+# which takes the model's VXLAN, GENEVE RX and swp capabilities as it would
+# a ConnectX-5's.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -39,7 +45,7 @@ fi
 
 DRIVER=${DRIVER:-ours}
 
-ktap_header 11
+ktap_header 12
 
 driver_pair_up
 
@@ -68,9 +74,11 @@ tunnels() {
 	modprobe vxlan && modprobe geneve || return 1
 	tunnel vx0 vxlan 42 10.42.0 dstport 4789 noudpcsum &&
 		tunnel vx1 vxlan 43 10.43.0 dstport 8472 udpcsum &&
-		tunnel gnv0 geneve 44 10.44.0 || return 1
+		tunnel gnv0 geneve 44 10.44.0 &&
+		tunnel gnv1 geneve 45 10.45.0 dstport 6082 || return 1
 	ping -c 1 -W 5 10.42.0.2 >/dev/null && ping -c 1 -W 5 10.43.0.2 >/dev/null &&
-		ping -c 1 -W 5 10.44.0.2 >/dev/null
+		ping -c 1 -W 5 10.44.0.2 >/dev/null &&
+		ping -c 1 -W 5 10.45.0.2 >/dev/null
 }
 
 offloads_on() {
@@ -90,7 +98,7 @@ xdp_at_b() {
 		wait_for 15 ns_carrier "$b" 1
 }
 setup() { tunnels && xdp_at_b; }
-ktap_check "tunnels VXLAN 4789, VXLAN 8472 (udpcsum), GENEVE up; XDP at B" setup
+ktap_check "tunnels VXLAN 4789, VXLAN 8472 (udpcsum), GENEVE 6081 and 6082 up; XDP at B" setup
 
 # snap: A's inner counters, the model's LSO WQEs of A (where the test port
 # is: real hardware has none to read), B's
@@ -213,8 +221,10 @@ port_off() {
 }
 ktap_check "VXLAN 8472 not in the devices' tables (rx-udp_tunnel-port-offload off): intact, no inner offload" \
 	port_off
-ktap_check "GENEVE (not offered by the device): TCP intact, no inner offload" \
-	not_offloaded 10.44.0.2 5004
+ktap_check "GENEVE 6081 (software parser): TCP intact, inner TSO and checksums by the device (A, model), rx_csum_unnecessary_inner at B" \
+	offloaded 10.44.0.2 5004
+ktap_check "GENEVE 6082 (parsed by neither device): TCP intact, no inner offload" \
+	not_offloaded 10.45.0.2 5006
 
 # The distribution's driver makes a new netdev at a reload (ours keeps it):
 # it gets A's address and B's neighbour entry again.
@@ -242,6 +252,7 @@ ip -n "$NS" link set dev "$b" xdpdrv off
 ip link del vx0
 ip link del vx1
 ip link del gnv0
+ip link del gnv1
 pair_down
 no_complaints "no mlx5 error or warning in the kernel log"
 
