@@ -187,6 +187,7 @@ static u8 mlx5e_cqe_lro_segs(struct mlx5_cqe64 *cqe)
 static void mlx5e_lro_tcp_fix(struct mlx5_cqe64 *cqe, struct tcphdr *tcp,
 			      __wsum pseudo)
 {
+	__wsum payload = csum_unfold((__force __sum16)cqe->check_sum);
 	u8 l4 = get_cqe_l4_hdr_type(cqe);
 
 	tcp->psh = get_cqe_lro_tcppsh(cqe);
@@ -198,8 +199,7 @@ static void mlx5e_lro_tcp_fix(struct mlx5_cqe64 *cqe, struct tcphdr *tcp,
 	}
 	tcp->check = 0;
 	tcp->check = csum_fold(csum_partial(tcp, tcp->doff * 4,
-					    csum_add(pseudo,
-						     csum_unfold((__force __sum16)cqe->check_sum))));
+					    csum_add(pseudo, payload)));
 }
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The VXLAN UDP port table, as upstream's lib/vxlan.c keeps it: a copy of
+ * The VXLAN UDP port table, kept as upstream mlx5 keeps it: a copy of
  * the device's, changed by commands under a mutex and read without a
  * lock by ndo_features_check (a port being deleted may be seen a little
  * longer, which the device's own table still holds until the command).

@@ -131,8 +131,10 @@ struct cx_swp {
 /* True when @s says where any header is. */
 bool cx_swp_used(const struct cx_swp *s);
 
-/* A tunneled frame: the outer headers and the inner ones, both with
- * offsets from the start of the (outer) frame. */
+/*
+ * A tunneled frame: the outer headers and the inner ones, both with
+ * offsets from the start of the (outer) frame.
+ */
 struct cx_tun {
 	struct cx_pkt outer;
 	struct cx_pkt inner;
@@ -186,8 +188,8 @@ struct cx_rx_class {
 	uint8_t l4_hdr_type;	/* CQE_L4_HDR_TYPE_* */
 	uint8_t l3_hdr_type;	/* CX_CQE_L3_HDR_* */
 	uint16_t check_sum;	/* host order: the 16-bit ones' sum, see below */
-	bool tunneled;		/* VXLAN on a known port: the OK bits and
-				 * header types are the inner headers' */
+	/* VXLAN on a known port: the OK bits and header types are the inner headers'. */
+	bool tunneled;
 };
 
 /* l3_hdr_type values of the CQE's l4_l3_hdr_type bits 3:2. */
