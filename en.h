@@ -835,12 +835,15 @@ struct mlx5e_rss {
  *	driver's private area of its struct ethtool_rxfh_context)
  * @rqtn: its RQ table, over its indirection table
  * @tirn: one TIR per traffic type over @rqtn, hashing with its key the
- *	fields the main context's TIR of that type hashes
+ *	fields @rx_hash_fields names for its type
+ * @rx_hash_fields: MLX5_HASH_FIELD_SEL_* hashed per traffic type (ethtool
+ *	-N rx-flow-hash ... context N), the defaults at creation
  * @created: whether the objects exist (only while the netdev is up)
  */
 struct mlx5e_rss_ctx {
 	u32 rqtn;
 	u32 tirn[MLX5E_NUM_TT];
+	u8 rx_hash_fields[MLX5E_NUM_TT];
 	bool created;
 };
 

@@ -465,40 +465,100 @@ static int mlx5e_remove_rxfh_context(struct net_device *netdev,
 	return 0;
 }
 
-/* ethtool -n rx-flow-hash: what the TIR of a flow type hashes. */
-static int mlx5e_get_rss_hash_opts(struct mlx5e_priv *priv,
-				   struct ethtool_rxnfc *nfc)
+/* The traffic types ethtool's rx-flow-hash names, and whether their
+ * fields can be changed (TCP and UDP only, as upstream).
+ */
+static const struct {
+	u32 flow_type;
+	enum mlx5e_traffic_type tt;
+	bool settable;
+} mlx5e_rxfh_flows[] = {
+	{ TCP_V4_FLOW, MLX5E_TT_IPV4_TCP, true },
+	{ TCP_V6_FLOW, MLX5E_TT_IPV6_TCP, true },
+	{ UDP_V4_FLOW, MLX5E_TT_IPV4_UDP, true },
+	{ UDP_V6_FLOW, MLX5E_TT_IPV6_UDP, true },
+	{ IPV4_FLOW, MLX5E_TT_IPV4, false },
+	{ IPV6_FLOW, MLX5E_TT_IPV6, false },
+};
+
+/* The entry of mlx5e_rxfh_flows[] for @flow_type, -1 for none. */
+static int mlx5e_rxfh_flow(u32 flow_type)
 {
-	static const struct {
-		u32 flow_type;
-		enum mlx5e_traffic_type tt;
-	} map[] = {
-		{ TCP_V4_FLOW, MLX5E_TT_IPV4_TCP },
-		{ TCP_V6_FLOW, MLX5E_TT_IPV6_TCP },
-		{ UDP_V4_FLOW, MLX5E_TT_IPV4_UDP },
-		{ UDP_V6_FLOW, MLX5E_TT_IPV6_UDP },
-		{ IPV4_FLOW, MLX5E_TT_IPV4 },
-		{ IPV6_FLOW, MLX5E_TT_IPV6 },
-	};
 	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mlx5e_rxfh_flows); i++)
+		if (mlx5e_rxfh_flows[i].flow_type == flow_type)
+			return i;
+	return -1;
+}
+
+/* ethtool -n rx-flow-hash T [context N]: what the TIR of a flow type
+ * hashes.
+ */
+static int mlx5e_get_rxfh_fields(struct net_device *netdev,
+				 struct ethtool_rxfh_fields *rxfh)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	int i = mlx5e_rxfh_flow(rxfh->flow_type);
+	const u8 *fields;
 	u8 f;
 
-	for (i = 0; i < ARRAY_SIZE(map); i++) {
-		if (map[i].flow_type != nfc->flow_type)
-			continue;
-		f = priv->rss.rx_hash_fields[map[i].tt];
-		nfc->data = 0;
-		if (f & MLX5_HASH_FIELD_SEL_SRC_IP)
-			nfc->data |= RXH_IP_SRC;
-		if (f & MLX5_HASH_FIELD_SEL_DST_IP)
-			nfc->data |= RXH_IP_DST;
-		if (f & MLX5_HASH_FIELD_SEL_L4_SPORT)
-			nfc->data |= RXH_L4_B_0_1;
-		if (f & MLX5_HASH_FIELD_SEL_L4_DPORT)
-			nfc->data |= RXH_L4_B_2_3;
-		return 0;
+	if (i < 0)
+		return -EOPNOTSUPP;
+	mutex_lock(&priv->state_lock);
+	fields = mlx5e_rss_hash_fields(priv, rxfh->rss_context);
+	f = fields ? fields[mlx5e_rxfh_flows[i].tt] : 0;
+	mutex_unlock(&priv->state_lock);
+	if (!fields)
+		return -ENOENT;
+	rxfh->data = 0;
+	if (f & MLX5_HASH_FIELD_SEL_SRC_IP)
+		rxfh->data |= RXH_IP_SRC;
+	if (f & MLX5_HASH_FIELD_SEL_DST_IP)
+		rxfh->data |= RXH_IP_DST;
+	if (f & MLX5_HASH_FIELD_SEL_L4_SPORT)
+		rxfh->data |= RXH_L4_B_0_1;
+	if (f & MLX5_HASH_FIELD_SEL_L4_DPORT)
+		rxfh->data |= RXH_L4_B_2_3;
+	return 0;
+}
+
+/* ethtool -N rx-flow-hash T F [context N]: the addresses and ports a TCP
+ * or UDP flow type hashes, in the main context or an extra one.
+ */
+static int mlx5e_set_rxfh_fields(struct net_device *netdev,
+				 const struct ethtool_rxfh_fields *rxfh,
+				 struct netlink_ext_ack *extack)
+{
+	struct mlx5e_priv *priv = netdev_priv(netdev);
+	int i = mlx5e_rxfh_flow(rxfh->flow_type);
+	u8 f = 0;
+	int err;
+
+	if (i < 0 || !mlx5e_rxfh_flows[i].settable) {
+		netdev_err(netdev, "rx-flow-hash: only tcp4, udp4, tcp6 and udp6 can be set\n");
+		NL_SET_ERR_MSG_MOD(extack, "only TCP and UDP flow types can be set");
+		return -EOPNOTSUPP;
 	}
-	return -EOPNOTSUPP;
+	if (rxfh->data & ~(RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 |
+			   RXH_L4_B_2_3)) {
+		netdev_err(netdev, "rx-flow-hash: only the IP addresses and L4 ports can be hashed\n");
+		NL_SET_ERR_MSG_MOD(extack, "only the IP addresses and L4 ports can be hashed");
+		return -EOPNOTSUPP;
+	}
+	if (rxfh->data & RXH_IP_SRC)
+		f |= MLX5_HASH_FIELD_SEL_SRC_IP;
+	if (rxfh->data & RXH_IP_DST)
+		f |= MLX5_HASH_FIELD_SEL_DST_IP;
+	if (rxfh->data & RXH_L4_B_0_1)
+		f |= MLX5_HASH_FIELD_SEL_L4_SPORT;
+	if (rxfh->data & RXH_L4_B_2_3)
+		f |= MLX5_HASH_FIELD_SEL_L4_DPORT;
+	mutex_lock(&priv->state_lock);
+	err = mlx5e_rss_set_hash_fields(priv, rxfh->rss_context,
+					mlx5e_rxfh_flows[i].tt, f);
+	mutex_unlock(&priv->state_lock);
+	return err;
 }
 
 static int mlx5e_get_rxnfc(struct net_device *netdev,
@@ -511,8 +571,6 @@ static int mlx5e_get_rxnfc(struct net_device *netdev,
 	case ETHTOOL_GRXRINGS:
 		nfc->data = priv->params.num_channels;
 		return 0;
-	case ETHTOOL_GRXFH:
-		return mlx5e_get_rss_hash_opts(priv, nfc);
 	default:
 		mutex_lock(&priv->state_lock);
 		err = mlx5e_ethtool_get_rules(priv, nfc, rule_locs);
@@ -798,6 +856,7 @@ static int mlx5e_get_ts_info(struct net_device *netdev,
 
 const struct ethtool_ops mlx5e_ethtool_ops = {
 	.rxfh_per_ctx_key	= true,
+	.rxfh_per_ctx_fields	= true,
 	.rxfh_priv_size		= sizeof(struct mlx5e_rss_ctx),
 	.rxfh_max_num_contexts	= MLX5E_RSS_MAX_CTX,
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
@@ -833,6 +892,8 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.get_rxfh_indir_size	= mlx5e_get_rxfh_indir_size,
 	.get_rxfh		= mlx5e_get_rxfh,
 	.set_rxfh		= mlx5e_set_rxfh,
+	.get_rxfh_fields	= mlx5e_get_rxfh_fields,
+	.set_rxfh_fields	= mlx5e_set_rxfh_fields,
 	.create_rxfh_context	= mlx5e_create_rxfh_context,
 	.modify_rxfh_context	= mlx5e_modify_rxfh_context,
 	.remove_rxfh_context	= mlx5e_remove_rxfh_context,

@@ -52,6 +52,23 @@ void mlx5e_rss_default_indir(struct mlx5e_priv *priv, u16 num_channels)
 		priv->rss.indir[i] = ethtool_rxfh_indir_default(i, num_channels);
 }
 
+/* The fields each traffic type hashes by default: TCP and UDP the
+ * addresses and ports, other IP the addresses, the rest nothing.
+ */
+static void mlx5e_rss_default_fields(u8 *fields)
+{
+	unsigned int tt;
+
+	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
+		if (mlx5e_tt_prot[tt].l4 >= 0)
+			fields[tt] = MLX5E_HASH_IP_L4PORTS;
+		else if (mlx5e_tt_prot[tt].l3 >= 0)
+			fields[tt] = MLX5E_HASH_IP;
+		else
+			fields[tt] = 0;
+	}
+}
+
 /**
  * mlx5e_rss_init() - default key, indirection and hashed fields
  * @priv: the netdev's private area (params set)
@@ -59,16 +76,10 @@ void mlx5e_rss_default_indir(struct mlx5e_priv *priv, u16 num_channels)
 void mlx5e_rss_init(struct mlx5e_priv *priv)
 {
 	struct mlx5e_rss *rss = &priv->rss;
-	unsigned int tt;
 
 	netdev_rss_key_fill(rss->key, sizeof(rss->key));
 	mlx5e_rss_default_indir(priv, priv->params.num_channels);
-	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
-		if (mlx5e_tt_prot[tt].l4 >= 0)
-			rss->rx_hash_fields[tt] = MLX5E_HASH_IP_L4PORTS;
-		else if (mlx5e_tt_prot[tt].l3 >= 0)
-			rss->rx_hash_fields[tt] = MLX5E_HASH_IP;
-	}
+	mlx5e_rss_default_fields(rss->rx_hash_fields);
 }
 
 /* An RQT's RQs: those the indirection table @indir names, or channel
@@ -217,10 +228,10 @@ static void mlx5e_tirc_lro(struct mlx5e_priv *priv, void *tirc, bool lro)
 }
 
 static void mlx5e_tirc_fill(struct mlx5e_priv *priv, unsigned int tt,
-			    u32 rqtn, const u8 *key, void *tirc)
+			    u32 rqtn, const u8 *key, const u8 *fields,
+			    void *tirc)
 {
 	void *hfs = MLX5_ADDR_OF(tirc, tirc, rx_hash_field_selector_outer);
-	struct mlx5e_rss *rss = &priv->rss;
 
 	MLX5_SET(tirc, tirc, transport_domain, priv->res.tdn);
 	MLX5_SET(tirc, tirc, disp_type, MLX5_TIRC_DISP_TYPE_INDIRECT);
@@ -234,20 +245,21 @@ static void mlx5e_tirc_fill(struct mlx5e_priv *priv, unsigned int tt,
 	if (mlx5e_tt_prot[tt].l4 >= 0)
 		MLX5_SET(rx_hash_field_select, hfs, l4_prot_type,
 			 mlx5e_tt_prot[tt].l4);
-	MLX5_SET(rx_hash_field_select, hfs, selected_fields,
-		 rss->rx_hash_fields[tt]);
+	MLX5_SET(rx_hash_field_select, hfs, selected_fields, fields[tt]);
 	mlx5e_tirc_lro(priv, tirc, priv->params.features & NETIF_F_LRO);
 }
 
 static int mlx5e_tir_create(struct mlx5e_priv *priv, unsigned int tt,
-			    u32 rqtn, const u8 *key, u32 *tirn)
+			    u32 rqtn, const u8 *key, const u8 *fields,
+			    u32 *tirn)
 {
 	u32 out[MLX5_ST_SZ_DW(create_tir_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_tir_in)] = {};
 	int err;
 
 	MLX5_SET(create_tir_in, in, opcode, MLX5_CMD_OP_CREATE_TIR);
-	mlx5e_tirc_fill(priv, tt, rqtn, key, MLX5_ADDR_OF(create_tir_in, in, ctx));
+	mlx5e_tirc_fill(priv, tt, rqtn, key, fields,
+			MLX5_ADDR_OF(create_tir_in, in, ctx));
 	err = mlx5_cmd_exec_inout(priv->mdev, create_tir, in, out);
 	if (!err)
 		*tirn = MLX5_GET(create_tir_out, out, tirn);
@@ -263,11 +275,13 @@ static void mlx5e_tirn_destroy(struct mlx5e_priv *priv, u32 tirn)
 	mlx5_cmd_exec_in(priv->mdev, destroy_tir, in);
 }
 
-/* An RQT over @indir and a TIR per traffic type over it, keyed @key. */
+/* An RQT over @indir and a TIR per traffic type over it, keyed @key,
+ * hashing @fields of its type.
+ */
 static int mlx5e_rss_tables_create(struct mlx5e_priv *priv,
 				   struct mlx5e_channels *chs,
 				   const u32 *indir, const u8 *key,
-				   u32 *rqtn, u32 *tirn)
+				   const u8 *fields, u32 *rqtn, u32 *tirn)
 {
 	unsigned int tt;
 	int err;
@@ -276,7 +290,7 @@ static int mlx5e_rss_tables_create(struct mlx5e_priv *priv,
 	if (err)
 		return err;
 	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
-		err = mlx5e_tir_create(priv, tt, *rqtn, key, &tirn[tt]);
+		err = mlx5e_tir_create(priv, tt, *rqtn, key, fields, &tirn[tt]);
 		if (err)
 			goto err_tirs;
 	}
@@ -299,22 +313,33 @@ static void mlx5e_rss_tables_destroy(struct mlx5e_priv *priv, u32 rqtn,
 	mlx5e_rqtn_destroy(priv, rqtn);
 }
 
+/* MODIFY_TIR of the hash: TIR @tirn of traffic type @tt over RQT @rqtn
+ * hashes @fields of @tt with key @key.
+ */
+static int mlx5e_tir_set_hash(struct mlx5e_priv *priv, unsigned int tt,
+			      u32 tirn, u32 rqtn, const u8 *key,
+			      const u8 *fields)
+{
+	u32 in[MLX5_ST_SZ_DW(modify_tir_in)] = {};
+
+	MLX5_SET(modify_tir_in, in, opcode, MLX5_CMD_OP_MODIFY_TIR);
+	MLX5_SET(modify_tir_in, in, tirn, tirn);
+	MLX5_SET(modify_tir_in, in, bitmask.hash, 1);
+	mlx5e_tirc_fill(priv, tt, rqtn, key, fields,
+			MLX5_ADDR_OF(modify_tir_in, in, ctx));
+	return mlx5_cmd_exec_in(priv->mdev, modify_tir, in);
+}
+
 /* Give the TIRs @tirn over RQT @rqtn the Toeplitz key @key. */
 static int mlx5e_rss_tables_set_key(struct mlx5e_priv *priv, u32 rqtn,
-				    const u32 *tirn, const u8 *key)
+				    const u32 *tirn, const u8 *key,
+				    const u8 *fields)
 {
 	unsigned int tt;
 	int err;
 
 	for (tt = 0; tt < MLX5E_NUM_TT; tt++) {
-		u32 in[MLX5_ST_SZ_DW(modify_tir_in)] = {};
-
-		MLX5_SET(modify_tir_in, in, opcode, MLX5_CMD_OP_MODIFY_TIR);
-		MLX5_SET(modify_tir_in, in, tirn, tirn[tt]);
-		MLX5_SET(modify_tir_in, in, bitmask.hash, 1);
-		mlx5e_tirc_fill(priv, tt, rqtn, key,
-				MLX5_ADDR_OF(modify_tir_in, in, ctx));
-		err = mlx5_cmd_exec_in(priv->mdev, modify_tir, in);
+		err = mlx5e_tir_set_hash(priv, tt, tirn[tt], rqtn, key, fields);
 		if (err)
 			return err;
 	}
@@ -394,7 +419,7 @@ int mlx5e_rss_set_key(struct mlx5e_priv *priv, const u8 *key)
 {
 	memcpy(priv->rss.key, key, sizeof(priv->rss.key));
 	return mlx5e_rss_tables_set_key(priv, priv->rss.rqtn, priv->rss.tirn,
-					key);
+					key, priv->rss.rx_hash_fields);
 }
 
 static int mlx5e_tirn_set_lro(struct mlx5e_priv *priv, u32 tirn, bool lro)
@@ -468,7 +493,7 @@ static int mlx5e_rss_ctx_objs_create(struct mlx5e_priv *priv,
 	err = mlx5e_rss_tables_create(priv, chs,
 				      ethtool_rxfh_context_indir(ctx),
 				      ethtool_rxfh_context_key(ctx),
-				      &rc->rqtn, rc->tirn);
+				      rc->rx_hash_fields, &rc->rqtn, rc->tirn);
 	rc->created = !err;
 	return err;
 }
@@ -492,6 +517,7 @@ int mlx5e_rss_ctx_add(struct mlx5e_priv *priv, u32 id,
 	if (WARN_ON_ONCE(!id || id >= MLX5E_RSS_MAX_CTX || priv->rss.ctx[id]))
 		return -EINVAL;
 	memset(mlx5e_rss_ctx_priv(ctx), 0, sizeof(struct mlx5e_rss_ctx));
+	mlx5e_rss_default_fields(mlx5e_rss_ctx_priv(ctx)->rx_hash_fields);
 	if (test_bit(MLX5E_STATE_OPENED, &priv->state))
 		err = mlx5e_rss_ctx_objs_create(priv, &priv->channels, ctx);
 	if (!err)
@@ -521,7 +547,8 @@ int mlx5e_rss_ctx_modify(struct mlx5e_priv *priv,
 		err = mlx5e_rqt_redirect(priv, &priv->channels, indir, -1,
 					 rc->rqtn);
 	if (!err && key)
-		err = mlx5e_rss_tables_set_key(priv, rc->rqtn, rc->tirn, key);
+		err = mlx5e_rss_tables_set_key(priv, rc->rqtn, rc->tirn, key,
+					       rc->rx_hash_fields);
 	return err;
 }
 
@@ -562,6 +589,65 @@ int mlx5e_rss_ctx_tirn(struct mlx5e_priv *priv, u32 id,
 	return 0;
 }
 
+/**
+ * mlx5e_rss_hash_fields() - what the TIRs of an RSS context hash
+ * @priv: the netdev's private area (state_lock held)
+ * @id: the context's id, 0 for the main one
+ *
+ * Return: its MLX5_HASH_FIELD_SEL_* per traffic type, NULL for no such
+ * context.
+ */
+u8 *mlx5e_rss_hash_fields(struct mlx5e_priv *priv, u32 id)
+{
+	if (!id)
+		return priv->rss.rx_hash_fields;
+	if (id >= MLX5E_RSS_MAX_CTX || !priv->rss.ctx[id])
+		return NULL;
+	return mlx5e_rss_ctx_priv(priv->rss.ctx[id])->rx_hash_fields;
+}
+
+/**
+ * mlx5e_rss_set_hash_fields() - the fields one TIR of an RSS context hashes
+ * @priv: the netdev's private area (state_lock held)
+ * @id: the context's id, 0 for the main one
+ * @tt: the traffic type
+ * @fields: MLX5_HASH_FIELD_SEL_* bits
+ *
+ * Kept for the next open while the context's objects are not made, else
+ * applied by MODIFY_TIR.
+ *
+ * Return: 0, -ENOENT for no such context, or a command error with the
+ * old fields kept.
+ */
+int mlx5e_rss_set_hash_fields(struct mlx5e_priv *priv, u32 id,
+			      enum mlx5e_traffic_type tt, u8 fields)
+{
+	u8 *cur = mlx5e_rss_hash_fields(priv, id);
+	u8 want[MLX5E_NUM_TT];
+	struct mlx5e_rss_ctx *rc;
+	int err = 0;
+
+	if (!cur)
+		return -ENOENT;
+	memcpy(want, cur, sizeof(want));
+	want[tt] = fields;
+	if (!id) {
+		if (test_bit(MLX5E_STATE_OPENED, &priv->state))
+			err = mlx5e_tir_set_hash(priv, tt, priv->rss.tirn[tt],
+						 priv->rss.rqtn, priv->rss.key,
+						 want);
+	} else {
+		rc = mlx5e_rss_ctx_priv(priv->rss.ctx[id]);
+		if (rc->created)
+			err = mlx5e_tir_set_hash(priv, tt, rc->tirn[tt], rc->rqtn,
+						 ethtool_rxfh_context_key(priv->rss.ctx[id]),
+						 want);
+	}
+	if (!err)
+		cur[tt] = fields;
+	return err;
+}
+
 static void mlx5e_rss_ctxs_destroy(struct mlx5e_priv *priv)
 {
 	unsigned int id;
@@ -587,7 +673,7 @@ int mlx5e_rss_create(struct mlx5e_priv *priv, struct mlx5e_channels *chs)
 	int err;
 
 	err = mlx5e_rss_tables_create(priv, chs, rss->indir, rss->key,
-				      &rss->rqtn, rss->tirn);
+				      rss->rx_hash_fields, &rss->rqtn, rss->tirn);
 	if (err)
 		return err;
 	err = mlx5e_direct_create(priv, chs);

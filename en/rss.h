@@ -21,5 +21,8 @@ int mlx5e_rss_ctx_modify(struct mlx5e_priv *priv,
 void mlx5e_rss_ctx_del(struct mlx5e_priv *priv, u32 id);
 int mlx5e_rss_ctx_tirn(struct mlx5e_priv *priv, u32 id,
 		       enum mlx5e_traffic_type tt, u32 *tirn);
+u8 *mlx5e_rss_hash_fields(struct mlx5e_priv *priv, u32 id);
+int mlx5e_rss_set_hash_fields(struct mlx5e_priv *priv, u32 id,
+			      enum mlx5e_traffic_type tt, u8 fields);
 
 #endif /* __MLX5_EN_RSS_H__ */

@@ -13,6 +13,9 @@
 # - a context in use by a rule cannot be deleted (saying why); a new
 #   indirection table of a context (queue 3 only) takes effect at once; a
 #   context's own key is kept (ethtool -x context N);
+# - a context's hashed fields (ethtool -N rx-flow-hash tcp4 d context N)
+#   are its own: its flows then on one queue, the main context's spread;
+#   the main context's likewise; sctp4 or an L2 field refused;
 # - the contexts persist over ifdown/ifup and a channel change (their
 #   RQTs follow the new channels); a channel count below a queue a
 #   context uses is refused (the kernel's check);
@@ -29,7 +32,7 @@ FLOWS=32
 NQ=8			# queues looked at: 0 .. NQ - 1
 D4=198.18.2.1		# not A's own address: A's stack answers nothing
 
-ktap_header 21
+ktap_header 25
 
 ours_pair_up
 mac_a=$(cat "/sys/class/net/$a/address")
@@ -91,10 +94,11 @@ qsum() { awk '{ s += $2 } END { print s + 0 }' <<<"$1"; }
 arrived() { [ "$(($(qsum "$(queue_stats)") - $(qsum "$1")))" -ge "$2" ]; }
 
 # lands KIND DPORT Q...: the frames of KIND's flows to DPORT all land on
-# queues Q..., each of them some, no other queue any.
+# queues Q..., each of them some, no other queue any.  With ONE=1: all
+# on one of Q... (a hash without the ports).
 lands() {
 	local kind=$1 dport=$2 before after q got n=0 total=$((FLOWS * REPS))
-	local ok=0 counts=""
+	local ok=0 counts="" used=0
 
 	shift 2
 	before=$(queue_stats) || return 1
@@ -107,13 +111,15 @@ lands() {
 		counts+=" $got"
 		if [[ " $* " == *" $q "* ]]; then
 			n=$((n + got))
-			[ "$got" -gt 0 ] || ok=1
+			[ "$got" = 0 ] || used=$((used + 1))
+			[ "$got" -gt 0 ] || [ "${ONE:-}" = 1 ] || ok=1
 		elif [ "$got" != 0 ]; then
 			ok=1
 		fi
 	done
 	[ "$n" = "$total" ] || ok=1
-	[ $ok = 0 ] || diag "$kind to port $dport: queues 0..$((NQ - 1)) received$counts, expected $total on $* only"
+	[ "${ONE:-}" != 1 ] || [ $used = 1 ] || ok=1
+	[ $ok = 0 ] || diag "$kind to port $dport: queues 0..$((NQ - 1)) received$counts, expected $total on ${ONE:+one of }$* only"
 	return $ok
 }
 
@@ -206,12 +212,58 @@ key_kept() {
 }
 ktap_check "context $C2 with its own key (the main one unchanged): its flows still on 4 and 5" key_kept
 
+# hashed CTX TYPE: the fields rx-flow-hash TYPE [context CTX] lists, on
+# a line ("IP SA IP DA L4 bytes 0 & 1 [TCP/UDP src port] ...").  CTX 0:
+# the main context.
+hashed() {
+	local ctx=()
+
+	[ "$1" = 0 ] || ctx=(context "$1")
+	ethtool -n "$a" rx-flow-hash "$2" "${ctx[@]}" |
+		awk 'p && NF { printf "%s ", $0 } /Hash flow key/ { p = 1 }'
+}
+
+hash_ctx() {
+	ethtool_ok -N "$a" rx-flow-hash tcp4 d context "$C2" >/dev/null || return 1
+	[ "$(hashed "$C2" tcp4)" = "IP DA " ] ||
+		{ diag "context $C2 tcp4 hashes: $(hashed "$C2" tcp4)"; return 1; }
+	[[ "$(hashed 0 tcp4)" == *"L4 bytes 2 & 3"* ]] ||
+		{ diag "the main context's tcp4 hashes: $(hashed 0 tcp4)"; return 1; }
+	ONE=1 lands tcp4 7002 4 5 && lands tcp4 7005 0 1
+}
+ktap_check "rx-flow-hash tcp4 d context $C2: its flows on one queue of 4 and 5, the main context's TCP flows still spread" hash_ctx
+
+hash_main() {
+	ethtool_ok -N "$a" rx-flow-hash udp4 d >/dev/null &&
+		[ "$(hashed 0 udp4)" = "IP DA " ] && ONE=1 lands udp4 7003 0 1 || return 1
+	ethtool_ok -N "$a" rx-flow-hash udp4 sdfn >/dev/null && lands udp4 7003 0 1
+}
+ktap_check "rx-flow-hash udp4 d on the main context: its UDP flows on one queue; sdfn: spread again" hash_main
+
+hash_refused() {
+	dmesg_mark rxfh
+	if ethtool_ok -N "$a" rx-flow-hash sctp4 sd >/dev/null ||
+	   ethtool_ok -N "$a" rx-flow-hash tcp4 sdm context "$C2" >/dev/null; then
+		diag "a flow type or field the device cannot hash was taken"
+		return 1
+	fi
+	dmesg_since rxfh | grep -q "rx-flow-hash: only tcp4, udp4, tcp6 and udp6 can be set" &&
+		dmesg_since rxfh | grep -q "rx-flow-hash: only the IP addresses and L4 ports" &&
+		[ "$(hashed "$C2" tcp4)" = "IP DA " ]
+}
+ktap_check "rx-flow-hash of sctp4, or of an L2 field, refused saying why, nothing changed" hash_refused
+
 updown() {
 	ip link set "$a" down && ip link set "$a" up && wait_for 15 carrier "$a" 1 &&
 		[ "$(indir_of "$C1")" = "3 " ] && [ "$(indir_of "$C2")" = "4 5 " ] &&
-		lands udp4 7001 3 && lands tcp4 7002 4 5
+		lands udp4 7001 3 && ONE=1 lands tcp4 7002 4 5
 }
-ktap_check "after ifdown/ifup the contexts steer as before" updown
+ktap_check "after ifdown/ifup the contexts steer as before (context $C2 hashing the destination address only)" updown
+
+hash_back() {
+	ethtool_ok -N "$a" rx-flow-hash tcp4 sdfn context "$C2" >/dev/null && lands tcp4 7002 4 5
+}
+ktap_check "rx-flow-hash tcp4 sdfn context $C2: its flows spread over 4 and 5 again" hash_back
 
 grow() {
 	ethtool_ok -L "$a" combined 8 >/dev/null && lands udp4 7001 3 &&
@@ -249,5 +301,5 @@ ktap_check "a context left in place for rmmod" last_ctx
 pair_down
 rmmod mlx5_core
 ktap_check "rmmod with a context: the model holds nothing" all_clean
-no_complaints "no mlx5 error or warning but the refused deletion's" 'steers to it'
+no_complaints "no mlx5 error or warning but the refused deletion's and rx-flow-hash's" 'steers to it' 'rx-flow-hash: only'
 ktap_finish
