@@ -780,6 +780,25 @@ ethtool_stats() {
 	$ns ethtool -S "$1" | sed -n 's/^ *\([^ :]*\): \([0-9]*\)$/\1 \2/p'
 }
 
+# rxq_stats DEV: DEV's rxN_packets of every queue, "rxN_packets VALUE" a
+# line (a snapshot for rxq_get and rxq_sum).
+rxq_stats() { ethtool_stats "$1" | grep -E '^rx[0-9]+_packets '; }
+
+# rxq_get Q SNAPSHOT: rxQ_packets in an rxq_stats snapshot (0 if none).
+rxq_get() {
+	local v
+
+	v=$(report_get "rx$1_packets" <<<"$2")
+	echo "${v:-0}"
+}
+
+# rxq_sum SNAPSHOT: the packets of every queue in an rxq_stats snapshot.
+rxq_sum() { awk '{ s += $2 } END { print s + 0 }' <<<"$1"; }
+
+# rxq_arrived DEV BEFORE N: DEV's queues received N packets more than in
+# the snapshot BEFORE.
+rxq_arrived() { [ "$(($(rxq_sum "$(rxq_stats "$1")") - $(rxq_sum "$2")))" -ge "$3" ]; }
+
 # rx_burst PREFIX: N (the caller's) 64-byte pktgen frames from A into B
 # in bursts of 32, between two snapshots at rest (pair_rest); the deltas
 # into PREFIX_pkts (B's rx_packets), PREFIX_blks and PREFIX_cpkts (B's

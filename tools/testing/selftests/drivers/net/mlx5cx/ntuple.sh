@@ -211,40 +211,23 @@ for i in range(int(first), int(first) + int(count)):
 EOF
 }
 
-# queue_stats: A's rxN_packets for every queue, "rxN_packets VALUE" a line.
-queue_stats() { ethtool_stats "$a" | grep -E '^rx[0-9]+_packets '; }
-
-# qget Q SNAPSHOT: rxQ_packets in a queue_stats snapshot (0 if none).
-qget() {
-	local v
-
-	v=$(report_get "rx$1_packets" <<<"$2")
-	echo "${v:-0}"
-}
-
-# qsum SNAPSHOT: the packets of every queue in a queue_stats snapshot.
-qsum() { awk '{ s += $2 } END { print s + 0 }' <<<"$1"; }
-
-# arrived BEFORE N: the queues received N packets more than in BEFORE.
-arrived() { [ "$(($(qsum "$(queue_stats)") - $(qsum "$1")))" -ge "$2" ]; }
-
 # lands TYPE: TYPE's 20 flows sent, each queue's rxN_packets grew by the
 # frames of the flows steered to it, no other queue by any.
 lands() {
 	local t=$1 before after q want got ok=0
 
-	before=$(queue_stats) || return 1
+	before=$(rxq_stats "$a") || return 1
 	traffic 0 send "$t" 0 20 || return 1
 	# All arrived (or 10 s passed), then a last look for strays.
-	wait_for 10 arrived "$before" $((20 * REPS))
+	wait_for 10 rxq_arrived "$a" "$before" $((20 * REPS))
 	sleep 0.3
-	after=$(queue_stats) || return 1
+	after=$(rxq_stats "$a") || return 1
 	for ((q = 0; q < 8; q++)); do
 		want=0
 		if ((q < NQ)); then
 			want=$(( (20 / NQ + (q < 20 % NQ ? 1 : 0)) * REPS ))
 		fi
-		got=$(($(qget $q "$after") - $(qget $q "$before")))
+		got=$(($(rxq_get $q "$after") - $(rxq_get $q "$before")))
 		if [ "$got" != "$want" ]; then
 			diag "$t: queue $q received $got, expected $want"
 			ok=1
@@ -317,12 +300,12 @@ done
 drops() {
 	local before after m0 m1 f0 f1 got
 
-	before=$(settled 30 queue_stats) || return 1
+	before=$(settled 30 rxq_stats "$a") || return 1
 	m0=0 m1=0
 	[ "$MLX5CX_TESTPORT" != yes ] || m0=$(model_get "$bdf_a" rx.drops.steering)
 	f0=$(ethtool -S "$a" --groups eth-mac | awk '$1 == "eth-mac-FramesReceivedOK:" { print $2 }')
 	traffic 0 send udp4 0 20 9999 || return 1
-	after=$(settled 30 queue_stats) || return 1
+	after=$(settled 30 rxq_stats "$a") || return 1
 	[ "$MLX5CX_TESTPORT" != yes ] || m1=$(model_get "$bdf_a" rx.drops.steering)
 	f1=$(ethtool -S "$a" --groups eth-mac | awk '$1 == "eth-mac-FramesReceivedOK:" { print $2 }')
 	got=$(($(awk '{ s += $2 } END { print s + 0 }' <<<"$after") -

@@ -83,16 +83,6 @@ for i in range(int(flows)):
 EOF
 }
 
-queue_stats() { ethtool_stats "$a" | grep -E '^rx[0-9]+_packets '; }
-qget() {
-	local v
-
-	v=$(report_get "rx$1_packets" <<<"$2")
-	echo "${v:-0}"
-}
-qsum() { awk '{ s += $2 } END { print s + 0 }' <<<"$1"; }
-arrived() { [ "$(($(qsum "$(queue_stats)") - $(qsum "$1")))" -ge "$2" ]; }
-
 # lands KIND DPORT Q...: the frames of KIND's flows to DPORT all land on
 # queues Q..., each of them some, no other queue any.  With ONE=1: all
 # on one of Q... (a hash without the ports).
@@ -101,13 +91,13 @@ lands() {
 	local ok=0 counts="" used=0
 
 	shift 2
-	before=$(queue_stats) || return 1
+	before=$(rxq_stats "$a") || return 1
 	traffic 0 send "$kind" "$dport" || return 1
-	wait_for 10 arrived "$before" "$total"
+	wait_for 10 rxq_arrived "$a" "$before" "$total"
 	sleep 0.3
-	after=$(queue_stats) || return 1
+	after=$(rxq_stats "$a") || return 1
 	for ((q = 0; q < NQ; q++)); do
-		got=$(($(qget $q "$after") - $(qget $q "$before")))
+		got=$(($(rxq_get $q "$after") - $(rxq_get $q "$before")))
 		counts+=" $got"
 		if [[ " $* " == *" $q "* ]]; then
 			n=$((n + got))
