@@ -1545,20 +1545,54 @@ restore_tirs:
 	return err;
 }
 
+/*
+ * Phy local loopback (PPLR), then a running link retrained (PAOS down,
+ * up) to take it, as for FEC. Detached (reload, recovery), the netdev's
+ * feature alone records it: mlx5e_hw_attach() writes it.
+ */
+static int mlx5e_set_loopback(struct mlx5e_priv *priv, bool on)
+{
+	struct mlx5_core_dev *mdev = priv->mdev;
+	int err;
+
+	if (!test_bit(MLX5E_STATE_HW_READY, &priv->state))
+		return 0;
+	err = mlx5e_port_set_loopback(mdev, on);
+	if (err || !test_bit(MLX5E_STATE_OPENED, &priv->state))
+		return err;
+	err = mlx5e_port_set_admin(mdev, false);
+	if (!err)
+		err = mlx5e_port_set_admin(mdev, true);
+	return err;
+}
+
 static int mlx5e_set_features(struct net_device *netdev,
 			      netdev_features_t features)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
 	netdev_features_t changed = netdev->features ^ features;
 	struct mlx5e_params params;
-	int err;
+	int err = 0;
 
-	if (!(changed & (NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_LRO)))
-		return 0;
 	mutex_lock(&priv->state_lock);
-	params = priv->params;
-	params.features = features;
-	err = mlx5e_set_features_locked(priv, changed, &params);
+	if (changed & (NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_LRO)) {
+		params = priv->params;
+		params.features = features;
+		err = mlx5e_set_features_locked(priv, changed, &params);
+		if (err)
+			goto out;
+	}
+	if (changed & NETIF_F_LOOPBACK) {
+		err = mlx5e_set_loopback(priv, features & NETIF_F_LOOPBACK);
+		if (err) {
+			/* The rest took: only loopback is left as it was. */
+			netdev->features = features ^ NETIF_F_LOOPBACK;
+			netdev_err(netdev, "loopback %s failed: %d\n",
+				   features & NETIF_F_LOOPBACK ? "on" : "off",
+				   err);
+		}
+	}
+out:
 	mutex_unlock(&priv->state_lock);
 	return err;
 }
@@ -1908,6 +1942,13 @@ static int mlx5e_hw_attach(struct mlx5e_priv *priv)
 	err = mlx5e_hw_res_create(mdev, &priv->res);
 	if (err)
 		return err;
+	/* A reset turned the port's loopback off: on again if it was. */
+	if (priv->netdev->features & NETIF_F_LOOPBACK) {
+		err = mlx5e_port_set_loopback(mdev, true);
+		if (err)
+			netdev_warn(priv->netdev, "restoring loopback failed: %d\n",
+				    err);
+	}
 	priv->events_nb.notifier_call = mlx5e_async_event;
 	mlx5_notifier_register(mdev, &priv->events_nb);
 	set_bit(MLX5E_STATE_HW_READY, &priv->state);
@@ -1989,6 +2030,9 @@ static void mlx5e_build_features(struct mlx5e_priv *priv)
 
 	/* LRO where the device can on our striding RQ: off by default. */
 	netdev->hw_features = f | (mlx5e_lro_caps(mdev) ? NETIF_F_LRO : 0);
+	/* The port's phy local loopback (ethtool -K loopback): off by default. */
+	if (mlx5e_port_loopback_supported(mdev))
+		netdev->hw_features |= NETIF_F_LOOPBACK;
 	/* ethtool -N rules, always on (no aRFS to switch), as upstream mlx5e
 	 * built without aRFS: ntuple-filters on [fixed].
 	 */

@@ -12,6 +12,7 @@
 #define MLX5E_REG_PAOS	0x5006
 #define MLX5E_REG_PMLP	0x5002
 #define MLX5E_REG_PPLM	0x5023
+#define MLX5E_REG_PPLR	0x5018
 
 /*
  * FEC modes: bits of PPLM's per-speed cap and admin fields and of
@@ -51,5 +52,7 @@ int mlx5e_port_fec(struct mlx5_core_dev *mdev, u16 *caps, u16 *admin,
 		   u16 *active);
 int mlx5e_port_set_fec(struct mlx5_core_dev *mdev, u16 mode);
 int mlx5e_port_lanes(struct mlx5_core_dev *mdev, u8 *lanes);
+bool mlx5e_port_loopback_supported(struct mlx5_core_dev *mdev);
+int mlx5e_port_set_loopback(struct mlx5_core_dev *mdev, bool on);
 
 #endif /* __MLX5_EN_COMMON_H__ */

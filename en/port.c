@@ -3,7 +3,8 @@
  * The port and the NIC vport as the netdev sees them: the permanent MAC
  * and minimum inline mode from the NIC vport context; the MTU from PMTU
  * (maximum, administrative), the administrative and operational state from
- * PAOS, the speed from PTYS, FEC from PPLM, the lanes from PMLP. Access
+ * PAOS, the speed from PTYS, FEC from PPLM, the lanes from PMLP, phy local
+ * loopback from PPLR. Access
  * registers address local port 1: each function drives its own port.
  */
 #include "common.h"
@@ -499,4 +500,58 @@ int mlx5e_port_lanes(struct mlx5_core_dev *mdev, u8 *lanes)
 	if (!err)
 		*lanes = MLX5_GET(pmlp_reg, out, width);
 	return err;
+}
+
+/* PPLR lb_cap and lb_en: the port's transmitter looped to its receiver. */
+#define MLX5E_PPLR_PHY_LOCAL	BIT(1)
+/* PCAM's bit of a port register 0x5000 + n, n in 13..31. */
+#define MLX5E_PCAM_REG_31_13(reg)	BIT(((reg) & 0x7f) - 13)
+
+static int mlx5e_port_pplr(struct mlx5_core_dev *mdev, u32 *out)
+{
+	u32 in[MLX5_ST_SZ_DW(pplr_reg)] = {};
+
+	MLX5_SET(pplr_reg, in, local_port, MLX5E_LOCAL_PORT);
+	return mlx5e_reg(mdev, in, out, sizeof(in), MLX5E_REG_PPLR, false);
+}
+
+/**
+ * mlx5e_port_loopback_supported() - the port has phy local loopback
+ * @mdev: the device
+ *
+ * PCAM lists PPLR and PPLR's lb_cap has phy local loopback, where what
+ * the port transmits comes back to its own receiver (NETIF_F_LOOPBACK).
+ *
+ * Return: true when mlx5e_port_set_loopback() may be called.
+ */
+bool mlx5e_port_loopback_supported(struct mlx5_core_dev *mdev)
+{
+	u32 out[MLX5_ST_SZ_DW(pplr_reg)] = {};
+
+	if (!MLX5_CAP_GEN(mdev, pcam_reg) ||
+	    !(MLX5_CAP_PCAM_REG(mdev, port_access_reg_cap_mask_31_to_13) &
+	      MLX5E_PCAM_REG_31_13(MLX5E_REG_PPLR)))
+		return false;
+	return !mlx5e_port_pplr(mdev, out) &&
+	       (MLX5_GET(pplr_reg, out, lb_cap) & MLX5E_PPLR_PHY_LOCAL);
+}
+
+/**
+ * mlx5e_port_set_loopback() - phy local loopback on or off (PPLR)
+ * @mdev: the device
+ * @on: loop the port's transmitter back to its receiver
+ *
+ * The link runs the new mode once it trains again (PAOS down, up), as
+ * with FEC; a function reset turns it off.
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_port_set_loopback(struct mlx5_core_dev *mdev, bool on)
+{
+	u32 in[MLX5_ST_SZ_DW(pplr_reg)] = {};
+	u32 out[MLX5_ST_SZ_DW(pplr_reg)] = {};
+
+	MLX5_SET(pplr_reg, in, local_port, MLX5E_LOCAL_PORT);
+	MLX5_SET(pplr_reg, in, lb_en, on ? MLX5E_PPLR_PHY_LOCAL : 0);
+	return mlx5e_reg(mdev, in, out, sizeof(out), MLX5E_REG_PPLR, true);
 }

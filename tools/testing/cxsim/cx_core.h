@@ -37,7 +37,7 @@
 #define CX_CMD_MAX_MSG		(1u << 20)
 /* Opcodes below this are counted one by one; the rest together. */
 #define CX_NR_OPCODES		0x1000
-#define CX_NR_REGS		9	/* registers cx_reg.c models */
+#define CX_NR_REGS		10	/* registers cx_reg.c models */
 
 /* UAR pages: 4 KiB pages of the core's part of BAR0; page 0 is the iseg. */
 #define CX_UAR_PAGES		(uint32_t)(CX_CORE_MMIO_SIZE >> 12)
@@ -273,6 +273,14 @@ struct cx_host {
 	bool (*msix_masked)(void *opaque, unsigned int vector);
 	/* Transmit one frame on physical port @port (1-based). */
 	void (*send_frame)(void *opaque, unsigned int port, const void *buf,
+			   size_t len);
+	/*
+	 * Hand one frame port @port transmitted back to its own receiver
+	 * (phy local loopback, PPLR): the host gives it to
+	 * cx_core_receive() as a frame from the wire, now or soon after.
+	 * May be NULL: looped frames are lost.
+	 */
+	void (*loop_frame)(void *opaque, unsigned int port, const void *buf,
 			   size_t len);
 	/* Monotonic time in ns. */
 	uint64_t (*now_ns)(void *opaque);

@@ -368,6 +368,15 @@ enum cx_fec_speed {
 #define CX_FEC_RS		(1u << 2)	/* RS(528,514), clause 91 */
 #define CX_PORT_LANES		4		/* PMLP width */
 
+/*
+ * Loopbacks: bits of PPLR's lb_cap and lb_en.  Phy local: what the port
+ * transmits comes back to its own receiver, its transmitter off.
+ */
+#define CX_PPLR_LB_PHY_REMOTE	0x01u
+#define CX_PPLR_LB_PHY_LOCAL	0x02u
+#define CX_PPLR_LB_EXTERNAL	0x04u
+#define CX_PPLR_LB_LL_LOCAL	0x80u
+
 struct cx_port {
 	bool admin_up;		/* PAOS admin_status */
 	bool oper_up;
@@ -414,6 +423,15 @@ struct cx_port {
 	uint64_t rs_uncorrectable;
 	uint64_t fec_corrected_bits;	/* one bit a corrected block */
 	uint64_t fec_uncounted;		/* asked while no FEC ran */
+	/*
+	 * Loopback (PPLR): the mode asked (lb_en, 0 or one CX_PPLR_LB_*
+	 * bit) and the one the link came up with, which is the one in
+	 * effect (a change waits for the link to retrain, as FEC does).
+	 * Frames the phy looped back from the transmitter to the receiver.
+	 */
+	uint8_t lb_admin;
+	uint8_t lb_link;
+	uint64_t lb_frames;
 };
 
 struct cx_nic {

@@ -11,6 +11,7 @@
  *		layer and its statistical group (the rest 0)
  *	PFCC	global pause and PFC
  *	PPLM	FEC: what each speed can run, the admin mode, the active one
+ *	PPLR	loopback: phy local only
  *	PCAM	which of the port registers 0x5000..0x507f and which of their
  *		features the port has
  *	DTOR	default timeouts (all 0: the driver keeps its own)
@@ -33,6 +34,13 @@
  * at 50G or 100G per lane (PCAM fec_50G_per_lane_in_pplm and
  * fec_100G_per_lane_in_pplm 0), so those fields read 0 and may only be
  * written 0.
+ *
+ * Loopback (PPLR): the port has phy local loopback (lb_cap), where what it
+ * transmits comes back to its own receiver and its transmitter is off
+ * (cx_tx.c).  lb_en is 0 or that one bit ("only one bit shall be set");
+ * any other value, a loopback the port lacks or two at once, is refused
+ * with BAD_PARAM.  As FEC, a new mode takes effect when the link next
+ * comes up (apply_im, immediate, is for link layer loopback only).
  */
 #include <string.h>
 
@@ -45,6 +53,7 @@
 #define CX_REG_PAOS		0x5006
 #define CX_REG_PFCC		0x5007
 #define CX_REG_PPCNT		0x5008
+#define CX_REG_PPLR		0x5018
 #define CX_REG_PPLM		0x5023
 #define CX_REG_PCAM		0x507f
 #define CX_REG_DTOR		0xc00e
@@ -58,7 +67,7 @@ static const struct {
 	{ CX_REG_PTYS, "PTYS" }, { CX_REG_PAOS, "PAOS" },
 	{ CX_REG_PFCC, "PFCC" }, { CX_REG_PPCNT, "PPCNT" },
 	{ CX_REG_PPLM, "PPLM" }, { CX_REG_PCAM, "PCAM" },
-	{ CX_REG_DTOR, "DTOR" },
+	{ CX_REG_DTOR, "DTOR" }, { CX_REG_PPLR, "PPLR" },
 };
 
 const char *cx_reg_name(unsigned int idx)
@@ -526,6 +535,28 @@ static uint8_t cx_reg_pplm(struct cx_cmd *cmd, bool write, const void *in,
 	return MLX5_CMD_STAT_OK;
 }
 
+/* The loopbacks this port has. */
+#define CX_PPLR_LB_CAP		CX_PPLR_LB_PHY_LOCAL
+
+static uint8_t cx_reg_pplr(struct cx_cmd *cmd, bool write, const void *in,
+			   void *out)
+{
+	struct cx_port *p = &cmd->core->func.nic->port;
+
+	if (write) {
+		uint32_t lb = MLX5_GET(pplr_reg, in, lb_en);
+
+		if (lb & ~CX_PPLR_LB_CAP)
+			return CX_BAD_PARAM(cmd, "PPLR lb_en 0x%x (lb_cap 0x%x)",
+					    lb, CX_PPLR_LB_CAP);
+		p->lb_admin = (uint8_t)lb;
+	}
+	MLX5_SET(pplr_reg, out, local_port, CX_LOCAL_PORT);
+	MLX5_SET(pplr_reg, out, lb_cap, CX_PPLR_LB_CAP);
+	MLX5_SET(pplr_reg, out, lb_en, p->lb_admin);
+	return MLX5_CMD_STAT_OK;
+}
+
 /*
  * PCAM: the port registers this port has (bit N: register 0x5000 + N) and
  * the features it announces: PPCNT's statistical group, nothing else.
@@ -545,13 +576,18 @@ static uint8_t cx_reg_pcam(struct cx_cmd *cmd, bool write, const void *in,
 		return CX_BAD_PARAM(cmd, "PCAM feature group %u, register group %u",
 				    MLX5_GET(pcam_reg, in, feature_group),
 				    MLX5_GET(pcam_reg, in, access_reg_group));
-	/* 0x507f (PCAM itself) is bit 127; 0x5002..0x5007 bits 2..7. */
+	/*
+	 * 0x507f (PCAM itself) is bit 127; 0x5002..0x5007 bits 2..7;
+	 * PPLR (0x5018) bit 24.
+	 */
 	MLX5_SET(pcam_regs_5000_to_507f, regs, port_access_reg_cap_mask_127_to_96,
 		 1u << 31);
 	MLX5_SET(pcam_regs_5000_to_507f, regs, port_access_reg_cap_mask_07_to_00,
 		 (1u << (CX_REG_PMLP & 0x7f)) | (1u << (CX_REG_PMTU & 0x7f)) |
 		 (1u << (CX_REG_PTYS & 0x7f)) | (1u << (CX_REG_PAOS & 0x7f)) |
 		 (1u << (CX_REG_PFCC & 0x7f)));
+	MLX5_SET(pcam_regs_5000_to_507f, regs, port_access_reg_cap_mask_31_to_13,
+		 1u << ((CX_REG_PPLR & 0x7f) - 13));
 	MLX5_SET(pcam_regs_5000_to_507f, regs, ppcnt, 1);
 	MLX5_SET(pcam_regs_5000_to_507f, regs, pplm, 1);
 	MLX5_SET(pcam_enhanced_features, feat, ppcnt_statistical_group, 1);
@@ -578,6 +614,7 @@ uint8_t cx_reg_access(struct cx_cmd *cmd, unsigned int reg, bool write,
 	case CX_REG_PFCC:
 	case CX_REG_PTYS:
 	case CX_REG_PPLM:
+	case CX_REG_PPLR:
 		/* Every one of these starts with local_port at bits 8..15. */
 		if (cx_bits_get(in, 8, 8) != CX_LOCAL_PORT)
 			return CX_BAD_PARAM(cmd, "register 0x%x of local port %u",
@@ -607,6 +644,9 @@ uint8_t cx_reg_access(struct cx_cmd *cmd, unsigned int reg, bool write,
 		break;
 	case CX_REG_PPLM:
 		st = cx_reg_pplm(cmd, write, in, out);
+		break;
+	case CX_REG_PPLR:
+		st = cx_reg_pplr(cmd, write, in, out);
 		break;
 	case CX_REG_PCAM:
 		st = cx_reg_pcam(cmd, write, in, out);

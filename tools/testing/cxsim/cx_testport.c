@@ -253,6 +253,9 @@ static void cx_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "port.oper_up", f->nic->port.oper_up);
 	KV(o, "port.events", f->nic->port.port_events);
 	KV(o, "port.mtu", f->nic->port.oper_mtu);
+	KV(o, "port.lb_en", f->nic->port.lb_admin);
+	KV(o, "port.lb_active", f->nic->port.lb_link);
+	KV(o, "port.lb_frames", f->nic->port.lb_frames);
 	cx_fec_report(o, &f->nic->port);
 	KV(o, "vport.mtu", f->nic->vport.mtu);
 	KV(o, "vport.uc", f->nic->vport.nuc);

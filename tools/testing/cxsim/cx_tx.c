@@ -140,6 +140,19 @@ static bool cx_wire_busy(struct cx_core *core)
 	       core->dp->wire_free_ns > cx_now(core);
 }
 
+/*
+ * Phy local loopback (PPLR) in effect: the frame goes from the port's
+ * transmitter to its own receiver: the host hands it back to
+ * cx_core_receive(), through the receive path as a frame from the wire
+ * (port counters, steering, RSS).  The wire gets nothing.
+ */
+static bool cx_port_looped(struct cx_core *core)
+{
+	const struct cx_port *p = &core->func.nic->port;
+
+	return p->oper_up && (p->lb_link & CX_PPLR_LB_PHY_LOCAL);
+}
+
 static void cx_tx_frame(void *ctx, const uint8_t *frame, size_t len)
 {
 	struct cx_core *core = ctx;
@@ -171,8 +184,13 @@ static void cx_tx_frame(void *ctx, const uint8_t *frame, size_t len)
 	}
 	cx_port_count(&core->func.nic->port.tx, frame, len);
 	cx_wire_take(core, len);
-	if (core->host.send_frame)
+	if (cx_port_looped(core)) {
+		core->func.nic->port.lb_frames++;
+		if (core->host.loop_frame)
+			core->host.loop_frame(core->host.opaque, 1, frame, len);
+	} else if (core->host.send_frame) {
 		core->host.send_frame(core->host.opaque, 1, frame, len);
+	}
 }
 
 /*

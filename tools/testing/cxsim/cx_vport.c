@@ -9,8 +9,8 @@
  * initialised.  Every change of that posts a PORT_CHANGE event (subtype
  * ACTIVE or DOWN) on the EQ subscribed to it; the driver then reads the
  * vport state with QUERY_VPORT_STATE.  A link coming up trains with the
- * FEC modes PPLM asks at that moment; a link going down is counted
- * (PPCNT physical layer link_down_events).
+ * FEC modes PPLM and the loopback PPLR ask at that moment; a link going
+ * down is counted (PPCNT physical layer link_down_events).
  *
  * There is no e-switch: commands about other vports answer BAD_PARAM, as
  * on a function without vport_group_manager.
@@ -44,12 +44,14 @@ void cx_port_update(struct cx_core *core)
 		return;
 	nic->port.oper_up = up;
 	nic->port.port_events++;
-	/* The link trains with the FEC modes asked now (PPLM). */
-	if (up)
+	/* The link trains with the FEC modes and loopback asked now. */
+	if (up) {
 		memcpy(nic->port.fec_link, nic->port.fec_admin,
 		       sizeof(nic->port.fec_link));
-	else
+		nic->port.lb_link = nic->port.lb_admin;
+	} else {
 		nic->port.link_down_events++;
+	}
 	memset(&eqe, 0, sizeof(eqe));
 	eqe.type = MLX5_EVENT_TYPE_PORT_CHANGE;
 	eqe.sub_type = up ? MLX5_PORT_CHANGE_SUBTYPE_ACTIVE :

@@ -157,6 +157,16 @@ static void cxsim_send_frame(void *opaque, unsigned int port, const void *buf,
 	qemu_send_packet(qemu_get_queue(s->nic), buf, len);
 }
 
+/* Phy local loopback: back into the device, as from the wire. */
+static void cxsim_loop_frame(void *opaque, unsigned int port, const void *buf,
+			     size_t len)
+{
+	CxsimState *s = opaque;
+
+	trace_cxsim_loop(port, len);
+	cx_core_receive(&s->core, buf, len);
+}
+
 static uint64_t cxsim_now_ns(void *opaque)
 {
 	return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
@@ -379,6 +389,7 @@ static void cxsim_init_core(CxsimState *s, enum cx_model model)
 		.msix_notify = cxsim_msix_notify,
 		.msix_masked = cxsim_msix_masked,
 		.send_frame = cxsim_send_frame,
+		.loop_frame = cxsim_loop_frame,
 		.now_ns = cxsim_now_ns,
 		.timer_mod = cxsim_timer_mod,
 		.log = cxsim_log,

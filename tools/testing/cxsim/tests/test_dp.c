@@ -1718,9 +1718,124 @@ static void test_dp_cqe_comp(void)
 	ok(cx_cq_lookup(&core, cqn)->prod == 24, "nothing left held");
 }
 
+static unsigned int dp_nlooped;
+
+/* The host's loop_frame: back into the device, as QEMU's glue does. */
+static void dp_loop(void *opaque, unsigned int port, const void *buf,
+		    size_t len)
+{
+	(void)opaque;
+	(void)port;
+	dp_nlooped++;
+	cx_core_receive(&core, buf, len);
+}
+
+static int pplr_rw(bool write, uint32_t lb_en, uint32_t *cap, uint32_t *en)
+{
+	uint8_t reg[MLX5_ST_SZ_BYTES(pplr_reg)];
+	int st;
+
+	memset(reg, 0, sizeof(reg));
+	MLX5_SET(pplr_reg, reg, local_port, 1);
+	MLX5_SET(pplr_reg, reg, lb_en, lb_en);
+	st = access_reg(0x5018, write, reg, sizeof(reg));
+	if (cap)
+		*cap = MLX5_GET(pplr_reg, reg, lb_cap);
+	if (en)
+		*en = MLX5_GET(pplr_reg, reg, lb_en);
+	return st;
+}
+
+/* SEND WQE @idx of 100 bytes, rung on its page. */
+static void dp_send_one(struct eth_env *e, uint32_t sqn, uint16_t idx)
+{
+	dp_send_at(e, sqn, idx, e->uar, 0x800);
+}
+
+/*
+ * Phy local loopback (PPLR): lb_cap, lb_en 0 or phy local only (other
+ * loopbacks, two at once, another port: BAD_PARAM, nothing changed); in
+ * effect once the link retrains; then a sent frame is counted as sent,
+ * goes to the host's loop_frame, not the wire, and comes back in as
+ * received; off (after a retrain), back to the wire; a reset clears it.
+ */
+static void test_dp_loopback(void)
+{
+	static const uint32_t bad[] = { 0x1, 0x4, 0x80, 0x3, 0x6, 0x10 };
+	uint8_t pcam[MLX5_ST_SZ_BYTES(pcam_reg)];
+	void *regs = MLX5_ADDR_OF(pcam_reg, pcam,
+				  port_access_reg_cap_mask.regs_5000_to_507f);
+	struct cx_port *p;
+	struct eth_env e;
+	uint32_t cqn, sqn, cap = 0, en = 1, i;
+	uint64_t rx0, tx0;
+	bool good;
+
+	good = dp_tx_setup(&e, &cqn, &sqn);
+	core.host.loop_frame = dp_loop;
+	dp_nlooped = 0;
+	p = &core.func.nic->port;
+	memset(pcam, 0, sizeof(pcam));
+	good &= access_reg(0x507f, false, pcam, sizeof(pcam)) == 0;
+	ok(good && (MLX5_GET(pcam_regs_5000_to_507f, regs,
+			     port_access_reg_cap_mask_31_to_13) & 1u << (24 - 13)),
+	   "loopback: PCAM lists PPLR (0x5018, bit 24)");
+	ok(pplr_rw(false, 0, &cap, &en) == 0 && cap == 0x2 && en == 0,
+	   "PPLR: lb_cap phy local only, lb_en 0 out of reset");
+	good = true;
+	for (i = 0; i < CX_ARRAY_SIZE(bad); i++)
+		good &= pplr_rw(true, bad[i], NULL, NULL) ==
+			MLX5_CMD_STAT_BAD_PARAM_ERR;
+	ok(good && p->lb_admin == 0 && report_val("port.lb_en") == 0,
+	   "PPLR: remote, external, LL, two bits, reserved: BAD_PARAM, nothing changed");
+	{
+		uint8_t reg[MLX5_ST_SZ_BYTES(pplr_reg)];
+
+		memset(reg, 0, sizeof(reg));
+		MLX5_SET(pplr_reg, reg, local_port, 2);
+		MLX5_SET(pplr_reg, reg, lb_en, 0x2);
+		ok(access_reg(0x5018, true, reg, sizeof(reg)) ==
+		   MLX5_CMD_STAT_BAD_PARAM_ERR && p->lb_admin == 0,
+		   "PPLR of local port 2: BAD_PARAM");
+	}
+
+	ok(pplr_rw(true, 0x2, NULL, &en) == 0 && en == 0x2 &&
+	   report_val("port.lb_en") == 2 && report_val("port.lb_active") == 0,
+	   "PPLR: phy local written; the running link is not looped yet");
+	dp_send_one(&e, sqn, 0);
+	ok(dp_nframes == 1 && dp_nlooped == 0,
+	   "before a retrain the frame still goes to the wire");
+
+	port_toggle();
+	rx0 = p->rx.frames;
+	tx0 = p->tx.frames;
+	dp_send_one(&e, sqn, 1);
+	ok(report_val("port.lb_active") == 2 && dp_nframes == 1 &&
+	   dp_nlooped == 1 && p->tx.frames == tx0 + 1 &&
+	   p->rx.frames == rx0 + 1 && report_val("port.lb_frames") == 1,
+	   "retrained: the frame is sent, looped back and received, none on the wire");
+
+	ok(pplr_rw(true, 0, NULL, NULL) == 0, "PPLR: loopback off written");
+	dp_send_one(&e, sqn, 2);
+	ok(dp_nlooped == 2 && dp_nframes == 1,
+	   "still looped until the link retrains");
+	port_toggle();
+	dp_send_one(&e, sqn, 3);
+	ok(dp_nlooped == 2 && dp_nframes == 2 &&
+	   report_val("port.lb_active") == 0,
+	   "retrained without loopback: back on the wire");
+
+	ok(pplr_rw(true, 0x2, NULL, NULL) == 0, "PPLR: phy local again");
+	cx_nic_release_all(&core);
+	ok(p->lb_admin == 0 && p->lb_link == 0 && p->lb_frames == 0,
+	   "a function reset clears the loopback");
+	core.host.loop_frame = NULL;
+}
+
 static void test_dp_all(void)
 {
 	test_dp_tx();
+	test_dp_loopback();
 	test_dp_tx_checks();
 	test_dp_moderation();
 	test_dp_rx_cyclic();

@@ -1,0 +1,201 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel's own AF_XDP selftest, xskxceiver (tools/testing/selftests/bpf,
+# from Debian's linux-source-6.12), against our port in its real-NIC mode:
+# both its sockets on port A (-i A -i A, as test_xsk.sh -i A runs it), the
+# port in loopback (ethtool -K loopback on: the model's phy local loopback,
+# see loopback.sh) so that what one socket sends the other receives, and
+# promiscuous, since the tool's frames go to a multicast MAC of its own.
+# xskxceiver checks every frame it receives (sequence number, length,
+# content) and its sockets' statistics. Each of its cases runs alone
+# (-t N: one that ends the tool with an error takes no other with it), in
+# each mode our driver has today: SKB (generic XDP, copy) and DRV (native
+# XDP, copy); one test point each, a case it skips a skip with its
+# reason. A case that fails here runs once more on the kernel's lo (SKB
+# mode, no driver of ours): failing there as well, it is the kernel's or
+# the tool's, a skip that says so with the tool's first error; else a
+# failure. The tool waits 3 s for all it sent (4096 frames in most
+# cases): a case that only ran out of that time runs once more, and the
+# VM has a thread per vCPU. Zero copy (ZC) is not offered yet: the tool's
+# own verdict on it is one skip with its reason. Around that: the frames
+# really crossed the model's port (looped back there), and port B got
+# none of them.
+#
+# xskxceiver is built on the host by tools/testing/install-deps (xsk.mk in
+# this directory, into the cache's kselftest-xsk/bin), or from KSFT_XSK
+# (a directory with xskxceiver).
+# vm-args: --timeout 1800 --tcg-thread multi
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+require_testport "the model's report tells the frames the port looped"
+
+XSK=${KSFT_XSK:-${CXSIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mlx5cx}/kselftest-xsk/bin}
+X=$XSK/xskxceiver
+if [ ! -x "$X" ]; then
+	echo "1..0 # SKIP the kernel's xskxceiver not found in $XSK:" \
+		"run tools/testing/install-deps or set KSFT_XSK"
+	exit 4
+fi
+# Its cases, in the order it runs them ("N: NAME" after "Tests:").
+mapfile -t CASES < <("$X" -l | sed -n 's/^[0-9]*: //p')
+MODES="skb drv"
+
+ktap_header $((6 + ${#CASES[@]} * $(wc -w <<<"$MODES")))
+
+ours_bound
+work=$(mktemp -d)
+
+# Huge pages: the unaligned-chunk cases put their UMEM in them.
+setup() {
+	sysctl -qw vm.nr_hugepages=32
+	sysctl -qw "net.ipv6.conf.$a.disable_ipv6=1"
+	ip link set "$b" down
+	ip link set "$a" up
+	ethtool -K "$a" loopback on || return 1
+	ip link set "$a" promisc on || return 1
+	wait_for 15 carrier "$a" 1 || return 1
+	[ "$(model_get "$bdf_a" port.lb_active)" = 2 ]
+}
+ktap_check "$a up, in loopback (the model's port runs phy local), promiscuous" setup
+
+lb0=$(model_get "$bdf_a" port.lb_frames)
+b0=$(model_get "$bdf_b" rx.frames)
+
+# reset_iface: what test_xsk.sh's cleanup_iface does after each run (a
+# run that ends early leaves its XDP program and MTU behind).
+reset_iface() {
+	ip link set "$a" xdp off
+	ip link set "$a" xdpgeneric off
+	ip link set "$a" mtu 1500
+}
+
+# port_counts: A's frames sent and received, the model's looped frames and
+# receive drops, as "tx N rx N looped N drops N".
+port_counts() {
+	echo "tx $(netdev_stat "" "$a" tx_packets) rx $(netdev_stat "" "$a" rx_packets)" \
+	     "looped $(model_get "$bdf_a" port.lb_frames) drops $(model_get "$bdf_a" rx.drops)"
+}
+
+# The one case of the tool that the kernel it runs on refuses before any
+# device is involved: STAT_RX_DROPPED asks a UMEM headroom of 3648 bytes
+# (a 4 KiB frame less 256 and three 64-byte frames), over the 3392 that
+# 6.12's xdp_umem_reg() allows since it reserves skb_shared_info and 128
+# bytes more (XDP_UMEM_REG: EINVAL, in the tool's thread_common_ops()).
+umem_refused() {
+	[ "$1" = STAT_RX_DROPPED ] &&
+		grep -q 'thread_common_ops:[0-9]*\]: ERROR: 22/' "$2"
+}
+
+# xsk IF MODE I OUT: xskxceiver's case I (from 0) alone on IF in MODE,
+# its output in OUT; its verdict line ("ok 1 ...", "not ok 1 ...").
+xsk() {
+	(cd "$XSK" && timeout 300 ./xskxceiver -i "$1" -i "$1" -m "$2" -t "$3") \
+		> "$4" 2>&1
+	grep -E '^(not )?ok 1( |$)' "$4" | head -n 1
+}
+
+# on_lo I: case I in SKB mode on the kernel's loopback device lo, where
+# no driver of ours takes part (generic XDP, the stack's own copy path):
+# its verdict line. lo's MTU restored after.
+on_lo() {
+	ip link set lo up
+	xsk lo skb "$1" "$work/lo.$1"
+	ip link set lo xdpgeneric off
+	ip link set lo mtu 65536
+}
+
+# run_case MODE I: case I (from 0) alone in MODE on port A (a case the
+# tool ends with exit_with_error() takes no other with it), its output in
+# $work/MODE.I; one point, by the tool's verdict. A case that fails here
+# and fails the same way on lo (below) is the kernel's or the tool's, not
+# this driver's: a skip that says so, with the tool's first error; one
+# that passes on lo is a failure here.
+run_case() {
+	local m=$1 i=$2 name=${CASES[$2]} out=$work/$1.$2 line lo err
+
+	reset_iface
+	line=$(xsk "$a" "$m" "$i" "$out")
+	# The tool waits 3 s for all it sent: a TCG guest with other VMs on
+	# the machine can be slower than that. Once more, said.
+	if [[ $line == "not ok"* ]] && grep -q 'Receive loop timed out' "$out" &&
+	   ! grep -q -e 'expected' -e 'Too many' "$out"; then
+		diag "xskxceiver -m $m -t $i: receive loop timed out (3 s); once more"
+		reset_iface
+		line=$(xsk "$a" "$m" "$i" "$out")
+	fi
+	case $line in
+	"not ok"* | "")
+		sed 's/^/# | /' "$out" | grep -v -e '^# | # [0-9]*:[0-9]* *$' \
+			-e 'Last completion address' | uniq -c | sed 's/^ *1 //' | head -n 40
+		err=$(grep -m 1 -E 'ERROR|expected|Too many|\] ' "$out" | sed 's/^# //')
+		if umem_refused "$name" "$out"; then
+			ktap_skip "xsk ${m^^} $name" \
+				"the kernel refuses the tool's UMEM (headroom 3648 > 3392): EINVAL"
+			return
+		fi
+		lo=$(on_lo "$i")
+		diag "the same case on lo (SKB mode, no driver of ours): ${lo:-no verdict}"
+		if [[ $lo == "not ok"* ]]; then
+			ktap_skip "xsk ${m^^} $name" \
+				"fails on lo too (the kernel's AF_XDP copy path): ${err:-$line}"
+		else
+			ktap_fail "xsk ${m^^} $name"
+		fi ;;
+	*"# SKIP"*)
+		ktap_skip "xsk ${m^^} $name" "${line#*# SKIP }" ;;
+	*)
+		ktap_pass "xsk ${m^^} $name" ;;
+	esac
+}
+
+for m in $MODES; do
+	c0=$(port_counts)
+	t0=$SECONDS
+	for i in "${!CASES[@]}"; do
+		run_case "$m" "$i"
+	done
+	diag "-m $m: $((SECONDS - t0)) s; port A before: $c0; after: $(port_counts)"
+done
+
+# Zero copy: the tool's own answer ("zero-copy mode not supported" while
+# the driver has no XSK pool), a skip with it; a pass once it has.
+zc() {
+	local out rc
+
+	reset_iface
+	(cd "$XSK" && timeout 900 ./xskxceiver -i "$a" -i "$a" -m zc) \
+		> "$work/zc" 2>&1
+	rc=$?
+	sed 's/^/# | /' "$work/zc"
+	out=$(cat "$work/zc")
+	if grep -q 'zero-copy mode not supported' <<<"$out"; then
+		ktap_skip "xsk ZC" "xskxceiver: $(grep -o 'zero-copy mode not supported' <<<"$out")"
+	elif [ "$rc" = 0 ]; then
+		ktap_pass "xsk ZC"
+	else
+		ktap_fail "xsk ZC"
+	fi
+}
+zc
+
+looped() {
+	local lb b
+
+	lb=$(( $(model_get "$bdf_a" port.lb_frames) - lb0 ))
+	b=$(( $(model_get "$bdf_b" rx.frames) - b0 ))
+	diag "the model's port A looped $lb frames back; port B received $b"
+	[ "$lb" -gt 0 ] && [ "$b" -eq 0 ]
+}
+ktap_check "the frames crossed the model's port, looped back to A; none reached B" looped
+
+cleanup() {
+	reset_iface
+	ip link set "$a" promisc off
+	ethtool -K "$a" loopback off
+}
+ktap_check "loopback and promiscuous mode off again" cleanup
+no_complaints "no mlx5 errors or warnings in the kernel log"
+rm -rf "$work"
+ktap_finish
