@@ -274,6 +274,36 @@ bool cx_tun_from_swp(const uint8_t *frame, size_t len,
 	return true;
 }
 
+/* The GRE checksum (over the GRE header and all it carries), if it has one. */
+static bool csum_gre(uint8_t *frame, const struct cx_pkt *o)
+{
+	uint8_t *g = frame + o->l4_off;
+	uint32_t sum;
+
+	if (o->l4_proto != CX_IPPROTO_GRE || !(g[0] & CX_GRE_F_CSUM))
+		return false;
+	cx_put_be16(g + 4, 0);
+	sum = cx_csum_add(0, g, o->ip_end - o->l4_off);
+	cx_put_be16(g + 4, (uint16_t)~cx_csum_fold(sum));
+	return true;
+}
+
+/*
+ * L4_CSUM of a GRE frame the device parses: the GRE checksum is its outer
+ * L4 checksum (mainline mlx5e, with NETIF_F_HW_CSUM, asks for it so when
+ * the stack leaves a GRE checksum CHECKSUM_PARTIAL).
+ */
+static int csum_tx_outer_gre(uint8_t *frame, size_t len, uint8_t cs_flags,
+			     const struct cx_tun *tun)
+{
+	if (!(cs_flags & MLX5_ETH_WQE_L4_CSUM) ||
+	    tun->outer.l4_proto != CX_IPPROTO_GRE)
+		return cx_csum_tx(frame, len, cs_flags);
+	if ((cs_flags & MLX5_ETH_WQE_L3_CSUM) && tun->outer.l3 == CX_L3_IPV4)
+		csum_ipv4_hdr(frame, &tun->outer);
+	return csum_gre(frame, &tun->outer) ? 0 : -1;
+}
+
 int cx_csum_tx_swp(uint8_t *frame, size_t len, uint8_t cs_flags,
 		   const struct cx_tun_ports *t, const struct cx_swp *s)
 {
@@ -281,9 +311,14 @@ int cx_csum_tx_swp(uint8_t *frame, size_t len, uint8_t cs_flags,
 	int ret = 0;
 
 	if (!(cs_flags & (MLX5_ETH_WQE_L3_INNER_CSUM |
-			  MLX5_ETH_WQE_L4_INNER_CSUM)) ||
-	    (!cx_tun_from_swp(frame, len, s, &tun) &&
-	     !cx_tun_parse(frame, len, t, &tun)))
+			  MLX5_ETH_WQE_L4_INNER_CSUM))) {
+		if ((cs_flags & MLX5_ETH_WQE_L4_CSUM) &&
+		    cx_tun_parse(frame, len, t, &tun))
+			return csum_tx_outer_gre(frame, len, cs_flags, &tun);
+		return cx_csum_tx(frame, len, cs_flags);
+	}
+	if (!cx_tun_from_swp(frame, len, s, &tun) &&
+	    !cx_tun_parse(frame, len, t, &tun))
 		return cx_csum_tx(frame, len, cs_flags);
 	if ((cs_flags & MLX5_ETH_WQE_L3_INNER_CSUM) &&
 	    tun.inner.l3 == CX_L3_IPV4)
@@ -292,7 +327,7 @@ int cx_csum_tx_swp(uint8_t *frame, size_t len, uint8_t cs_flags,
 		ret = csum_l4(frame, &tun.inner);
 	if ((cs_flags & MLX5_ETH_WQE_L3_CSUM) && tun.outer.l3 == CX_L3_IPV4)
 		csum_ipv4_hdr(frame, &tun.outer);
-	if (cs_flags & MLX5_ETH_WQE_L4_CSUM)
+	if ((cs_flags & MLX5_ETH_WQE_L4_CSUM) && !csum_gre(frame, &tun.outer))
 		csum_l4(frame, &tun.outer);
 	return ret;
 }

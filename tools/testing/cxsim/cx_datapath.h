@@ -207,10 +207,11 @@ bool cx_tun_parse(const uint8_t *frame, size_t len,
 		  const struct cx_tun_ports *t, struct cx_tun *tun);
 
 /*
- * cx_csum_tx() knowing the tunnel ports: on a VXLAN frame (cx_tun_parse())
- * the inner flags fill the inner IPv4 header and TCP/UDP checksums, the
- * outer ones (L3_CSUM, L4_CSUM) the outer IPv4 header and UDP checksum;
- * the outer UDP checksum is otherwise left as the WQE gives it.  Any other
+ * cx_csum_tx() knowing the tunnel ports: on a tunneled frame
+ * (cx_tun_parse()) the inner flags fill the inner IPv4 header and TCP/UDP
+ * checksums, the outer ones (L3_CSUM, L4_CSUM) the outer IPv4 header and
+ * UDP or GRE checksum (L4_CSUM alone fills a GRE checksum too); the outer
+ * UDP or GRE checksum is otherwise left as the WQE gives it.  Any other
  * frame as cx_csum_tx().
  */
 int cx_csum_tx_tun(uint8_t *frame, size_t len, uint8_t cs_flags,

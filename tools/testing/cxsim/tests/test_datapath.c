@@ -1923,6 +1923,12 @@ static void gre_csum(uint8_t *f, size_t len)
 	put16(f + 38, (uint16_t)~cx_csum_fold(sum));
 }
 
+/* The GRE checksum of the GRE frame @f (outer IPv4) is good. */
+static bool gre_valid(const uint8_t *f, size_t len)
+{
+	return cx_csum_fold(cx_csum_add(0, f + 34, len - 34)) == 0xffff;
+}
+
 /* The IP packet at @ip (no Ethernet header) has good checksums. */
 static bool ip_valid(const uint8_t *ip, size_t n, bool v6)
 {
@@ -2012,8 +2018,21 @@ static void test_gre(void)
 	len = wrap_ip(f, false, 47, h, hl, in, ilen);
 	cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L3_CSUM | inner_flags, &t);
 	ok(l4_valid(f + 38, ilen), "TX gretap: the inner checksums filled");
+	hl = gre_hdr(h, CX_GRE_F_CSUM, 0x0800);
+	ilen = build(in, false, false, 0, 300, 0x18, true);
+	len = wrap_ip(f, false, 47, h, hl, in + 14, ilen - 14);
+	ok(cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM,
+			  &t) == 0 && gre_valid(f, len) &&
+	   ip_valid(f + 42, len - 42, false),
+	   "TX GRE with L4_CSUM (a GRE checksum left to the device): filled");
+	ilen = build(in, false, false, 0, 300, 0x18, false);
+	len = wrap_ip(f, false, 47, h, hl, in + 14, ilen - 14);
+	cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L4_CSUM | inner_flags, &t);
+	ok(gre_valid(f, len) && ip_valid(f + 42, len - 42, false),
+	   "TX GRE with L4_CSUM and the inner flags: the inner checksums, then the GRE one");
+	hl = gre_hdr(h, 0, 0x6558);
+	len = wrap_ip(f, false, 47, h, hl, in, ilen);
 	f[34] = CX_GRE_F_ROUTING;
-	memcpy(f + 38, in, ilen);
 	cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L3_CSUM | inner_flags, &t);
 	ok(!l4_valid(f + 38, ilen),
 	   "TX GRE with routing (not parsed): the inner checksum is not filled");

@@ -66,12 +66,15 @@ tunnel() {
 }
 
 tunnels() {
+	local ip
+
 	modprobe ip_gre && modprobe ipip || return 1
 	tunnel gt0 gretap 10.50.0 key 1 &&
 		tunnel gr1 gre 10.51.0 key 2 csum &&
 		tunnel ip0 ipip 10.52.0 || return 1
-	ping -c 1 -W 5 10.50.0.2 >/dev/null && ping -c 1 -W 5 10.51.0.2 >/dev/null &&
-		ping -c 1 -W 5 10.52.0.2 >/dev/null
+	for ip in 10.50.0.2 10.51.0.2 10.52.0.2; do
+		ping -c 1 -W 5 "$ip" >/dev/null || { diag "no ping to $ip"; return 1; }
+	done
 }
 
 offloads_on() {
@@ -90,7 +93,7 @@ ktap_check "ethtool -k: tx-gre-segmentation, tx-gre-csum-segmentation, tx-ipxip4
 xdp_at_b() {
 	gen_files "$work" xdp_pass.bpf.o &&
 		ip -n "$NS" link set dev "$b" xdpdrv obj "$work/xdp_pass.bpf.o" sec xdp &&
-		wait_for 15 ns_carrier "$b" 1
+		wait_for 15 ns_carrier "$b" 1 || { diag "no XDP at B"; return 1; }
 }
 setup() { tunnels && xdp_at_b; }
 ktap_check "tunnels gretap (key 1), GRE with checksums (key 2) and IPIP up; XDP at B" setup
