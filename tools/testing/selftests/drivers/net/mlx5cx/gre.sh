@@ -86,14 +86,18 @@ offloads_on() {
 		grep -q "^$f: on" <<<"$k" || { diag "$f: not on"; return 1; }
 	done
 }
-ktap_check "ethtool -k: tx-gre-segmentation, tx-gre-csum-segmentation, tx-ipxip4-segmentation, tx-ipxip6-segmentation on" \
-	offloads_on
+t="ethtool -k: tx-gre-segmentation, tx-gre-csum-segmentation,"
+t+=" tx-ipxip4-segmentation, tx-ipxip6-segmentation on"
+ktap_check "$t" offloads_on
 
 # The program that makes B use the CQE's verdict (CHECKSUM_UNNECESSARY).
 xdp_at_b() {
-	gen_files "$work" xdp_pass.bpf.o &&
-		ip -n "$NS" link set dev "$b" xdpdrv obj "$work/xdp_pass.bpf.o" sec xdp &&
-		wait_for 15 ns_carrier "$b" 1 || { diag "no XDP at B"; return 1; }
+	if ! gen_files "$work" xdp_pass.bpf.o ||
+	   ! ip -n "$NS" link set dev "$b" xdpdrv obj "$work/xdp_pass.bpf.o" sec xdp ||
+	   ! wait_for 15 ns_carrier "$b" 1; then
+		diag "no XDP at B"
+		return 1
+	fi
 }
 setup() { tunnels && xdp_at_b; }
 ktap_check "tunnels gretap (key 1), GRE with checksums (key 2) and IPIP up; XDP at B" setup
@@ -120,7 +124,7 @@ d() { echo $((V[1.$1] - V[0.$1])); }
 # tcp_copy IP PORT: A sends $work/src to IP:PORT (at B); B's copy must
 # match.  The counters around it in V (snap 0, snap 1).
 tcp_copy() {
-	local ip=$1 port=$2
+	local ip=$1 port=$2 m
 
 	rm -f "$work/dst"
 	snap 0
@@ -129,7 +133,11 @@ tcp_copy() {
 	traffic 10 socat -u "FILE:$work/src" "TCP:$ip:$port" || return 1
 	traffic 0 wait
 	snap 1
-	diag "TCP to $ip:$port: $(stat -c %s "$work/dst" 2>/dev/null) bytes at B; A tx_tso_inner_packets +$(d tso) tx_csum_partial_inner +$(d csum), model wqe.LSO +$(d lso); B rx_csum_unnecessary_inner +$(d rxin) rx_csum_none +$(d rxnone), Tcp InCsumErrors +$(d tcperr)"
+	m="TCP to $ip:$port: $(stat -c %s "$work/dst" 2>/dev/null) bytes at B;"
+	m+=" A tx_tso_inner_packets +$(d tso) tx_csum_partial_inner +$(d csum),"
+	m+=" model wqe.LSO +$(d lso); B rx_csum_unnecessary_inner +$(d rxin)"
+	m+=" rx_csum_none +$(d rxnone), Tcp InCsumErrors +$(d tcperr)"
+	diag "$m"
 	cmp -s "$work/src" "$work/dst"
 }
 
@@ -140,12 +148,12 @@ offloaded() {
 		[ "$(d rxin)" -gt 0 ] && [ "$(d tcperr)" = 0 ] &&
 		[ "$(d rxnone)" -le 4 ]
 }
-ktap_check "gretap: TCP intact, inner TSO and checksums by the device (A, model), rx_csum_unnecessary_inner at B" \
-	offloaded 10.50.0.2 5101
+t="TCP intact, inner TSO and checksums by the device (A, model),"
+t+=" rx_csum_unnecessary_inner at B"
+ktap_check "gretap: $t" offloaded 10.50.0.2 5101
 ktap_check "GRE with checksums (GSO_PARTIAL): TCP intact, the same, no checksum error at B" \
 	offloaded 10.51.0.2 5102
-ktap_check "IPIP: TCP intact, inner TSO and checksums by the device (A, model), rx_csum_unnecessary_inner at B" \
-	offloaded 10.52.0.2 5103
+ktap_check "IPIP: $t" offloaded 10.52.0.2 5103
 
 # A GRE frame (key 2, checksum) to B's 10.51.0.2:7000, a TCP SYN with a
 # corrupted checksum, N times from A's packet socket.
@@ -195,11 +203,13 @@ bad_inner() {
 	kill %% 2>/dev/null
 	wait
 	snap 1
-	diag "10 GRE frames with a bad inner TCP checksum: B rx_csum_unnecessary_inner +$(d rxin), Tcp InCsumErrors +$(d tcperr)"
+	diag "10 GRE frames with a bad inner TCP checksum: B" \
+		"rx_csum_unnecessary_inner +$(d rxin), Tcp InCsumErrors +$(d tcperr)"
 	[ "$(d rxin)" = 0 ] && [ "$(d tcperr)" -ge 10 ]
 }
-ktap_check "GRE frame with a corrupted inner TCP checksum: not rx_csum_unnecessary_inner at B, dropped by its stack" \
-	bad_inner
+t="GRE frame with a corrupted inner TCP checksum:"
+t+=" not rx_csum_unnecessary_inner at B, dropped by its stack"
+ktap_check "$t" bad_inner
 
 # tx-gre-segmentation off: the stack segments, the device fills the inner
 # checksums of each segment still.
@@ -212,8 +222,9 @@ gso_off() {
 	[ $rc = 0 ] && [ "$(d tso)" = 0 ] && [ "$(d lso)" = 0 ] &&
 		[ "$(d csum)" -gt 0 ] && [ "$(d tcperr)" = 0 ]
 }
-ktap_check "gretap with tx-gre-segmentation off at A: TCP intact, segmented by the stack (no inner TSO, no LSO WQE)" \
-	gso_off
+t="gretap with tx-gre-segmentation off at A: TCP intact,"
+t+=" segmented by the stack (no inner TSO, no LSO WQE)"
+ktap_check "$t" gso_off
 
 rm -rf "$work"
 ip -n "$NS" link set dev "$b" xdpdrv off
