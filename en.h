@@ -150,8 +150,9 @@ struct mlx5e_params {
  * @bytes: bytes posted (headers of each segment counted)
  * @tso_packets: TSO SKBs
  * @tso_bytes: their payload bytes
- * @tso_inner_packets: TSO SKBs of a tunnel (VXLAN), segmented on the
- *	inner TCP header (not counted in @tso_packets)
+ * @tso_inner_packets: TSO SKBs of a tunnel (VXLAN, GENEVE, GRE,
+ *	IP-in-IP), segmented on the inner TCP header (not counted in
+ *	@tso_packets)
  * @tso_inner_bytes: their payload bytes
  * @csum_partial: SKBs with a checksum offload request
  * @csum_partial_inner: SKBs of a tunnel with one, of the inner headers

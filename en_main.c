@@ -315,6 +315,26 @@ static bool mlx5e_geneve_tx_allowed(struct mlx5_core_dev *mdev)
 	       MLX5_CAP_ETH(mdev, swp_lso);
 }
 
+/*
+ * GRE and IP-in-IP (IPv4 or IPv6 inside) the device parses on send, for
+ * the inner checksums and LSO, as upstream's
+ * mlx5e_tunnel_proto_supported_tx().
+ */
+static bool mlx5e_tunnel_proto_supported_tx(struct mlx5_core_dev *mdev,
+					    u8 proto)
+{
+	switch (proto) {
+	case IPPROTO_GRE:
+		return MLX5_CAP_ETH(mdev, tunnel_stateless_gre);
+	case IPPROTO_IPIP:
+	case IPPROTO_IPV6:
+		return MLX5_CAP_ETH(mdev, tunnel_stateless_ip_over_ip) ||
+		       MLX5_CAP_ETH(mdev, tunnel_stateless_ip_over_ip_tx);
+	default:
+		return false;
+	}
+}
+
 /**
  * mlx5e_create_sq_cmd() - CREATE_SQ for any SQ of a channel
  * @c: the channel (its UAR page, the netdev's PD and TIS)
@@ -1781,11 +1801,31 @@ static int mlx5e_hwtstamp_set(struct net_device *netdev,
 }
 
 /*
+ * GRE the device parses: an Ethernet frame (gretap), IPv4 or IPv6 inside
+ * (not MPLS: no tunnel_stateless_mpls_over_gre).
+ */
+static bool mlx5e_gre_inner_proto_supported(struct mlx5_core_dev *mdev,
+					    struct sk_buff *skb)
+{
+	if (!mlx5e_tunnel_proto_supported_tx(mdev, IPPROTO_GRE))
+		return false;
+	switch (skb->inner_protocol) {
+	case htons(ETH_P_IP):
+	case htons(ETH_P_IPV6):
+	case htons(ETH_P_TEB):
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * An encapsulated SKB keeps its checksum and segmentation offloads only
  * when the device parses its tunnel (VXLAN to a port of the device's
- * table) or is told where its headers are (GENEVE to IANA's 6081, through
- * the software parser). Any other (GENEVE to another port, GRE, IPIP,
- * VXLAN to another port) is done by the stack, as upstream's
+ * table, GRE, IPv4/IPv6 in IP) or is told where its headers are (GENEVE
+ * to IANA's 6081, through the software parser). Any other (GENEVE to
+ * another port, VXLAN to another port, GRE of MPLS, any tunnel without
+ * its capability) is done by the stack, as upstream's
  * mlx5e_tunnel_features_check().
  */
 static netdev_features_t mlx5e_tunnel_features_check(struct mlx5e_priv *priv,
@@ -1806,6 +1846,12 @@ static netdev_features_t mlx5e_tunnel_features_check(struct mlx5e_priv *priv,
 		proto = -1;
 		break;
 	}
+	if (proto == IPPROTO_GRE &&
+	    mlx5e_gre_inner_proto_supported(priv->mdev, skb))
+		return features;
+	if ((proto == IPPROTO_IPIP || proto == IPPROTO_IPV6) &&
+	    mlx5e_tunnel_proto_supported_tx(priv->mdev, proto))
+		return features;
 	if (proto == IPPROTO_UDP &&
 	    mlx5_vxlan_lookup_port(priv->vxlan, ntohs(udp_hdr(skb)->dest)))
 		return vxlan_features_check(skb, features);
@@ -2007,12 +2053,28 @@ out:
 
 /* ---- the netdev ------------------------------------------------------ */
 
+/* The tunnels' GSO features, of the tunnels the device parses on send. */
+static netdev_features_t mlx5e_tunnel_gso_features(struct mlx5e_priv *priv)
+{
+	struct mlx5_core_dev *mdev = priv->mdev;
+	netdev_features_t tnl = 0;
+
+	if (mlx5_vxlan_allowed(priv->vxlan) || mlx5e_geneve_tx_allowed(mdev))
+		tnl |= NETIF_F_GSO_UDP_TUNNEL | NETIF_F_GSO_UDP_TUNNEL_CSUM;
+	if (mlx5e_tunnel_proto_supported_tx(mdev, IPPROTO_GRE))
+		tnl |= NETIF_F_GSO_GRE | NETIF_F_GSO_GRE_CSUM;
+	if (mlx5e_tunnel_proto_supported_tx(mdev, IPPROTO_IPIP))
+		tnl |= NETIF_F_GSO_IPXIP4 | NETIF_F_GSO_IPXIP6;
+	return tnl;
+}
+
 static void mlx5e_build_features(struct mlx5e_priv *priv)
 {
 	struct mlx5_core_dev *mdev = priv->mdev;
 	struct net_device *netdev = priv->netdev;
 	netdev_features_t f = NETIF_F_SG | NETIF_F_HIGHDMA | NETIF_F_GRO |
 			      NETIF_F_RXHASH;
+	netdev_features_t tnl;
 
 	if (MLX5_CAP_ETH(mdev, csum_cap))
 		f |= NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM | NETIF_F_RXCSUM;
@@ -2042,26 +2104,25 @@ static void mlx5e_build_features(struct mlx5e_priv *priv)
 				      NETIF_F_HW_VLAN_CTAG_TX |
 				      NETIF_F_GSO_UDP_L4 | NETIF_F_GSO_PARTIAL);
 	netdev->hw_enc_features = 0;
+	tnl = mlx5e_tunnel_gso_features(priv);
 	/*
-	 * VXLAN, GENEVE: the device fills the inner checksums and segments
-	 * the inner TCP of VXLAN frames to a port of its table and of GENEVE
-	 * frames to 6081 (software parser), rewriting the outer lengths (not
-	 * the outer UDP checksum: GSO_PARTIAL prepares one good for every
-	 * segment), as upstream mlx5e.
+	 * VXLAN, GENEVE, GRE, IP-in-IP: the device fills the inner checksums
+	 * and segments the inner TCP of VXLAN frames to a port of its table,
+	 * of GENEVE frames to 6081 (software parser), of GRE and IP-in-IP,
+	 * rewriting the outer IP lengths and ids. The stack's GSO_PARTIAL
+	 * gives it equal segments only, with an outer UDP or GRE checksum
+	 * good for each (the device computes neither), as upstream mlx5e.
 	 */
-	if ((mlx5_vxlan_allowed(priv->vxlan) ||
-	     mlx5e_geneve_tx_allowed(mdev)) &&
-	    MLX5_CAP_ETH(mdev, csum_cap) && MLX5_CAP_ETH(mdev, max_lso_cap)) {
-		netdev_features_t tnl = NETIF_F_GSO_UDP_TUNNEL |
-					NETIF_F_GSO_UDP_TUNNEL_CSUM;
-
+	if (tnl && MLX5_CAP_ETH(mdev, csum_cap) &&
+	    MLX5_CAP_ETH(mdev, max_lso_cap)) {
 		netdev->hw_enc_features = NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 					  NETIF_F_TSO | NETIF_F_TSO6 |
 					  NETIF_F_GSO_PARTIAL | tnl;
 		netdev->hw_features |= tnl;
 		netdev->features |= tnl;
-		netdev->vlan_features |= tnl;
-		netdev->gso_partial_features |= NETIF_F_GSO_UDP_TUNNEL_CSUM;
+		netdev->vlan_features |= tnl & (NETIF_F_GSO_UDP_TUNNEL |
+						NETIF_F_GSO_UDP_TUNNEL_CSUM);
+		netdev->gso_partial_features |= tnl & ~NETIF_F_GSO_UDP_TUNNEL;
 		f |= tnl;
 	}
 	priv->params.features = f;

@@ -112,8 +112,8 @@ static bool mlx5e_tx_hwtstamp_wanted(const struct mlx5e_txqsq *sq,
 
 /*
  * The headers an LSO WQE replicates in front of every segment: through
- * TCP's options, or the UDP header; of a tunnel (VXLAN, GENEVE), through the
- * inner TCP header.
+ * TCP's options, or the UDP header; of a tunnel (VXLAN, GENEVE, GRE,
+ * IP-in-IP), through the inner TCP header.
  */
 static u16 mlx5e_tx_gso_ihs(struct sk_buff *skb)
 {
@@ -268,9 +268,10 @@ static void mlx5e_txwqe_build_eseg(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 	if (likely(skb->ip_summed == CHECKSUM_PARTIAL)) {
 		/*
 		 * A tunnel (mlx5e_features_check() let only VXLAN to a port
-		 * of the device's table and GENEVE to 6081 through): the
-		 * inner checksums, and the outer IPv4 header's; the outer
-		 * UDP checksum is the stack's (0, or local checksum offload).
+		 * of the device's table, GENEVE to 6081, GRE and IP-in-IP
+		 * through): the inner checksums, and the outer IPv4
+		 * header's; an outer UDP or GRE checksum is the stack's (0,
+		 * or local checksum offload).
 		 */
 		if (skb->encapsulation) {
 			eseg->cs_flags = MLX5E_ETH_WQE_L3_CSUM |

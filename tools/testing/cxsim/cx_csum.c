@@ -142,28 +142,94 @@ static size_t tun_inner_off(const uint8_t *frame, const struct cx_pkt *o,
 	return g + CX_GENEVE_HLEN + (frame[g] & 0x3f) * 4u;
 }
 
-static bool tun_parse(const uint8_t *frame, size_t len,
-		      const struct cx_tun_ports *t, struct cx_tun *tun, bool rx)
+/* The length of the GRE header at @g, 0 when the device does not parse it. */
+static size_t gre_hlen(const uint8_t *frame, const struct cx_pkt *o, size_t g)
 {
-	struct cx_pkt *o = &tun->outer;
-	size_t in_off;
+	uint8_t f;
 
-	memset(tun, 0, sizeof(*tun));
-	if (!t || (!t->nvxlan && !(rx && t->geneve_rx)) ||
-	    cx_pkt_parse(frame, len, o))
+	if (g + CX_GRE_HLEN > o->ip_end)
+		return 0;
+	f = frame[g];
+	if ((f & (CX_GRE_F_ROUTING | CX_GRE_F_SSR)) ||
+	    (frame[g + 1] & CX_GRE_VERSION))
+		return 0;
+	return CX_GRE_HLEN + (f & CX_GRE_F_CSUM ? 4 : 0) +
+	       (f & CX_GRE_F_KEY ? 4 : 0) + (f & CX_GRE_F_SEQ ? 4 : 0);
+}
+
+/*
+ * Where the inner packet of a GRE or IP-in-IP tunnel starts, and its
+ * type (@*ethertype: 0x6558 an Ethernet frame, else the IP version's);
+ * 0 when @o is neither or @t does not parse it.
+ */
+static size_t tun_ip_inner_off(const uint8_t *frame, const struct cx_pkt *o,
+			       const struct cx_tun_ports *t,
+			       uint16_t *ethertype)
+{
+	size_t g = o->l4_off, hl;
+
+	switch (o->l4_proto) {
+	case CX_IPPROTO_GRE:
+		hl = t->gre ? gre_hlen(frame, o, g) : 0;
+		if (!hl)
+			return 0;
+		*ethertype = cx_get_be16(frame + g + 2);
+		if (*ethertype != CX_GENEVE_PROTO_TEB &&
+		    *ethertype != 0x0800 && *ethertype != 0x86dd)
+			return 0;
+		return g + hl;
+	case CX_IPPROTO_IPIP:
+	case CX_IPPROTO_IPV6:
+		if (!t->ipip)
+			return 0;
+		*ethertype = o->l4_proto == CX_IPPROTO_IPIP ? 0x0800 : 0x86dd;
+		return g;
+	default:
+		return 0;
+	}
+}
+
+/* The inner packet at @in_off, of @ethertype, inside the outer @o. */
+static bool tun_parse_inner(const uint8_t *frame, const struct cx_pkt *o,
+			    size_t in_off, uint16_t ethertype,
+			    struct cx_tun *tun)
+{
+	if (ethertype != CX_GENEVE_PROTO_TEB)
+		/* the inner packet ends where the outer IP packet does */
+		return in_off < o->ip_end &&
+		       !cx_pkt_parse_l3(frame, o->ip_end, (uint16_t)in_off,
+					ethertype, &tun->inner);
+	if (in_off + CX_ETH_HLEN > o->ip_end)
 		return false;
-	if (o->l3 == CX_L3_NONE || o->frag || o->l4 != CX_L4_UDP)
-		return false;
-	in_off = tun_inner_off(frame, o, t, rx);
-	if (!in_off || in_off + CX_ETH_HLEN > o->ip_end)
-		return false;
-	/* the inner frame ends where the outer IP packet does */
 	if (cx_pkt_parse(frame + in_off, o->ip_end - in_off, &tun->inner) ||
 	    tun->inner.l3 == CX_L3_NONE)
 		return false;
 	tun->inner_l2_off = (uint16_t)in_off;
 	shift_pkt(&tun->inner, (uint16_t)in_off);
 	return true;
+}
+
+static bool tun_parse(const uint8_t *frame, size_t len,
+		      const struct cx_tun_ports *t, struct cx_tun *tun, bool rx)
+{
+	uint16_t ethertype = CX_GENEVE_PROTO_TEB;
+	struct cx_pkt *o = &tun->outer;
+	size_t in_off;
+
+	memset(tun, 0, sizeof(*tun));
+	if (!t || (!t->nvxlan && !(rx && t->geneve_rx) && !t->gre &&
+		   !t->ipip) ||
+	    cx_pkt_parse(frame, len, o))
+		return false;
+	if (o->l3 == CX_L3_NONE || o->frag)
+		return false;
+	if (o->l4 == CX_L4_UDP)
+		in_off = tun_inner_off(frame, o, t, rx);
+	else
+		in_off = tun_ip_inner_off(frame, o, t, &ethertype);
+	if (!in_off)
+		return false;
+	return tun_parse_inner(frame, o, in_off, ethertype, tun);
 }
 
 bool cx_tun_parse(const uint8_t *frame, size_t len,
@@ -208,6 +274,36 @@ bool cx_tun_from_swp(const uint8_t *frame, size_t len,
 	return true;
 }
 
+/* The GRE checksum (over the GRE header and all it carries), if it has one. */
+static bool csum_gre(uint8_t *frame, const struct cx_pkt *o)
+{
+	uint8_t *g = frame + o->l4_off;
+	uint32_t sum;
+
+	if (o->l4_proto != CX_IPPROTO_GRE || !(g[0] & CX_GRE_F_CSUM))
+		return false;
+	cx_put_be16(g + 4, 0);
+	sum = cx_csum_add(0, g, o->ip_end - o->l4_off);
+	cx_put_be16(g + 4, (uint16_t)~cx_csum_fold(sum));
+	return true;
+}
+
+/*
+ * L4_CSUM of a GRE frame the device parses: the GRE checksum is its outer
+ * L4 checksum (mainline mlx5e, with NETIF_F_HW_CSUM, asks for it so when
+ * the stack leaves a GRE checksum CHECKSUM_PARTIAL).
+ */
+static int csum_tx_outer_gre(uint8_t *frame, size_t len, uint8_t cs_flags,
+			     const struct cx_tun *tun)
+{
+	if (!(cs_flags & MLX5_ETH_WQE_L4_CSUM) ||
+	    tun->outer.l4_proto != CX_IPPROTO_GRE)
+		return cx_csum_tx(frame, len, cs_flags);
+	if ((cs_flags & MLX5_ETH_WQE_L3_CSUM) && tun->outer.l3 == CX_L3_IPV4)
+		csum_ipv4_hdr(frame, &tun->outer);
+	return csum_gre(frame, &tun->outer) ? 0 : -1;
+}
+
 int cx_csum_tx_swp(uint8_t *frame, size_t len, uint8_t cs_flags,
 		   const struct cx_tun_ports *t, const struct cx_swp *s)
 {
@@ -215,9 +311,14 @@ int cx_csum_tx_swp(uint8_t *frame, size_t len, uint8_t cs_flags,
 	int ret = 0;
 
 	if (!(cs_flags & (MLX5_ETH_WQE_L3_INNER_CSUM |
-			  MLX5_ETH_WQE_L4_INNER_CSUM)) ||
-	    (!cx_tun_from_swp(frame, len, s, &tun) &&
-	     !cx_tun_parse(frame, len, t, &tun)))
+			  MLX5_ETH_WQE_L4_INNER_CSUM))) {
+		if ((cs_flags & MLX5_ETH_WQE_L4_CSUM) &&
+		    cx_tun_parse(frame, len, t, &tun))
+			return csum_tx_outer_gre(frame, len, cs_flags, &tun);
+		return cx_csum_tx(frame, len, cs_flags);
+	}
+	if (!cx_tun_from_swp(frame, len, s, &tun) &&
+	    !cx_tun_parse(frame, len, t, &tun))
 		return cx_csum_tx(frame, len, cs_flags);
 	if ((cs_flags & MLX5_ETH_WQE_L3_INNER_CSUM) &&
 	    tun.inner.l3 == CX_L3_IPV4)
@@ -226,7 +327,7 @@ int cx_csum_tx_swp(uint8_t *frame, size_t len, uint8_t cs_flags,
 		ret = csum_l4(frame, &tun.inner);
 	if ((cs_flags & MLX5_ETH_WQE_L3_CSUM) && tun.outer.l3 == CX_L3_IPV4)
 		csum_ipv4_hdr(frame, &tun.outer);
-	if (cs_flags & MLX5_ETH_WQE_L4_CSUM)
+	if ((cs_flags & MLX5_ETH_WQE_L4_CSUM) && !csum_gre(frame, &tun.outer))
 		csum_l4(frame, &tun.outer);
 	return ret;
 }
@@ -250,16 +351,10 @@ static bool l4_csum_ok(const uint8_t *frame, const struct cx_pkt *pkt)
 					frame + pkt->l4_off, l4_len)) == 0xffff;
 }
 
-void cx_rx_classify(const uint8_t *frame, size_t len, bool csum_full,
-		    struct cx_rx_class *rc)
+/* The L3/L4 header types and OK bits of the parsed packet @pkt. */
+static void rx_classify_pkt(const uint8_t *frame, const struct cx_pkt *pkt,
+			    struct cx_rx_class *rc)
 {
-	struct cx_pkt *pkt = &rc->pkt;
-	size_t from;
-
-	memset(rc, 0, sizeof(*rc));
-	cx_pkt_parse(frame, len, pkt);
-	if (len >= CX_ETH_HLEN)
-		rc->hds_ip_ext = CQE_L2_OK;
 	if (pkt->l3 == CX_L3_IPV4) {
 		rc->l3_hdr_type = CX_CQE_L3_HDR_IPV4;
 		if (!pkt->ip_trunc &&
@@ -285,6 +380,19 @@ void cx_rx_classify(const uint8_t *frame, size_t len, bool csum_full,
 	if ((pkt->l4 == CX_L4_TCP || pkt->l4 == CX_L4_UDP) &&
 	    (rc->hds_ip_ext & CQE_L3_OK) && l4_csum_ok(frame, pkt))
 		rc->hds_ip_ext |= CQE_L4_OK;
+}
+
+void cx_rx_classify(const uint8_t *frame, size_t len, bool csum_full,
+		    struct cx_rx_class *rc)
+{
+	struct cx_pkt *pkt = &rc->pkt;
+	size_t from;
+
+	memset(rc, 0, sizeof(*rc));
+	cx_pkt_parse(frame, len, pkt);
+	if (len >= CX_ETH_HLEN)
+		rc->hds_ip_ext = CQE_L2_OK;
+	rx_classify_pkt(frame, pkt, rc);
 	/* CHECKSUM_COMPLETE: from the network header to the frame's end. */
 	from = csum_full ? CX_ETH_HLEN : pkt->l3_off;
 	if (len > from)
@@ -303,27 +411,40 @@ bool cx_rx_vlan_strip(uint8_t *frame, size_t *len, uint16_t *tci)
 	return true;
 }
 
+/* The outer UDP or GRE checksum of a tunnel, good or absent. */
+static bool rx_outer_l4_ok(const uint8_t *frame, const struct cx_pkt *o,
+			   const struct cx_rx_class *rc)
+{
+	const uint8_t *l4 = frame + o->l4_off;
+
+	if (o->l4 == CX_L4_UDP) {
+		if (l4[6] || l4[7])
+			return rc->hds_ip_ext & CQE_L4_OK;
+		return o->l3 != CX_L3_IPV6;	/* IPv6 forbids a zero one */
+	}
+	if (o->l4_proto != CX_IPPROTO_GRE || !(l4[0] & CX_GRE_F_CSUM))
+		return true;
+	/* over the GRE header and all it carries */
+	return cx_csum_fold(cx_csum_add(0, l4, o->ip_end - o->l4_off)) ==
+	       0xffff;
+}
+
 void cx_rx_classify_tun(const uint8_t *frame, size_t len, bool csum_full,
 			const struct cx_tun_ports *t, struct cx_rx_class *rc)
 {
 	struct cx_rx_class in;
 	struct cx_tun tun;
-	const uint8_t *oudp;
 	bool outer_ok;
 
 	cx_rx_classify(frame, len, csum_full, rc);
 	if (!tun_parse(frame, len, t, &tun, true))
 		return;
-	/* the outer headers: IPv4 header and UDP checksum (0: none) */
-	outer_ok = (rc->hds_ip_ext & CQE_L3_OK) && !tun.outer.ip_trunc;
-	oudp = frame + tun.outer.l4_off;
-	if (oudp[6] || oudp[7])
-		outer_ok = outer_ok && (rc->hds_ip_ext & CQE_L4_OK);
-	else if (tun.outer.l3 == CX_L3_IPV6)
-		outer_ok = false;	/* IPv6 forbids a zero UDP checksum */
-	/* the inner frame, classified on its own */
-	cx_rx_classify(frame + tun.inner_l2_off,
-		       tun.outer.ip_end - tun.inner_l2_off, false, &in);
+	/* the outer headers: IPv4 header, UDP (0: none) or GRE checksum */
+	outer_ok = (rc->hds_ip_ext & CQE_L3_OK) && !tun.outer.ip_trunc &&
+		   rx_outer_l4_ok(frame, &tun.outer, rc);
+	/* the inner packet, classified on its own */
+	memset(&in, 0, sizeof(in));
+	rx_classify_pkt(frame, &tun.inner, &in);
 	rc->tunneled = true;
 	rc->l3_hdr_type = in.l3_hdr_type;
 	rc->l4_hdr_type = in.l4_hdr_type;

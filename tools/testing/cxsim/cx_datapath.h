@@ -60,6 +60,15 @@ struct cx_pkt {
 int cx_pkt_parse(const uint8_t *frame, size_t len, struct cx_pkt *pkt);
 
 /*
+ * Parse an IP packet of @ethertype (0x0800, 0x86dd) at @l3_off, with no
+ * Ethernet header before it (the inner packet of GRE or IP-in-IP), as
+ * cx_pkt_parse() parses what follows the Ethernet header.  Returns -1
+ * when there is no such IP header there.
+ */
+int cx_pkt_parse_l3(const uint8_t *frame, size_t len, uint16_t l3_off,
+		    uint16_t ethertype, struct cx_pkt *pkt);
+
+/*
  * Parse an IPv4 (or, with @ipv6, IPv6) header at @l3_off and, when
  * @l4_off is not 0, a TCP (or, with @udp, UDP) header at @l4_off, as
  * told rather than as found: the software parser's offsets.  Returns -1
@@ -104,6 +113,23 @@ int cx_csum_tx(uint8_t *frame, size_t len, uint8_t cs_flags);
 #define CX_GENEVE_HLEN		8	/* + opt_len * 4 */
 #define CX_GENEVE_PROTO_TEB	0x6558	/* an inner Ethernet frame */
 
+/*
+ * GRE (RFC 2784, with RFC 2890's key and sequence number): version 0, no
+ * routing or strict source route bit; 4 bytes, and 4 more for each of
+ * the checksum (C), key (K) and sequence number (S) flags.
+ */
+#define CX_GRE_HLEN		4
+#define CX_GRE_F_CSUM		0x80	/* first byte: C */
+#define CX_GRE_F_ROUTING	0x40	/* R: not parsed */
+#define CX_GRE_F_KEY		0x20	/* K */
+#define CX_GRE_F_SEQ		0x10	/* S */
+#define CX_GRE_F_SSR		0x08	/* strict source route: not parsed */
+#define CX_GRE_VERSION		0x07	/* second byte: version, 0 only */
+
+#define CX_IPPROTO_IPIP		4	/* IPv4 inside */
+#define CX_IPPROTO_GRE		47
+#define CX_IPPROTO_IPV6		41	/* IPv6 inside */
+
 struct cx_tun_ports {
 	uint16_t vxlan[CX_VXLAN_MAX_PORTS];
 	uint8_t nvxlan;
@@ -112,6 +138,16 @@ struct cx_tun_ports {
 	 * parsed on receive; on send only through the software parser.
 	 */
 	bool geneve_rx;
+	/*
+	 * tunnel_stateless_gre: GRE carrying Ethernet (0x6558), IPv4 or
+	 * IPv6 is parsed on send and receive.
+	 */
+	bool gre;
+	/*
+	 * tunnel_stateless_ip_over_ip: IPv4 or IPv6 carried by IPv4 or IPv6
+	 * (protocols 4 and 41) is parsed on send and receive.
+	 */
+	bool ipip;
 };
 
 /*
@@ -133,12 +169,15 @@ bool cx_swp_used(const struct cx_swp *s);
 
 /*
  * A tunneled frame: the outer headers and the inner ones, both with
- * offsets from the start of the (outer) frame.
+ * offsets from the start of the (outer) frame.  The outer L4 is UDP
+ * (VXLAN, GENEVE), GRE (outer.l4_proto 47, outer.l4_off its header) or
+ * none (IP-in-IP, outer.l4_proto 4 or 41).
  */
 struct cx_tun {
 	struct cx_pkt outer;
 	struct cx_pkt inner;
-	uint16_t inner_l2_off;	/* the inner Ethernet header */
+	/* the inner Ethernet header; 0 when the inner packet is IP */
+	uint16_t inner_l2_off;
 };
 
 bool cx_tun_port_known(const struct cx_tun_ports *t, uint16_t port);
@@ -156,18 +195,23 @@ bool cx_tun_from_swp(const uint8_t *frame, size_t len,
 
 /*
  * Parse @frame as outer IPv4/IPv6 + UDP to a port of @t + VXLAN + inner
- * Ethernet + IPv4/IPv6 (+ TCP/UDP).  Returns true and fills @tun when it
- * is one (the inner L3 header complete); false for any other frame, or
+ * Ethernet + IPv4/IPv6 (+ TCP/UDP); with @t->gre, as outer IPv4/IPv6 +
+ * GRE + inner Ethernet, IPv4 or IPv6; with @t->ipip, as outer IPv4/IPv6 +
+ * inner IPv4/IPv6.  Returns true and fills @tun when it is one (the inner
+ * L3 header complete, inside the outer IP packet); false for any other
+ * frame (a GRE header of another version, with routing, of another
+ * protocol or cut short: plain IP, as a UDP port not in the table), or
  * when @t is NULL.
  */
 bool cx_tun_parse(const uint8_t *frame, size_t len,
 		  const struct cx_tun_ports *t, struct cx_tun *tun);
 
 /*
- * cx_csum_tx() knowing the tunnel ports: on a VXLAN frame (cx_tun_parse())
- * the inner flags fill the inner IPv4 header and TCP/UDP checksums, the
- * outer ones (L3_CSUM, L4_CSUM) the outer IPv4 header and UDP checksum;
- * the outer UDP checksum is otherwise left as the WQE gives it.  Any other
+ * cx_csum_tx() knowing the tunnel ports: on a tunneled frame
+ * (cx_tun_parse()) the inner flags fill the inner IPv4 header and TCP/UDP
+ * checksums, the outer ones (L3_CSUM, L4_CSUM) the outer IPv4 header and
+ * UDP or GRE checksum (L4_CSUM alone fills a GRE checksum too); the outer
+ * UDP or GRE checksum is otherwise left as the WQE gives it.  Any other
  * frame as cx_csum_tx().
  */
 int cx_csum_tx_tun(uint8_t *frame, size_t len, uint8_t cs_flags,
@@ -209,9 +253,10 @@ void cx_rx_classify(const uint8_t *frame, size_t len, bool csum_full,
 
 /*
  * cx_rx_classify() knowing the tunnel ports: a VXLAN frame on a port of
- * @t is ->tunneled, its L3_OK/L4_OK and header types those of the inner
- * headers (L3_OK also needing a good outer IPv4 header, L4_OK a good or
- * absent outer UDP checksum); check_sum stays the outer one.
+ * @t (or GENEVE, GRE, IP-in-IP as @t parses them) is ->tunneled, its
+ * L3_OK/L4_OK and header types those of the inner headers (both also
+ * needing a good outer IPv4 header; L4_OK a good or absent outer UDP
+ * checksum, or GRE checksum); check_sum stays the outer one.
  */
 void cx_rx_classify_tun(const uint8_t *frame, size_t len, bool csum_full,
 			const struct cx_tun_ports *t, struct cx_rx_class *rc);
@@ -286,13 +331,15 @@ int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
 		   cx_frame_fn emit, void *ctx);
 
 /*
- * cx_lso_segment() knowing the tunnel ports: a VXLAN super-packet
- * (cx_tun_parse()) is segmented on its inner TCP (or UDP) header: per
- * segment the outer IPv4 total length, id (+1) and, with L3_CSUM, header
- * checksum (IPv6: payload length), the outer UDP length, the inner IP
- * fields and TCP sequence/flags as cx_lso_segment() does; the outer UDP
- * checksum is computed only when L4_CSUM asks for it, else left as given
- * (0, or the value GSO_PARTIAL prepared for every segment).
+ * cx_lso_segment() knowing the tunnel ports: a tunneled super-packet
+ * (cx_tun_parse(): VXLAN, GRE, IP-in-IP) is segmented on its inner TCP
+ * (or UDP) header: per segment the outer IPv4 total length, id (+1) and,
+ * with L3_CSUM, header checksum (IPv6: payload length), the outer UDP
+ * length, the inner IP fields and TCP sequence/flags as cx_lso_segment()
+ * does; the outer UDP checksum is computed only when L4_CSUM asks for
+ * it, else left as given (0, or the value GSO_PARTIAL prepared for every
+ * segment); a GRE header, its checksum included, is replicated as given
+ * (GSO_PARTIAL prepared that checksum for a full-sized segment).
  */
 int cx_lso_segment_tun(const uint8_t *sp, size_t len, uint16_t mss,
 		       uint8_t cs_flags, const struct cx_tun_ports *t,

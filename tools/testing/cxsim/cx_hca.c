@@ -149,6 +149,13 @@ static const struct cx_cap cx_caps[] = {
 	 * the inner checksums and LSO follow (swp, swp_csum, swp_lso).
 	 */
 	ETH(tunnel_stateless_geneve_rx,	1),
+	/*
+	 * GRE (Ethernet, IPv4 or IPv6 inside) and IPv4/IPv6 in IPv4/IPv6:
+	 * parsed on send and receive as VXLAN is (cx_csum.c).  A
+	 * ConnectX-5 has the one ip_over_ip bit, not its _rx/_tx split.
+	 */
+	ETH(tunnel_stateless_gre,	1),
+	ETH(tunnel_stateless_ip_over_ip, 1),
 	ETH(swp,			1),
 	ETH(swp_csum,			1),
 	ETH(swp_lso,			1),

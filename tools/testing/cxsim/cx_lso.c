@@ -124,7 +124,7 @@ int cx_lso_segment(const uint8_t *sp, size_t len, uint16_t mss,
 	return (int)nsegs;
 }
 
-/* The inner headers of a VXLAN super-packet, IP lengths forced to "all". */
+/* The inner headers of a tunneled super-packet, IP lengths forced to "all". */
 static bool lso_tun_get(const uint8_t *frame, size_t len,
 			const struct cx_tun_ports *t, const struct cx_swp *s,
 			struct cx_tun *tun)
@@ -235,8 +235,10 @@ int cx_lso_segment_swp(const uint8_t *sp, size_t len, uint16_t mss,
 		if (tun.outer.l3 == CX_L3_IPV4)
 			cx_put_be16(scratch + tun.outer.l3_off + 4,
 				    (uint16_t)(oid + i));
-		cx_put_be16(scratch + tun.outer.l4_off + 4,
-			    (uint16_t)(flen - tun.outer.l4_off));
+		/* a GRE header (and checksum) or none (IP-in-IP): as given */
+		if (tun.outer.l4 == CX_L4_UDP)
+			cx_put_be16(scratch + tun.outer.l4_off + 4,
+				    (uint16_t)(flen - tun.outer.l4_off));
 		lso_ip_len(scratch, &tun.inner, flen);
 		if (tun.inner.l3 == CX_L3_IPV4)
 			cx_put_be16(scratch + tun.inner.l3_off + 4,

@@ -33,6 +33,8 @@ static void cx_vxlan_reset(struct cx_nic *nic)
 	nic->tun.vxlan[0] = CX_VXLAN_IANA_PORT;
 	nic->tun.nvxlan = 1;
 	nic->tun.geneve_rx = true;	/* tunnel_stateless_geneve_rx */
+	nic->tun.gre = true;		/* tunnel_stateless_gre */
+	nic->tun.ipip = true;		/* tunnel_stateless_ip_over_ip */
 }
 
 int cx_nic_init(struct cx_core *core)

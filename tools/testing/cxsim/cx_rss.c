@@ -149,6 +149,23 @@ int cx_pkt_parse_at(const uint8_t *frame, size_t len, uint16_t l3_off,
 	return 0;
 }
 
+int cx_pkt_parse_l3(const uint8_t *frame, size_t len, uint16_t l3_off,
+		    uint16_t ethertype, struct cx_pkt *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->first_frag = true;
+	pkt->ethertype = ethertype;
+	pkt->l3_off = l3_off;
+	pkt->ip_end = (uint32_t)len;
+	if (len > 0xffff)
+		return -1;
+	if (ethertype == ETH_P_IP)
+		parse_ipv4(frame, len, pkt);
+	else if (ethertype == ETH_P_IPV6)
+		parse_ipv6(frame, len, pkt);
+	return pkt->l3 == CX_L3_NONE ? -1 : 0;
+}
+
 int cx_pkt_parse(const uint8_t *frame, size_t len, struct cx_pkt *pkt)
 {
 	size_t off = 12;

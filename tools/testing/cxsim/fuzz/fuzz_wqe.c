@@ -27,6 +27,12 @@ struct fz {
 	bool csum;	/* frames carry both checksums: they must verify */
 };
 
+/* The tunnels the device parses: VXLAN 4789, GENEVE on RX, GRE, IPIP. */
+static const struct cx_tun_ports tun = {
+	.vxlan = { 4789 }, .nvxlan = 1, .geneve_rx = true, .gre = true,
+	.ipip = true,
+};
+
 static uint8_t pktbuf[300 << 10];
 static uint8_t scratch[CX_LSO_MAX_HDR + 65536];
 static struct cx_wqe w;
@@ -57,6 +63,7 @@ static void rx_side(const uint8_t *frame, size_t len, bool must_be_ok)
 	uint8_t cqe[CX_CQE_SIZE], ht;
 
 	memcpy(cfg.key, key, sizeof(key));
+	cx_rx_classify_tun(frame, len, len & 1, &tun, &rc);
 	cx_rx_classify(frame, len, len & 1, &rc);
 	if (must_be_ok && rc.pkt.l3 != CX_L3_NONE && !rc.pkt.ip_trunc &&
 	    !rc.pkt.frag && (rc.pkt.l4 == CX_L4_TCP || rc.pkt.l4 == CX_L4_UDP) &&
@@ -137,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		f.csum = (w.cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM)) ==
 			 (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM);
+		w.tun = data[2] & 0x80 ? &tun : NULL;
 		cx_tx_emit(&w, pktbuf, scratch, sizeof(scratch), sink, &f);
 		if (w.cqe_req)
 			cx_cqe_tx(cqe, (uint32_t)i, 2, w.opcode, w.wqe_index,
@@ -148,7 +156,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cx_lso_segment(data + HDR, size - HDR, (uint16_t)(data[13] << 4 | 1),
 		       MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM,
 		       scratch, sizeof(scratch), sink, &f);
-	f.csum = false;
+	f.csum = false;		/* an outer UDP checksum is left as given */
+	cx_lso_segment_tun(data + HDR, size - HDR, (uint16_t)(data[13] << 4 | 1),
+			   MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L3_INNER_CSUM |
+			   MLX5_ETH_WQE_L4_INNER_CSUM, &tun, scratch,
+			   sizeof(scratch), sink, &f);
 	sink(&f, data + HDR, size - HDR);
 	if (size - HDR <= sizeof(pktbuf)) {
 		memcpy(pktbuf, data + HDR, size - HDR);

@@ -1855,6 +1855,363 @@ static void test_geneve(void)
 	   "GENEVE LSO without swp: segmented as plain UDP (outer headers only)");
 }
 
+/* ---- GRE and IP-in-IP (tunnel_stateless_gre, _ip_over_ip) ---- */
+
+/*
+ * Outer Ethernet + IPv4 (or, with @v6, IPv6) of protocol @proto around the
+ * @hlen bytes of @hdr (a GRE header, or none) and the @plen bytes of
+ * @payload, into @f; returns the frame's length.  The outer L4 starts at
+ * 34 (IPv6: 54).
+ */
+static size_t wrap_ip(uint8_t *f, bool v6, uint8_t proto, const uint8_t *hdr,
+		      size_t hlen, const uint8_t *payload, size_t plen)
+{
+	size_t l4 = v6 ? 54 : 34, len = l4 + hlen + plen, i;
+
+	memcpy(f, mac_hdr, 12);
+	put16(f + 12, v6 ? 0x86dd : 0x0800);
+	memset(f + 14, 0, l4 - 14);
+	if (v6) {
+		f[14] = 0x60;
+		put16(f + 18, (uint16_t)(len - 54));
+		f[20] = proto;
+		f[21] = 64;
+		for (i = 0; i < 16; i++) {
+			f[22 + i] = (uint8_t)(0xa0 + i);
+			f[38 + i] = (uint8_t)(0xb0 + i);
+		}
+	} else {
+		f[14] = 0x45;
+		put16(f + 16, (uint16_t)(len - 14));
+		put16(f + 18, 0x2000);
+		f[22] = 64;
+		f[23] = proto;
+		put32(f + 26, 0xc0a80001);
+		put32(f + 30, 0xc0a80002);
+		put16(f + 24, (uint16_t)~cx_csum_fold(cx_csum_add(0, f + 14, 20)));
+	}
+	if (hlen)
+		memcpy(f + l4, hdr, hlen);
+	memcpy(f + l4 + hlen, payload, plen);
+	return len;
+}
+
+/* A GRE header of @flags (C, K, S) carrying @proto into @h; its length. */
+static size_t gre_hdr(uint8_t *h, uint8_t flags, uint16_t proto)
+{
+	size_t n = 4;
+
+	memset(h, 0, 16);
+	h[0] = flags;
+	put16(h + 2, proto);
+	if (flags & CX_GRE_F_CSUM)
+		n += 4;			/* checksum, reserved1 */
+	if (flags & CX_GRE_F_KEY)
+		put32(h + n, 42), n += 4;
+	if (flags & CX_GRE_F_SEQ)
+		put32(h + n, 7), n += 4;
+	return n;
+}
+
+/* Fill the GRE checksum of the GRE frame @f (outer IPv4). */
+static void gre_csum(uint8_t *f, size_t len)
+{
+	uint32_t sum;
+
+	put16(f + 38, 0);
+	sum = cx_csum_add(0, f + 34, len - 34);
+	put16(f + 38, (uint16_t)~cx_csum_fold(sum));
+}
+
+/* The GRE checksum of the GRE frame @f (outer IPv4) is good. */
+static bool gre_valid(const uint8_t *f, size_t len)
+{
+	return cx_csum_fold(cx_csum_add(0, f + 34, len - 34)) == 0xffff;
+}
+
+/* The IP packet at @ip (no Ethernet header) has good checksums. */
+static bool ip_valid(const uint8_t *ip, size_t n, bool v6)
+{
+	static uint8_t e[4200];
+
+	if (n + 14 > sizeof(e))
+		return false;
+	memcpy(e, mac_hdr, 12);
+	put16(e + 12, v6 ? 0x86dd : 0x0800);
+	memcpy(e + 14, ip, n);
+	return l4_valid(e, n + 14);
+}
+
+static void test_gre(void)
+{
+	static uint8_t in[4096], f[4200], scratch[CX_LSO_MAX_HDR + 2048];
+	struct cx_tun_ports t = { .gre = true };
+	const uint8_t inner_flags = MLX5_ETH_WQE_L3_INNER_CSUM |
+				    MLX5_ETH_WQE_L4_INNER_CSUM;
+	const uint8_t ckc = CX_GRE_F_CSUM | CX_GRE_F_KEY | CX_GRE_F_SEQ;
+	uint8_t h[16];
+	struct cx_rx_class rc;
+	struct cx_tun tun;
+	size_t ilen, len, hl, i;
+	uint16_t c;
+	int good;
+
+	/* parsing: Ethernet (gretap), IPv4, IPv6 inside; C, K, S */
+	ilen = build(in, false, false, 0, 300, 0x18, false);
+	hl = gre_hdr(h, ckc, 0x6558);
+	len = wrap_ip(f, false, 47, h, hl, in, ilen);
+	ok(hl == 16 && cx_tun_parse(f, len, &t, &tun) &&
+	   tun.outer.l4_proto == 47 && tun.outer.l4_off == 34 &&
+	   tun.inner_l2_off == 50 && tun.inner.l3 == CX_L3_IPV4 &&
+	   tun.inner.l3_off == 64 && tun.inner.l4 == CX_L4_TCP &&
+	   tun.inner.l4_off == 84 && tun.inner.ip_end == len,
+	   "GRE 0x6558 with C, K, S: the inner Ethernet frame after 16 bytes");
+	hl = gre_hdr(h, CX_GRE_F_KEY, 0x0800);
+	len = wrap_ip(f, false, 47, h, hl, in + 14, ilen - 14);
+	ok(cx_tun_parse(f, len, &t, &tun) && !tun.inner_l2_off &&
+	   tun.inner.l3 == CX_L3_IPV4 && tun.inner.l3_off == 42 &&
+	   tun.inner.l4 == CX_L4_TCP && tun.inner.l4_off == 62,
+	   "GRE 0x0800 with K: the inner IPv4 packet after 8 bytes");
+	ilen = build(in, true, false, 0, 300, 0x18, false);
+	hl = gre_hdr(h, 0, 0x86dd);
+	len = wrap_ip(f, true, 47, h, hl, in + 14, ilen - 14);
+	ok(cx_tun_parse(f, len, &t, &tun) && tun.outer.l3 == CX_L3_IPV6 &&
+	   tun.inner.l3 == CX_L3_IPV6 && tun.inner.l3_off == 58 &&
+	   tun.inner.l4_off == 98,
+	   "GRE 0x86dd in IPv6: the inner IPv6 packet after 4 bytes");
+	t.gre = false;
+	good = !cx_tun_parse(f, len, &t, &tun);
+	t.gre = true;
+	f[54] = CX_GRE_F_ROUTING;
+	good += !cx_tun_parse(f, len, &t, &tun);
+	f[54] = CX_GRE_F_SSR;
+	good += !cx_tun_parse(f, len, &t, &tun);
+	f[54] = 0;
+	f[55] = 1;			/* version 1 (PPTP) */
+	good += !cx_tun_parse(f, len, &t, &tun);
+	f[55] = 0;
+	put16(f + 56, 0x88be);		/* ERSPAN */
+	good += !cx_tun_parse(f, len, &t, &tun);
+	put16(f + 56, 0x86dd);
+	f[54] = ckc;			/* options past the outer packet's end */
+	put16(f + 18, 10);
+	good += !cx_tun_parse(f, len, &t, &tun);
+	put16(f + 18, 30);		/* the inner header cut by it */
+	f[54] = 0;
+	good += !cx_tun_parse(f, len, &t, &tun);
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	good += !rc.tunneled;
+	ok(good == 8,
+	   "GRE not parsed: no cap, routing, strict source route, version 1, ERSPAN, cut short");
+
+	/* TX: inner checksums filled, the GRE checksum left as given */
+	ilen = build(in, false, false, 0, 300, 0x18, false);
+	hl = gre_hdr(h, CX_GRE_F_CSUM, 0x0800);
+	len = wrap_ip(f, false, 47, h, hl, in + 14, ilen - 14);
+	put16(f + 24, 0);
+	put16(f + 38, 0x1234);
+	ok(cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L3_CSUM | inner_flags, &t) == 0 &&
+	   ipv4_hdr_valid(f + 14) && ip_valid(f + 42, len - 42, false) &&
+	   get16(f + 38) == 0x1234,
+	   "TX GRE: inner TCP/IPv4 and outer IPv4 checksums, the GRE checksum as given");
+	hl = gre_hdr(h, 0, 0x6558);
+	len = wrap_ip(f, false, 47, h, hl, in, ilen);
+	cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L3_CSUM | inner_flags, &t);
+	ok(l4_valid(f + 38, ilen), "TX gretap: the inner checksums filled");
+	hl = gre_hdr(h, CX_GRE_F_CSUM, 0x0800);
+	ilen = build(in, false, false, 0, 300, 0x18, true);
+	len = wrap_ip(f, false, 47, h, hl, in + 14, ilen - 14);
+	ok(cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM,
+			  &t) == 0 && gre_valid(f, len) &&
+	   ip_valid(f + 42, len - 42, false),
+	   "TX GRE with L4_CSUM (a GRE checksum left to the device): filled");
+	ilen = build(in, false, false, 0, 300, 0x18, false);
+	len = wrap_ip(f, false, 47, h, hl, in + 14, ilen - 14);
+	cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L4_CSUM | inner_flags, &t);
+	ok(gre_valid(f, len) && ip_valid(f + 42, len - 42, false),
+	   "TX GRE with L4_CSUM and the inner flags: the inner checksums, then the GRE one");
+	hl = gre_hdr(h, 0, 0x6558);
+	len = wrap_ip(f, false, 47, h, hl, in, ilen);
+	f[34] = CX_GRE_F_ROUTING;
+	cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L3_CSUM | inner_flags, &t);
+	ok(!l4_valid(f + 38, ilen),
+	   "TX GRE with routing (not parsed): the inner checksum is not filled");
+
+	/* RX: tunneled, the inner verdict, the GRE checksum checked */
+	hl = gre_hdr(h, ckc, 0x6558);
+	ilen = build(in, false, false, 0, 300, 0x18, true);
+	len = wrap_ip(f, false, 47, h, hl, in, ilen);
+	gre_csum(f, len);
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(rc.tunneled && rc.hds_ip_ext == (CQE_L2_OK | CQE_L3_OK | CQE_L4_OK) &&
+	   rc.l4_hdr_type == CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA &&
+	   rc.l3_hdr_type == CX_CQE_L3_HDR_IPV4,
+	   "RX gretap with C, K, S: tunneled, inner L3/L4 OK, inner header types");
+	f[len - 1] ^= 0x55;
+	gre_csum(f, len);
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(rc.tunneled && (rc.hds_ip_ext & CQE_L3_OK) &&
+	   !(rc.hds_ip_ext & CQE_L4_OK),
+	   "RX GRE, inner TCP checksum bad (GRE checksum good): no L4_OK");
+	f[len - 1] ^= 0x55;
+	put16(f + 38, get16(f + 38) ^ 0x0101);
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(rc.tunneled && !(rc.hds_ip_ext & CQE_L4_OK),
+	   "RX GRE, GRE checksum bad: no L4_OK");
+	f[23] = 50;			/* ESP: not a tunnel */
+	put16(f + 24, 0);
+	put16(f + 24, (uint16_t)~cx_csum_fold(cx_csum_add(0, f + 14, 20)));
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(!rc.tunneled && rc.l3_hdr_type == CX_CQE_L3_HDR_IPV4 &&
+	   !rc.l4_hdr_type, "RX IPv4 of another protocol: not tunneled");
+
+	/* LSO of the inner TCP, GRE checksum as GSO_PARTIAL prepares it */
+	ilen = build(in, false, false, 0, 2500, 0x18 | 0x01, false);
+	hl = gre_hdr(h, CX_GRE_F_CSUM | CX_GRE_F_KEY, 0x0800);
+	len = wrap_ip(f, false, 47, h, hl, in + 14, ilen - 14);
+	sink.n = 0;
+	ok(cx_lso_segment_tun(f, len, 1000, MLX5_ETH_WQE_L3_CSUM | inner_flags,
+			      &t, scratch, sizeof(scratch), sink_frame,
+			      &sink) == 3 && sink.n == 3,
+	   "GRE LSO: 3 segments of the inner TCP");
+	/* the GRE checksum of a full-sized segment, good for each */
+	c = 0;
+	if (sink.n == 3) {
+		memcpy(f + 34, sink.frame[0] + 34, 12);
+		gre_csum(sink.frame[0], sink.len[0]);
+		c = get16(sink.frame[0] + 38);
+	}
+	len = wrap_ip(f, false, 47, h, hl, in + 14, ilen - 14);
+	put16(f + 38, c);
+	sink.n = 0;
+	cx_lso_segment_tun(f, len, 1000, MLX5_ETH_WQE_L3_CSUM | inner_flags,
+			   &t, scratch, sizeof(scratch), sink_frame, &sink);
+	good = 0;
+	for (i = 0; i < 3 && sink.n == 3; i++) {
+		const uint8_t *s = sink.frame[i];
+		size_t n = i < 2 ? 1000 : 500, sl = 42 + 20 + 20 + n + 4;
+
+		good += sink.len[i] == sl && get16(s + 16) == sl - 14 &&
+			get16(s + 18) == 0x2000 + i && ipv4_hdr_valid(s + 14) &&
+			get16(s + 38) == c && get32(s + 42) == 42 &&
+			get16(s + 48) == sl - 46 &&
+			get16(s + 50) == 0x1000 + i && ipv4_hdr_valid(s + 46) &&
+			get32(s + 70) == 0xfffff000u + 1000 * i &&
+			(s[79] & 0x09) == (i == 2 ? 0x09 : 0) &&
+			ip_valid(s + 46, sl - 46, false) &&
+			!memcmp(s + 86, in + 54 + 1000 * i, n);
+		if (i < 2) {
+			cx_rx_classify_tun(s, sl, false, &t, &rc);
+			good += rc.tunneled && (rc.hds_ip_ext & CQE_L4_OK);
+		}
+	}
+	ok(good == 5,
+	   "GRE LSO: outer IPv4 length/id/checksum, GRE header as given (its checksum good for full segments), inner fields, payload");
+	sink.n = 0;
+	f[34] |= CX_GRE_F_ROUTING;
+	ok(cx_lso_segment_tun(f, len, 1000, MLX5_ETH_WQE_L3_CSUM | inner_flags,
+			      &t, scratch, sizeof(scratch), sink_frame,
+			      &sink) == CX_LSO_E_PARSE && sink.n == 0,
+	   "GRE LSO, GRE not parsed: no TCP/UDP for the device to segment");
+}
+
+static void test_ipip(void)
+{
+	static uint8_t in[4096], f[4200], scratch[CX_LSO_MAX_HDR + 2048];
+	struct cx_tun_ports t = { .ipip = true };
+	const uint8_t inner_flags = MLX5_ETH_WQE_L3_INNER_CSUM |
+				    MLX5_ETH_WQE_L4_INNER_CSUM;
+	struct cx_rx_class rc;
+	struct cx_tun tun;
+	size_t ilen, len, i;
+	int good;
+
+	ilen = build(in, false, false, 0, 300, 0x18, false);
+	len = wrap_ip(f, false, 4, NULL, 0, in + 14, ilen - 14);
+	ok(cx_tun_parse(f, len, &t, &tun) && tun.outer.l4_proto == 4 &&
+	   !tun.inner_l2_off && tun.inner.l3 == CX_L3_IPV4 &&
+	   tun.inner.l3_off == 34 && tun.inner.l4 == CX_L4_TCP &&
+	   tun.inner.l4_off == 54 && tun.inner.ip_end == len,
+	   "IPv4 in IPv4 (4): the inner packet after the outer header");
+	ilen = build(in, true, false, 0, 300, 0x18, false);
+	len = wrap_ip(f, false, 41, NULL, 0, in + 14, ilen - 14);
+	good = cx_tun_parse(f, len, &t, &tun) &&
+	       tun.inner.l3 == CX_L3_IPV6 && tun.inner.l4_off == 74;
+	len = wrap_ip(f, true, 41, NULL, 0, in + 14, ilen - 14);
+	good += cx_tun_parse(f, len, &t, &tun) &&
+		tun.inner.l3 == CX_L3_IPV6 && tun.inner.l4_off == 94;
+	ilen = build(in, false, false, 0, 300, 0x18, false);
+	len = wrap_ip(f, true, 4, NULL, 0, in + 14, ilen - 14);
+	good += cx_tun_parse(f, len, &t, &tun) &&
+		tun.inner.l3 == CX_L3_IPV4 && tun.inner.l4_off == 74;
+	ok(good == 3, "IPv6 in IPv4 (41), IPv6 in IPv6, IPv4 in IPv6 parsed");
+	t.ipip = false;
+	good = !cx_tun_parse(f, len, &t, &tun);
+	t.ipip = true;
+	f[54] = 0x65;			/* protocol 4, an IPv6 header inside */
+	good += !cx_tun_parse(f, len, &t, &tun);
+	f[54] = 0x45;
+	put16(f + 18, 12);		/* the outer packet ends in it */
+	good += !cx_tun_parse(f, len, &t, &tun);
+	ok(good == 3,
+	   "IP-in-IP not parsed: no cap, another IP version inside, cut short");
+
+	/* TX and RX */
+	len = wrap_ip(f, false, 4, NULL, 0, in + 14, ilen - 14);
+	put16(f + 24, 0);
+	ok(cx_csum_tx_tun(f, len, MLX5_ETH_WQE_L3_CSUM | inner_flags, &t) == 0 &&
+	   ipv4_hdr_valid(f + 14) && ip_valid(f + 34, len - 34, false),
+	   "TX IPv4 in IPv4: inner and outer checksums filled");
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	ok(rc.tunneled && rc.hds_ip_ext == (CQE_L2_OK | CQE_L3_OK | CQE_L4_OK) &&
+	   rc.l4_hdr_type == CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA,
+	   "RX IPv4 in IPv4: tunneled, inner L3/L4 OK");
+	f[len - 1] ^= 0x55;
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	good = rc.tunneled && (rc.hds_ip_ext & CQE_L3_OK) &&
+	       !(rc.hds_ip_ext & CQE_L4_OK);
+	f[len - 1] ^= 0x55;
+	f[24] ^= 1;			/* the outer IPv4 checksum */
+	cx_rx_classify_tun(f, len, false, &t, &rc);
+	good += rc.tunneled && !(rc.hds_ip_ext & (CQE_L3_OK | CQE_L4_OK));
+	ok(good == 2,
+	   "RX IPv4 in IPv4: inner TCP checksum bad, no L4_OK; outer IPv4 bad, neither");
+
+	/* LSO: both IP headers' lengths and ids per segment */
+	ilen = build(in, false, false, 0, 2500, 0x18 | 0x01, false);
+	len = wrap_ip(f, false, 4, NULL, 0, in + 14, ilen - 14);
+	sink.n = 0;
+	ok(cx_lso_segment_tun(f, len, 1000, MLX5_ETH_WQE_L3_CSUM | inner_flags,
+			      &t, scratch, sizeof(scratch), sink_frame,
+			      &sink) == 3 && sink.n == 3,
+	   "IPIP LSO: 3 segments of the inner TCP");
+	good = 0;
+	for (i = 0; i < 3 && sink.n == 3; i++) {
+		const uint8_t *s = sink.frame[i];
+		size_t n = i < 2 ? 1000 : 500, sl = 34 + 20 + 20 + n;
+
+		good += sink.len[i] == sl && get16(s + 16) == sl - 14 &&
+			get16(s + 18) == 0x2000 + i && ipv4_hdr_valid(s + 14) &&
+			get16(s + 36) == sl - 34 &&
+			get16(s + 38) == 0x1000 + i && ipv4_hdr_valid(s + 34) &&
+			get32(s + 58) == 0xfffff000u + 1000 * i &&
+			(s[67] & 0x09) == (i == 2 ? 0x09 : 0) &&
+			ip_valid(s + 34, sl - 34, false) &&
+			!memcmp(s + 74, in + 54 + 1000 * i, n);
+	}
+	ok(good == 3,
+	   "IPIP LSO: outer and inner IPv4 length/id/checksum, TCP fields, payload");
+	ilen = build(in, true, false, 0, 2500, 0x18, false);
+	len = wrap_ip(f, true, 41, NULL, 0, in + 14, ilen - 14);
+	sink.n = 0;
+	ok(cx_lso_segment_tun(f, len, 1000, inner_flags, &t, scratch,
+			      sizeof(scratch), sink_frame, &sink) == 3 &&
+	   sink.n == 3 && get16(sink.frame[2] + 18) == 40 + 20 + 500 &&
+	   get16(sink.frame[2] + 58) == 20 + 500 &&
+	   ip_valid(sink.frame[2] + 54, 40 + 20 + 500, true),
+	   "IPv6 in IPv6 LSO: both payload lengths, the inner TCP checksum");
+}
+
 int main(void)
 {
 	test_csum();
@@ -1871,6 +2228,8 @@ int main(void)
 	test_lso_udp();
 	test_vxlan();
 	test_geneve();
+	test_gre();
+	test_ipip();
 	test_wqe_errors();
 	test_inline_mode();
 	printf("1..%u\n", test_nr);
