@@ -57,12 +57,7 @@ tunnel() {
 	ip link add "$name" type "$type" local "$A_IP" remote "$B_IP" "$@" &&
 		ip -n "$NS" link add "$name" type "$type" local "$B_IP" \
 			remote "$A_IP" "$@" || return 1
-	ip link set "$name" mtu 1400
-	ip -n "$NS" link set "$name" mtu 1400
-	ip addr add "$net.1/24" dev "$name"
-	ip -n "$NS" addr add "$net.2/24" dev "$name"
-	ip link set "$name" up
-	ip -n "$NS" link set "$name" up
+	tnl_addrs "$name" "$net"
 }
 
 tunnels() {
@@ -90,63 +85,16 @@ t="ethtool -k: tx-gre-segmentation, tx-gre-csum-segmentation,"
 t+=" tx-ipxip4-segmentation, tx-ipxip6-segmentation on"
 ktap_check "$t" offloads_on
 
-# The program that makes B use the CQE's verdict (CHECKSUM_UNNECESSARY).
-xdp_at_b() {
-	if ! gen_files "$work" xdp_pass.bpf.o ||
-	   ! ip -n "$NS" link set dev "$b" xdpdrv obj "$work/xdp_pass.bpf.o" sec xdp ||
-	   ! wait_for 15 ns_carrier "$b" 1; then
-		diag "no XDP at B"
-		return 1
-	fi
-}
-setup() { tunnels && xdp_at_b; }
+setup() { tunnels && tnl_xdp_at_b "$work"; }
 ktap_check "tunnels gretap (key 1), GRE with checksums (key 2) and IPIP up; XDP at B" setup
 
-# snap: A's inner counters, the model's LSO WQEs of A (where the test port
-# is: real hardware has none to read), B's rx_csum_unnecessary_inner and
-# its stack's TCP checksum errors.
-# snap N: into V[N.key]; d KEY: V[1.KEY] - V[0.KEY].
-declare -A V
-snap() {
-	local n=$1 st
-
-	st=$(ethtool_stats "$a")
-	V[$n.tso]=$(report_get tx_tso_inner_packets <<<"$st")
-	V[$n.csum]=$(report_get tx_csum_partial_inner <<<"$st")
-	V[$n.lso]=0
-	[ "$MLX5CX_TESTPORT" != yes ] || V[$n.lso]=$(model_get "$bdf_a" wqe.LSO)
-	V[$n.rxin]=$(ethtool_stat "$b" rx_csum_unnecessary_inner "$NS")
-	V[$n.rxnone]=$(ethtool_stat "$b" rx_csum_none "$NS")
-	V[$n.tcperr]=$(snmp_get "$NS" Tcp InCsumErrors)
-}
-d() { echo $((V[1.$1] - V[0.$1])); }
-
-# tcp_copy IP PORT: A sends $work/src to IP:PORT (at B); B's copy must
-# match.  The counters around it in V (snap 0, snap 1).
-tcp_copy() {
-	local ip=$1 port=$2 m
-
-	rm -f "$work/dst"
-	snap 0
-	nsb socat -u "TCP-LISTEN:$port,bind=$ip,reuseaddr" "CREATE:$work/dst" &
-	sleep 1
-	traffic 10 socat -u "FILE:$work/src" "TCP:$ip:$port" || return 1
-	traffic 0 wait
-	snap 1
-	m="TCP to $ip:$port: $(stat -c %s "$work/dst" 2>/dev/null) bytes at B;"
-	m+=" A tx_tso_inner_packets +$(d tso) tx_csum_partial_inner +$(d csum),"
-	m+=" model wqe.LSO +$(d lso); B rx_csum_unnecessary_inner +$(d rxin)"
-	m+=" rx_csum_none +$(d rxnone), Tcp InCsumErrors +$(d tcperr)"
-	diag "$m"
-	cmp -s "$work/src" "$work/dst"
-}
 
 offloaded() {
-	tcp_copy "$1" "$2" || return 1
-	[ "$(d tso)" -gt 0 ] && [ "$(d csum)" -gt 0 ] &&
-		{ [ "$MLX5CX_TESTPORT" != yes ] || [ "$(d lso)" -gt 0 ]; } &&
-		[ "$(d rxin)" -gt 0 ] && [ "$(d tcperr)" = 0 ] &&
-		[ "$(d rxnone)" -le 4 ]
+	tnl_tcp_copy "$work" "$1" "$2" || return 1
+	[ "$(tnl_d tso)" -gt 0 ] && [ "$(tnl_d csum)" -gt 0 ] &&
+		{ [ "$MLX5CX_TESTPORT" != yes ] || [ "$(tnl_d lso)" -gt 0 ]; } &&
+		[ "$(tnl_d rxin)" -gt 0 ] && [ "$(tnl_d tcperr)" = 0 ] &&
+		[ "$(tnl_d rxnone)" -le 4 ]
 }
 t="TCP intact, inner TSO and checksums by the device (A, model),"
 t+=" rx_csum_unnecessary_inner at B"
@@ -195,17 +143,17 @@ EOF
 }
 
 bad_inner() {
-	snap 0
+	tnl_snap 0
 	nsb socat -u "TCP-LISTEN:7000,bind=10.51.0.2,reuseaddr" /dev/null &
 	sleep 1
 	inject_bad 10 || return 1
 	sleep 1
 	kill %% 2>/dev/null
 	wait
-	snap 1
+	tnl_snap 1
 	diag "10 GRE frames with a bad inner TCP checksum: B" \
-		"rx_csum_unnecessary_inner +$(d rxin), Tcp InCsumErrors +$(d tcperr)"
-	[ "$(d rxin)" = 0 ] && [ "$(d tcperr)" -ge 10 ]
+		"rx_csum_unnecessary_inner +$(tnl_d rxin), Tcp InCsumErrors +$(tnl_d tcperr)"
+	[ "$(tnl_d rxin)" = 0 ] && [ "$(tnl_d tcperr)" -ge 10 ]
 }
 t="GRE frame with a corrupted inner TCP checksum:"
 t+=" not rx_csum_unnecessary_inner at B, dropped by its stack"
@@ -217,10 +165,10 @@ gso_off() {
 	local rc=0
 
 	ethtool -K "$a" tx-gre-segmentation off || return 1
-	tcp_copy 10.50.0.2 5104 || rc=1
+	tnl_tcp_copy "$work" 10.50.0.2 5104 || rc=1
 	ethtool -K "$a" tx-gre-segmentation on
-	[ $rc = 0 ] && [ "$(d tso)" = 0 ] && [ "$(d lso)" = 0 ] &&
-		[ "$(d csum)" -gt 0 ] && [ "$(d tcperr)" = 0 ]
+	[ $rc = 0 ] && [ "$(tnl_d tso)" = 0 ] && [ "$(tnl_d lso)" = 0 ] &&
+		[ "$(tnl_d csum)" -gt 0 ] && [ "$(tnl_d tcperr)" = 0 ]
 }
 t="gretap with tx-gre-segmentation off at A: TCP intact,"
 t+=" segmented by the stack (no inner TSO, no LSO WQE)"

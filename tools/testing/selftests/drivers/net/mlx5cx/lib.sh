@@ -973,6 +973,76 @@ driver_pair_up() {
 	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 }
 
+# The tunnel tests' helpers (tunnel.sh, gre.sh): A and B (in $NS) each end
+# of tunnel devices over the ports, TCP copied through them and counted.
+
+# tnl_addrs NAME NET: tunnel device NAME, made at both ends, gets NET.1 at
+# A and NET.2 at B, an MTU of 1400 (room for any of the outer headers),
+# and goes up.
+tnl_addrs() {
+	ip link set "$1" mtu 1400 &&
+		ip -n "$NS" link set "$1" mtu 1400 &&
+		ip addr add "$2.1/24" dev "$1" &&
+		ip -n "$NS" addr add "$2.2/24" dev "$1" &&
+		ip link set "$1" up &&
+		ip -n "$NS" link set "$1" up
+}
+
+# tnl_xdp_at_b DIR: an XDP program on B's port (built into DIR), which
+# makes B's receive path use the CQE's checksum verdict
+# (CHECKSUM_UNNECESSARY) rather than CHECKSUM_COMPLETE.
+tnl_xdp_at_b() {
+	if ! gen_files "$1" xdp_pass.bpf.o ||
+	   ! ip -n "$NS" link set dev "$b" xdpdrv obj "$1/xdp_pass.bpf.o" sec xdp ||
+	   ! wait_for 15 ns_carrier "$b" 1; then
+		diag "no XDP at B"
+		return 1
+	fi
+}
+
+# tnl_snap N: A's inner counters, the model's LSO WQEs of A (where the
+# test port is: real hardware has none to read), B's
+# rx_csum_unnecessary_inner and rx_csum_none and its stack's TCP and UDP
+# checksum errors, into TNL[N.key]; tnl_d KEY: TNL[1.KEY] - TNL[0.KEY].
+declare -A TNL
+tnl_snap() {
+	local n=$1 st
+
+	st=$(ethtool_stats "$a")
+	TNL[$n.tso]=$(report_get tx_tso_inner_packets <<<"$st")
+	TNL[$n.csum]=$(report_get tx_csum_partial_inner <<<"$st")
+	TNL[$n.lso]=0
+	[ "$MLX5CX_TESTPORT" != yes ] || TNL[$n.lso]=$(model_get "$bdf_a" wqe.LSO)
+	TNL[$n.rxin]=$(ethtool_stat "$b" rx_csum_unnecessary_inner "$NS")
+	TNL[$n.rxnone]=$(ethtool_stat "$b" rx_csum_none "$NS")
+	TNL[$n.tcperr]=$(snmp_get "$NS" Tcp InCsumErrors)
+	TNL[$n.udperr]=$(snmp_get "$NS" Udp InCsumErrors)
+}
+tnl_d() { echo $((TNL[1.$1] - TNL[0.$1])); }
+
+# tnl_tcp_copy DIR IP PORT: A sends DIR/src to IP:PORT (at B); B's copy,
+# DIR/dst, must match.  The counters around it in TNL (tnl_snap 0 and 1).
+tnl_tcp_copy() {
+	local dir=$1 ip=$2 port=$3 m
+
+	rm -f "$dir/dst"
+	tnl_snap 0
+	ip netns exec "$NS" socat -u "TCP-LISTEN:$port,bind=$ip,reuseaddr" \
+		"CREATE:$dir/dst" &
+	sleep 1
+	traffic 10 socat -u "FILE:$dir/src" "TCP:$ip:$port" || return 1
+	traffic 0 wait
+	tnl_snap 1
+	m="TCP to $ip:$port: $(stat -c %s "$dir/dst" 2>/dev/null) bytes at B;"
+	m+=" A tx_tso_inner_packets +$(tnl_d tso) tx_csum_partial_inner"
+	m+=" +$(tnl_d csum), model wqe.LSO +$(tnl_d lso); B"
+	m+=" rx_csum_unnecessary_inner +$(tnl_d rxin) rx_csum_none"
+	m+=" +$(tnl_d rxnone), Tcp InCsumErrors +$(tnl_d tcperr), Udp"
+	m+=" InCsumErrors +$(tnl_d udperr)"
+	diag "$m"
+	cmp -s "$dir/src" "$dir/dst"
+}
+
 # eth_adev BDF: the function's Ethernet auxiliary device (mlx5_core.eth.N),
 # the device the netdev's driver binds to.
 eth_adev() {

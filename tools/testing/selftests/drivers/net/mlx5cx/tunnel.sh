@@ -62,12 +62,7 @@ tunnel() {
 	ip link add "$name" type "$type" id "$id" remote "$B_IP" "$@" &&
 		ip -n "$NS" link add "$name" type "$type" id "$id" \
 			remote "$A_IP" "$@" || return 1
-	ip link set "$name" mtu 1400
-	ip -n "$NS" link set "$name" mtu 1400
-	ip addr add "$net.1/24" dev "$name"
-	ip -n "$NS" addr add "$net.2/24" dev "$name"
-	ip link set "$name" up
-	ip -n "$NS" link set "$name" up
+	tnl_addrs "$name" "$net"
 }
 
 tunnels() {
@@ -91,56 +86,16 @@ offloads_on() {
 }
 ktap_check "ethtool -k: tx-udp_tnl-segmentation and tx-udp_tnl-csum-segmentation on" offloads_on
 
-# The program that makes B use the CQE's verdict (CHECKSUM_UNNECESSARY).
-xdp_at_b() {
-	gen_files "$work" xdp_pass.bpf.o &&
-		ip -n "$NS" link set dev "$b" xdpdrv obj "$work/xdp_pass.bpf.o" sec xdp &&
-		wait_for 15 ns_carrier "$b" 1
-}
-setup() { tunnels && xdp_at_b; }
+setup() { tunnels && tnl_xdp_at_b "$work"; }
 ktap_check "tunnels VXLAN 4789, VXLAN 8472 (udpcsum), GENEVE 6081 and 6082 up; XDP at B" setup
 
-# snap: A's inner counters, the model's LSO WQEs of A (where the test port
-# is: real hardware has none to read), B's
-# rx_csum_unnecessary_inner and its stack's checksum errors.
-# snap N: into V[N.key]; d KEY: V[1.KEY] - V[0.KEY].
-declare -A V
-snap() {
-	local n=$1 st
-
-	st=$(ethtool_stats "$a")
-	V[$n.tso]=$(report_get tx_tso_inner_packets <<<"$st")
-	V[$n.csum]=$(report_get tx_csum_partial_inner <<<"$st")
-	V[$n.lso]=0
-	[ "$MLX5CX_TESTPORT" != yes ] || V[$n.lso]=$(model_get "$bdf_a" wqe.LSO)
-	V[$n.rxin]=$(ethtool_stat "$b" rx_csum_unnecessary_inner "$NS")
-	V[$n.tcperr]=$(snmp_get "$NS" Tcp InCsumErrors)
-	V[$n.udperr]=$(snmp_get "$NS" Udp InCsumErrors)
-}
-d() { echo $((V[1.$1] - V[0.$1])); }
-
-# tcp_copy IP PORT: A sends $work/src to IP:PORT (at B); B's copy must
-# match.  The counters around it in V (snap 0, snap 1).
-tcp_copy() {
-	local ip=$1 port=$2
-
-	rm -f "$work/dst"
-	snap 0
-	nsb socat -u "TCP-LISTEN:$port,bind=$ip,reuseaddr" "CREATE:$work/dst" &
-	sleep 1
-	traffic 10 socat -u "FILE:$work/src" "TCP:$ip:$port" || return 1
-	traffic 0 wait
-	snap 1
-	diag "TCP to $ip:$port: $(stat -c %s "$work/dst" 2>/dev/null) bytes at B; A tx_tso_inner_packets +$(d tso) tx_csum_partial_inner +$(d csum), model wqe.LSO +$(d lso); B rx_csum_unnecessary_inner +$(d rxin), Tcp InCsumErrors +$(d tcperr), Udp InCsumErrors +$(d udperr)"
-	cmp -s "$work/src" "$work/dst"
-}
 
 offloaded() {
-	tcp_copy "$1" "$2" || return 1
-	[ "$(d tso)" -gt 0 ] && [ "$(d csum)" -gt 0 ] &&
-		{ [ "$MLX5CX_TESTPORT" != yes ] || [ "$(d lso)" -gt 0 ]; } &&
-		[ "$(d rxin)" -gt 0 ] && [ "$(d tcperr)" = 0 ] &&
-		[ "$(d udperr)" = 0 ]
+	tnl_tcp_copy "$work" "$1" "$2" || return 1
+	[ "$(tnl_d tso)" -gt 0 ] && [ "$(tnl_d csum)" -gt 0 ] &&
+		{ [ "$MLX5CX_TESTPORT" != yes ] || [ "$(tnl_d lso)" -gt 0 ]; } &&
+		[ "$(tnl_d rxin)" -gt 0 ] && [ "$(tnl_d tcperr)" = 0 ] &&
+		[ "$(tnl_d udperr)" = 0 ]
 }
 ktap_check "VXLAN 4789: TCP intact, inner TSO and checksums by the device (A, model), rx_csum_unnecessary_inner at B" \
 	offloaded 10.42.0.2 5001
@@ -188,26 +143,26 @@ EOF
 }
 
 bad_inner() {
-	snap 0
+	tnl_snap 0
 	nsb socat -u "TCP-LISTEN:7000,bind=10.42.0.2,reuseaddr" /dev/null &
 	sleep 1
 	inject_bad 10 || return 1
 	sleep 1
 	kill %% 2>/dev/null
 	wait
-	snap 1
-	diag "10 VXLAN frames with a bad inner TCP checksum: B rx_csum_unnecessary_inner +$(d rxin), Tcp InCsumErrors +$(d tcperr)"
-	[ "$(d rxin)" = 0 ] && [ "$(d tcperr)" -ge 10 ]
+	tnl_snap 1
+	diag "10 VXLAN frames with a bad inner TCP checksum: B rx_csum_unnecessary_inner +$(tnl_d rxin), Tcp InCsumErrors +$(tnl_d tcperr)"
+	[ "$(tnl_d rxin)" = 0 ] && [ "$(tnl_d tcperr)" -ge 10 ]
 }
 ktap_check "VXLAN frame with a corrupted inner TCP checksum: not rx_csum_unnecessary_inner at B, dropped by its stack" \
 	bad_inner
 
 # Nothing offloaded: the stack did it all, and B's device parsed nothing.
 not_offloaded() {
-	tcp_copy "$1" "$2" || return 1
-	[ "$(d tso)" = 0 ] && [ "$(d csum)" = 0 ] && [ "$(d lso)" = 0 ] &&
-		[ "$(d rxin)" = 0 ] && [ "$(d tcperr)" = 0 ] &&
-		[ "$(d udperr)" = 0 ]
+	tnl_tcp_copy "$work" "$1" "$2" || return 1
+	[ "$(tnl_d tso)" = 0 ] && [ "$(tnl_d csum)" = 0 ] && [ "$(tnl_d lso)" = 0 ] &&
+		[ "$(tnl_d rxin)" = 0 ] && [ "$(tnl_d tcperr)" = 0 ] &&
+		[ "$(tnl_d udperr)" = 0 ]
 }
 port_off() {
 	local rc=0
