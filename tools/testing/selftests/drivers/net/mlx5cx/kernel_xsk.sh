@@ -13,9 +13,14 @@
 # each mode our driver has today: SKB (generic XDP, copy) and DRV (native
 # XDP, copy); one test point each, a case it skips a skip with its
 # reason. A case that fails here runs once more on the kernel's lo (SKB
-# mode, no driver of ours): failing there as well, it is the kernel's or
-# the tool's, a skip that says so with the tool's first error; else a
-# failure. The tool waits 3 s for all it sent (4096 frames in most
+# mode, no driver of ours), or where lo cannot take it (multi-buffer
+# cases) on a veth pair as test_xsk.sh's default: failing there as well,
+# it is the kernel's or the tool's, a skip that says so with the tool's
+# first error; else a failure. (6.12's tool has such bugs: its receive
+# loop, when a batch of 64 descriptors ends inside a 3-descriptor 9000
+# byte frame, puts the descriptors back but not its expected packet, and
+# reports "expected pkt_nb N, got N-1" whenever the receiver falls
+# behind.) The tool waits 3 s for all it sent (4096 frames in most
 # cases): a case that only ran out of that time runs once more, and the
 # VM has a thread per vCPU. Zero copy (ZC) is not offered yet: the tool's
 # own verdict on it is one skip with its reason. Around that: the frames
@@ -96,6 +101,34 @@ xsk() {
 	grep -E '^(not )?ok 1( |$)' "$4" | head -n 1
 }
 
+# xsk2 IF1 IF2 MODE I OUT: xsk with the tool's two sockets on two
+# interfaces (its default setup: a veth pair).
+xsk2() {
+	(cd "$XSK" && timeout 300 ./xskxceiver -i "$1" -i "$2" -m "$3" -t "$4") \
+		> "$5" 2>&1
+	grep -E '^(not )?ok 1( |$)' "$5" | head -n 1
+}
+
+# on_veth I: case I in SKB mode over a veth pair, as the kernel's
+# test_xsk.sh runs it by default (no driver of ours either): for the
+# cases lo cannot take (multi-buffer ones: lo's MTU path has no XDP
+# frags). Its verdict line.
+on_veth() {
+	if [ ! -e /sys/class/net/xv0 ]; then
+		modprobe veth &&
+			ip link add xv0 numtxqueues 4 numrxqueues 4 type veth \
+				peer name xv1 numtxqueues 4 numrxqueues 4 || return 0
+		sysctl -qw net.ipv6.conf.xv0.disable_ipv6=1 net.ipv6.conf.xv1.disable_ipv6=1
+		ip link set xv0 up
+		ip link set xv1 up
+	fi
+	ip link set xv0 xdpgeneric off
+	ip link set xv1 xdpgeneric off
+	ip link set xv0 mtu 1500
+	ip link set xv1 mtu 1500
+	xsk2 xv0 xv1 skb "$1" "$work/veth.$1"
+}
+
 # on_lo I: case I in SKB mode on the kernel's loopback device lo, where
 # no driver of ours takes part (generic XDP, the stack's own copy path):
 # its verdict line. lo's MTU restored after.
@@ -137,9 +170,13 @@ run_case() {
 		fi
 		lo=$(on_lo "$i")
 		diag "the same case on lo (SKB mode, no driver of ours): ${lo:-no verdict}"
+		if [ -z "$lo" ] || [[ $lo == *"# SKIP"* ]]; then
+			lo=$(on_veth "$i")
+			diag "on a veth pair (SKB mode, no driver of ours): ${lo:-no verdict}"
+		fi
 		if [[ $lo == "not ok"* ]]; then
 			ktap_skip "xsk ${m^^} $name" \
-				"fails on lo too (the kernel's AF_XDP copy path): ${err:-$line}"
+				"fails with no driver of ours too (lo or veth: the kernel's AF_XDP copy path or the tool): ${err:-$line}"
 		else
 			ktap_fail "xsk ${m^^} $name"
 		fi ;;
@@ -197,5 +234,6 @@ cleanup() {
 }
 ktap_check "loopback and promiscuous mode off again" cleanup
 no_complaints "no mlx5 errors or warnings in the kernel log"
+[ ! -e /sys/class/net/xv0 ] || ip link del xv0
 rm -rf "$work"
 ktap_finish
