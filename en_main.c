@@ -1580,10 +1580,7 @@ static int mlx5e_set_loopback(struct mlx5e_priv *priv, bool on)
 	err = mlx5e_port_set_loopback(mdev, on);
 	if (err || !test_bit(MLX5E_STATE_OPENED, &priv->state))
 		return err;
-	err = mlx5e_port_set_admin(mdev, false);
-	if (!err)
-		err = mlx5e_port_set_admin(mdev, true);
-	return err;
+	return mlx5e_port_retrain(mdev);
 }
 
 static int mlx5e_set_features(struct net_device *netdev,

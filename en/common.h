@@ -54,5 +54,6 @@ int mlx5e_port_set_fec(struct mlx5_core_dev *mdev, u16 mode);
 int mlx5e_port_lanes(struct mlx5_core_dev *mdev, u8 *lanes);
 bool mlx5e_port_loopback_supported(struct mlx5_core_dev *mdev);
 int mlx5e_port_set_loopback(struct mlx5_core_dev *mdev, bool on);
+int mlx5e_port_retrain(struct mlx5_core_dev *mdev);
 
 #endif /* __MLX5_EN_COMMON_H__ */

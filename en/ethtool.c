@@ -749,9 +749,7 @@ static int mlx5e_set_fecparam(struct net_device *netdev,
 			   i < 0 ? "auto" : mlx5e_fec_modes[i].name);
 	if (err || !test_bit(MLX5E_STATE_OPENED, &priv->state))
 		goto out;
-	err = mlx5e_port_set_admin(priv->mdev, false);
-	if (!err)
-		err = mlx5e_port_set_admin(priv->mdev, true);
+	err = mlx5e_port_retrain(priv->mdev);
 out:
 	mutex_unlock(&priv->state_lock);
 	return err;

@@ -122,6 +122,23 @@ int mlx5e_port_set_admin(struct mlx5_core_dev *mdev, bool up)
 	return mlx5e_reg(mdev, in, out, sizeof(out), MLX5E_REG_PAOS, true);
 }
 
+/**
+ * mlx5e_port_retrain() - take the link down and up again (PAOS), so that
+ * it trains with what was just asked of the port (FEC, loopback)
+ * @mdev: the device
+ *
+ * Return: 0 or a command error.
+ */
+int mlx5e_port_retrain(struct mlx5_core_dev *mdev)
+{
+	int err;
+
+	err = mlx5e_port_set_admin(mdev, false);
+	if (!err)
+		err = mlx5e_port_set_admin(mdev, true);
+	return err;
+}
+
 int mlx5e_port_oper_up(struct mlx5_core_dev *mdev, bool *up)
 {
 	u32 in[MLX5_ST_SZ_DW(paos_reg)] = {};
