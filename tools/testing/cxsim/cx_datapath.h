@@ -232,7 +232,10 @@ struct cx_rx_class {
 	uint8_t l4_hdr_type;	/* CQE_L4_HDR_TYPE_* */
 	uint8_t l3_hdr_type;	/* CX_CQE_L3_HDR_* */
 	uint16_t check_sum;	/* host order: the 16-bit ones' sum, see below */
-	/* VXLAN on a known port: the OK bits and header types are the inner headers'. */
+	/*
+	 * A tunnel the device parses (VXLAN on a known port, GENEVE, GRE,
+	 * IP-in-IP): the OK bits and header types are the inner headers'.
+	 */
 	bool tunneled;
 };
 
