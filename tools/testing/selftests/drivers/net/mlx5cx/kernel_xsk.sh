@@ -93,21 +93,17 @@ umem_refused() {
 		grep -q 'thread_common_ops:[0-9]*\]: ERROR: 22/' "$2"
 }
 
-# xsk IF MODE I OUT: xskxceiver's case I (from 0) alone on IF in MODE,
-# its output in OUT; its verdict line ("ok 1 ...", "not ok 1 ...").
-xsk() {
-	(cd "$XSK" && timeout 300 ./xskxceiver -i "$1" -i "$1" -m "$2" -t "$3") \
-		> "$4" 2>&1
-	grep -E '^(not )?ok 1( |$)' "$4" | head -n 1
-}
-
-# xsk2 IF1 IF2 MODE I OUT: xsk with the tool's two sockets on two
-# interfaces (its default setup: a veth pair).
+# xsk2 IF1 IF2 MODE I OUT: xskxceiver's case I (from 0) alone in MODE,
+# its two sockets on IF1 and IF2 (its default setup: a veth pair), its
+# output in OUT; its verdict line ("ok 1 ...", "not ok 1 ...").
 xsk2() {
 	(cd "$XSK" && timeout 300 ./xskxceiver -i "$1" -i "$2" -m "$3" -t "$4") \
 		> "$5" 2>&1
 	grep -E '^(not )?ok 1( |$)' "$5" | head -n 1
 }
+
+# xsk IF MODE I OUT: xsk2 with both sockets on IF (real-NIC mode).
+xsk() { xsk2 "$1" "$@"; }
 
 # on_veth I: case I in SKB mode over a veth pair, as the kernel's
 # test_xsk.sh runs it by default (no driver of ours either): for the
