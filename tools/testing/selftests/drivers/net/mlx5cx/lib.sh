@@ -839,9 +839,19 @@ ping_exact() {
 	! grep -q 'wrong data' <<<"$out" && grep -q ' 0% packet loss' <<<"$out"
 }
 
-# Kernel log lines at warning level or worse that name mlx5, since MARK.
+# Kernel log lines at warning level or worse that name mlx5 (the kernel's
+# release in a report's CPU line, such as the debug kernel's
+# 6.12.118-mlx5cx-debug, does not count).
 mlx5_complaints() {
-	dmesg --level=emerg,alert,crit,err,warn | grep -i mlx5 |
+	dmesg --level=emerg,alert,crit,err,warn |
+		awk -v rel="$(uname -r)" '{
+			l = $0
+			i = index(l, rel)
+			if (i)
+				l = substr(l, 1, i - 1) substr(l, i + length(rel))
+			if (tolower(l) ~ /mlx5/)
+				print
+		}' |
 		grep -v -e 'loading out-of-tree module' -e 'module verification failed' \
 			-e 'Modules linked in:'
 }
