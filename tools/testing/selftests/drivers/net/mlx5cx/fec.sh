@@ -161,6 +161,7 @@ no_complaints "no mlx5 error or warning but the refusals" "FEC: "
 distro_fec() {
 	local conf act adm conf_rs c0 c mc
 
+	distro_here || return 1
 	pair_down
 	rmmod mlx5_core || return 1
 	modprobe mlx5_core || return 1

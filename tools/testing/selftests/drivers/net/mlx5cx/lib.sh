@@ -965,6 +965,18 @@ ours_pair_up() {
 	ktap_check "both links up with carrier ($b in netns $NS)" pair_up "$a" "$b"
 }
 
+# distro_built: the distribution's mlx5_core is there, built for the
+# Debian kernel alone.  distro_here: the same, and on another kernel (the
+# debug kernel) the current point skips, saying so.  on_distro CMD...: CMD
+# where it is there, else that skip.
+distro_built() { [ "${VM_KERNEL:-debian}" = debian ]; }
+distro_here() {
+	distro_built && return 0
+	needs "the distribution driver is built for the Debian kernel, not $(uname -r)"
+	return 1
+}
+on_distro() { distro_here && "$@"; }
+
 # driver_pair_up: ours_pair_up, or with DRIVER=distro the same two points
 # on the distribution's mlx5_core (modprobe), which sets bdf_a, bdf_b, a
 # and b alike.

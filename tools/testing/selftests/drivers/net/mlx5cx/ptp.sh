@@ -368,10 +368,7 @@ ktap_check "rmmod: no mlx5_ptp clock left" test -z "$(mlx5_phcs)"
 
 # The distribution's driver on the same timer (device_frequency_khz).
 distro_phc() {
-	if [ "${VM_KERNEL:-debian}" != debian ]; then
-		needs "the distribution driver is built for the Debian kernel, not $(uname -r)"
-		return 1
-	fi
+	distro_here || return 1
 	modprobe mlx5_core || return 1
 	! ours_loaded && all_bound mlx5_core || return 1
 	phc=$(phc_of "$bdf_a") || return 1
