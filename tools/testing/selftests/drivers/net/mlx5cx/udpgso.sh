@@ -68,7 +68,9 @@ def datagram(k, size):
 
 # udp_recv FAMILY IP OUT: in B's netns, the receiver; writes $work/OUT.ready
 # once bound, then "received N bytes B bad X dup D" to $work/OUT when it
-# has N datagrams of the plan or none came for 5 s.
+# has N datagrams of the plan, or none came for 5 s after the first, or
+# none at all in 60 s (the sender's start, a Python process, can take
+# seconds on a slow guest).
 udp_recv() {
 	nsb python3 - "$@" "$work" "$(cut -d' ' -f1 "$work/plan")" <<EOF &
 import socket, sys, os
@@ -78,7 +80,7 @@ ip, out, work, want = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 s = socket.socket(fam, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, 33, 32 << 20)  # SO_RCVBUFFORCE
 s.bind((ip, $PORT))
-s.settimeout(5)
+s.settimeout(60)
 open(os.path.join(work, out + ".ready"), "w").close()
 seen, nbytes, bad, dup = set(), 0, 0, 0
 while len(seen) < want:
@@ -86,6 +88,7 @@ while len(seen) < want:
         d = s.recv(65536)
     except socket.timeout:
         break
+    s.settimeout(5)
     nbytes += len(d)
     k = int.from_bytes(d[:4], "big") if len(d) >= 8 else -1
     if k < 0 or d != datagram(k, int.from_bytes(d[4:8], "big")):
