@@ -660,6 +660,7 @@ struct mlx5e_icosq {
  * @umr_mkey_be: the same, big endian
  * @rqn: RQ number
  * @ix: queue index
+ * @ch: its channel
  * @hwtstamp: the netdev's hardware timestamping (&mlx5e_priv.hwtstamp)
  * @state: MLX5E_RQ_STATE_*
  * @recover_work: recovery after an error CQE
@@ -706,6 +707,7 @@ struct mlx5e_rq {
 	const struct kernel_hwtstamp_config *hwtstamp;
 	unsigned long state;
 	u16 ix;
+	struct mlx5e_channel *ch;
 
 	/* control path */
 	struct work_struct recover_work;

@@ -836,6 +836,7 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 		goto err_cq;
 
 	rq->ix = c->ix;
+	rq->ch = c;
 	rq->netdev = c->netdev;
 	rq->pdev = c->mdev->device;
 	rq->hwtstamp = &c->priv->hwtstamp;

@@ -476,8 +476,7 @@ static void mlx5e_rx_err_cqe(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe)
 	mlx5e_rq_stats_inc(rq, &rq->stats->wqe_err);
 	if (get_cqe_opcode(cqe) == MLX5E_CQE_RESP_ERR &&
 	    !test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
-		queue_work(container_of(rq, struct mlx5e_channel,
-					rq)->priv->wq, &rq->recover_work);
+		queue_work(rq->ch->priv->wq, &rq->recover_work);
 }
 
 static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
@@ -736,8 +735,7 @@ static bool mlx5e_rx_request_reset(struct mlx5e_rq *rq)
 	if (test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
 		return false;
 	set_bit(MLX5E_RQ_STATE_BAD_CQE, &rq->state);
-	queue_work(container_of(rq, struct mlx5e_channel, rq)->priv->wq,
-		   &rq->recover_work);
+	queue_work(rq->ch->priv->wq, &rq->recover_work);
 	return true;
 }
 
@@ -1200,7 +1198,7 @@ static bool mlx5e_cqd_title_bad(struct mlx5e_rq *rq,
 	/* Once: a recovery's drain may come to the same title again. */
 	if (test_and_set_bit(MLX5E_RQ_STATE_CQ_BAD, &rq->state))
 		return true;
-	priv = container_of(rq, struct mlx5e_channel, rq)->priv;
+	priv = rq->ch->priv;
 	mlx5e_rq_stats_inc(rq, &rq->stats->cqe_compress_err);
 	netdev_err(rq->netdev,
 		   "RQ 0x%x: compressed CQE block of %u CQEs at CQ index %u (CQ of %u): reopening the channels\n",
