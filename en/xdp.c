@@ -427,8 +427,7 @@ static bool mlx5e_xdpsq_poll(struct mlx5e_xdpsq *sq, bool napi)
 		mlx5_cqwq_pop(cqwq);
 		n++;
 		if (unlikely(get_cqe_opcode(cqe) == MLX5E_CQE_REQ_ERR)) {
-			mlx5e_xdp_stat(&sq->rq_stats->syncp,
-				       &sq->rq_stats->xdp_tx_err);
+			mlx5e_xdp_stat(sq->err_syncp, sq->err_stat);
 			if (test_bit(MLX5E_XDPSQ_STATE_ENABLED, &sq->state) &&
 			    !test_and_set_bit(MLX5E_XDPSQ_STATE_RECOVERING,
 					      &sq->state))
@@ -532,8 +531,7 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 					    MLX5_SQC_STATE_RDY);
 	}
 	if (!err) {
-		mlx5e_xdp_stat(&sq->rq_stats->syncp,
-			       &sq->rq_stats->xdp_tx_recover);
+		mlx5e_xdp_stat(sq->err_syncp, sq->recover_stat);
 		spin_lock_bh(&sq->lock);
 		clear_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state);
 		spin_unlock_bh(&sq->lock);
@@ -972,18 +970,14 @@ int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 
 /* ---- the XDP send queue: open and close ----------------------------- */
 
-/**
- * mlx5e_open_xdpsq() - the channel's XDP SQ, ready to send
- * @c: the channel
- * @params: the parameters
- *
- * The SQ goes to RDY here: nothing is posted on it before the channel's
- * NAPI runs.
- *
- * Return: 0 or a negative errno, nothing left behind.
+/*
+ * An XDP SQ of the channel, ready to send. The SQ goes to RDY here:
+ * nothing is posted on it before the channel's NAPI runs. NULL and
+ * *@errp on failure, nothing left behind.
  */
-int mlx5e_open_xdpsq(struct mlx5e_channel *c,
-		     const struct mlx5e_params *params)
+static struct mlx5e_xdpsq *mlx5e_xdpsq_create(struct mlx5e_channel *c,
+					      const struct mlx5e_params *params,
+					      int *errp)
 {
 	struct mlx5e_channel_stats *stats = &c->priv->channel_stats[c->ix];
 	int node = cpu_to_node(c->cpu);
@@ -992,8 +986,10 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 	int err;
 
 	sq = kvzalloc_node(sizeof(*sq), GFP_KERNEL, node);
-	if (!sq)
-		return -ENOMEM;
+	if (!sq) {
+		*errp = -ENOMEM;
+		return NULL;
+	}
 	err = mlx5e_create_cq(c, &sq->cq, params, false, params->log_sq_size);
 	if (err)
 		goto err_free;
@@ -1025,6 +1021,9 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 		set_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);
 	sq->rq_stats = &stats->rq;
 	sq->xmit_stats = &stats->xdp_xmit;
+	sq->err_syncp = &stats->rq.syncp;
+	sq->err_stat = &stats->rq.xdp_tx_err;
+	sq->recover_stat = &stats->rq.xdp_tx_recover;
 	INIT_WORK(&sq->recover_work, mlx5e_xdpsq_err_cqe_work);
 
 	err = mlx5e_create_sq_cmd(c, params, &sq->wq, sq->cq.mcq.cqn, false,
@@ -1036,8 +1035,7 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 				    MLX5_SQC_STATE_RDY);
 	if (err)
 		goto err_obj;
-	c->xdpsq = sq;
-	return 0;
+	return sq;
 
 err_obj:
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
@@ -1049,16 +1047,29 @@ err_cq:
 	mlx5e_destroy_cq(c->mdev, &sq->cq);
 err_free:
 	kvfree(sq);
-	return err;
+	*errp = err;
+	return NULL;
 }
 
 /**
- * mlx5e_close_xdpsq() - destroy the channel's XDP SQ
- * @c: the channel, its NAPI off
+ * mlx5e_open_xdpsq() - the channel's XDP SQ, ready to send
+ * @c: the channel
+ * @params: the parameters
+ *
+ * Return: 0 or a negative errno, nothing left behind.
  */
-void mlx5e_close_xdpsq(struct mlx5e_channel *c)
+int mlx5e_open_xdpsq(struct mlx5e_channel *c,
+		     const struct mlx5e_params *params)
 {
-	struct mlx5e_xdpsq *sq = c->xdpsq;
+	int err = 0;
+
+	c->xdpsq = mlx5e_xdpsq_create(c, params, &err);
+	return err;
+}
+
+static void mlx5e_xdpsq_destroy(struct mlx5e_channel *c,
+				struct mlx5e_xdpsq *sq)
+{
 
 	/* Deactivated: no recovery was queued after this one ran. */
 	cancel_work_sync(&sq->recover_work);
@@ -1071,6 +1082,15 @@ void mlx5e_close_xdpsq(struct mlx5e_channel *c)
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
 	mlx5e_destroy_cq(c->mdev, &sq->cq);
 	kvfree(sq);
+}
+
+/**
+ * mlx5e_close_xdpsq() - destroy the channel's XDP SQ
+ * @c: the channel, its NAPI off
+ */
+void mlx5e_close_xdpsq(struct mlx5e_channel *c)
+{
+	mlx5e_xdpsq_destroy(c, c->xdpsq);
 	c->xdpsq = NULL;
 }
 

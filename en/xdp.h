@@ -140,6 +140,9 @@ enum {
  * @state: MLX5E_XDPSQ_STATE_*
  * @rq_stats: XDP_TX counters (the channel's RQ, written in NAPI)
  * @xmit_stats: ndo_xdp_xmit counters (written under @lock)
+ * @err_syncp: the counters of error completions and recoveries
+ * @err_stat: error completions (&mlx5e_rq_stats.xdp_tx_err)
+ * @recover_stat: recoveries (xdp_tx_recover)
  * @ch: the channel
  * @recover_work: recovery after an error CQE
  */
@@ -171,6 +174,9 @@ struct mlx5e_xdpsq {
 	unsigned long state;
 	struct mlx5e_rq_stats *rq_stats;
 	struct mlx5e_xdp_xmit_stats *xmit_stats;
+	struct u64_stats_sync *err_syncp;
+	u64_stats_t *err_stat;
+	u64_stats_t *recover_stat;
 
 	/* control path */
 	struct mlx5e_channel *ch;
