@@ -32,6 +32,8 @@
 #include "lib/wq.h"
 #include "lib/vxlan.h"
 
+struct xsk_buff_pool;
+
 #define MLX5E_MAX_NUM_CHANNELS		64
 #define MLX5E_NUM_TC			1
 
@@ -299,6 +301,30 @@ struct mlx5e_xdp_xmit_stats {
 };
 
 /**
+ * struct mlx5e_xsk_tx_stats - the XSK SQ's counters (AF_XDP zero-copy
+ *	TX), written by NAPI
+ * @syncp: for 64-bit readers on 32-bit hosts
+ * @packets: descriptors of the socket's TX ring posted
+ * @bytes: their bytes
+ * @mpwqe: MPWQE sessions opened for them
+ * @full: NAPI polls that stopped with descriptors left, the SQ full
+ * @err: descriptors the SQ could not take (too short to inline), and
+ *	error completions
+ * @cqes: completions polled
+ * @recover: recoveries after an error CQE
+ */
+struct mlx5e_xsk_tx_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t mpwqe;
+	u64_stats_t full;
+	u64_stats_t err;
+	u64_stats_t cqes;
+	u64_stats_t recover;
+};
+
+/**
  * struct mlx5e_ch_stats - channel counters, written by NAPI
  * @syncp: for 64-bit readers on 32-bit hosts
  * @events: completion interrupts
@@ -319,6 +345,8 @@ struct mlx5e_ch_stats {
  * @sq_cq: SQ, completion side
  * @rq: RQ
  * @xdp_xmit: the XDP SQ, ndo_xdp_xmit side
+ * @xskrq: the XSK RQ (AF_XDP zero-copy receive), as an RQ
+ * @xsktx: the XSK SQ (AF_XDP zero-copy send)
  *
  * Kept in the netdev's private area, not in the channel, so that totals
  * survive closing and reopening channels.
@@ -336,6 +364,8 @@ struct mlx5e_channel_stats {
 	struct mlx5e_ch_stats ch ____cacheline_aligned_in_smp;
 	struct mlx5e_sq_cq_stats sq_cq;
 	struct mlx5e_rq_stats rq;
+	struct mlx5e_rq_stats xskrq;
+	struct mlx5e_xsk_tx_stats xsktx;
 	/* ndo_xdp_xmit, under the XDP SQ's lock */
 	struct mlx5e_xdp_xmit_stats xdp_xmit ____cacheline_aligned_in_smp;
 } ____cacheline_aligned_in_smp;
@@ -661,6 +691,9 @@ struct mlx5e_icosq {
  * @rqn: RQ number
  * @ix: queue index
  * @ch: its channel
+ * @xsk_pool: an XSK RQ: the AF_XDP buffer pool its frames come from
+ *	(no page_pool then: @xsk_bufs, one frame per WQE)
+ * @xsk_bufs: XSK RQ: per WQE index, the pool's buffer posted
  * @hwtstamp: the netdev's hardware timestamping (&mlx5e_priv.hwtstamp)
  * @state: MLX5E_RQ_STATE_*
  * @recover_work: recovery after an error CQE
@@ -708,6 +741,8 @@ struct mlx5e_rq {
 	unsigned long state;
 	u16 ix;
 	struct mlx5e_channel *ch;
+	struct xsk_buff_pool *xsk_pool;
+	struct xdp_buff **xsk_bufs;
 
 	/* control path */
 	struct work_struct recover_work;
@@ -738,6 +773,10 @@ enum {
  * @rq: the receive queue
  * @icosq: the control SQ of a striding @rq
  * @xdpsq: the XDP send queue: XDP_TX, ndo_xdp_xmit (always there)
+ * @xskrq: the XSK RQ, while an AF_XDP pool is attached to the channel's
+ *	index and an XDP program runs (else NULL): the RQTs that name the
+ *	channel name it instead of @rq
+ * @xsksq: the XSK SQ beside it: the socket's TX ring, sent by NAPI
  * @priv: the netdev's private area
  * @mdev: the device
  * @netdev: the netdev
@@ -761,6 +800,8 @@ struct mlx5e_channel {
 	struct mlx5e_rq rq;
 	struct mlx5e_icosq icosq;
 	struct mlx5e_xdpsq *xdpsq;
+	struct mlx5e_rq *xskrq;
+	struct mlx5e_xdpsq *xsksq;
 
 	struct mlx5e_priv *priv;
 	struct mlx5_core_dev *mdev;
@@ -1099,6 +1140,7 @@ void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv);
 
 /* en_rx.c */
 int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget);
+bool mlx5e_xsk_post_rx_wqes(struct mlx5e_rq *rq);
 int mlx5e_rx_cq_drain(struct mlx5e_rq *rq);
 bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq);
 void mlx5e_free_rx_descs(struct mlx5e_rq *rq);

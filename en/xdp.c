@@ -40,6 +40,7 @@
 #include <linux/bpf_trace.h>
 #include <linux/filter.h>
 #include <net/page_pool/helpers.h>
+#include <net/xdp_sock_drv.h>
 #include <trace/events/xdp.h>
 
 #include "xdp.h"
@@ -389,6 +390,8 @@ static void mlx5e_xdpsq_free_info(struct mlx5e_xdpsq *sq,
 {
 	if (info->mode == MLX5E_XDP_INFO_PAGE) {
 		page_pool_put_full_page(info->page->pp, info->page, napi);
+	} else if (info->mode == MLX5E_XDP_INFO_XSK) {
+		sq->xsk_done++;
 	} else if (info->mode == MLX5E_XDP_INFO_UNMAP) {
 		dma_unmap_page(sq->pdev, info->dma, info->len, DMA_TO_DEVICE);
 	} else {
@@ -446,6 +449,15 @@ static bool mlx5e_xdpsq_poll(struct mlx5e_xdpsq *sq, bool napi)
 	mlx5_cqwq_update_db(cqwq);
 	/* The WQEs' owners are released before posting reuses them. */
 	smp_store_release(&sq->cc, cc);
+	if (sq->xsk_pool) {
+		/* In the order the descriptors were peeked. */
+		if (sq->xsk_done)
+			xsk_tx_completed(sq->xsk_pool, sq->xsk_done);
+		sq->xsk_done = 0;
+		u64_stats_update_begin(&sq->xsk_stats->syncp);
+		u64_stats_add(&sq->xsk_stats->cqes, n);
+		u64_stats_update_end(&sq->xsk_stats->syncp);
+	}
 	return n == MLX5E_XDPSQ_POLL_BUDGET;
 }
 
@@ -472,6 +484,10 @@ static void mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
 	sq->db_ctrl = NULL;
 	while (sq->cc != sq->pc)
 		sq->cc = mlx5e_xdpsq_complete_wqe(sq, sq->cc, false);
+	/* Their descriptors go back to the socket's completion ring. */
+	if (sq->xsk_done)
+		xsk_tx_completed(sq->xsk_pool, sq->xsk_done);
+	sq->xsk_done = 0;
 }
 
 /**
@@ -765,6 +781,113 @@ void mlx5e_xdp_rx_done(struct mlx5e_rq *rq)
 	}
 }
 
+static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f);
+
+/**
+ * mlx5e_xdp_tx_frame() - XDP_TX of a frame copied out of an XSK RQ's UMEM
+ * @rq: the XSK RQ
+ * @frame: the copy (xdp_convert_buff_to_frame()), a page of its own
+ *
+ * Mapped and posted on the channel's XDP SQ as an ndo_xdp_xmit frame,
+ * rung at the end of the poll (mlx5e_xdp_rx_done()).
+ *
+ * Return: whether it was posted; if not, the frame was returned.
+ */
+bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *frame)
+{
+	struct mlx5e_xdpsq *sq = rq->xdpsq;
+	bool ok;
+
+	spin_lock(&sq->lock);
+	ok = mlx5e_xdp_xmit_one(sq, frame);
+	spin_unlock(&sq->lock);
+	if (!ok)
+		xdp_return_frame(frame);
+	return ok;
+}
+
+/* Room for one more frame: in the open session, or a new one / a SEND. */
+static bool mlx5e_xdpsq_can_post(struct mlx5e_xdpsq *sq)
+{
+	if (!test_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state))
+		return mlx5e_xdpsq_room(sq) >= 1;
+	if (mlx5e_mpwqe_is_open(&sq->mpwqe))
+		return true;
+	return mlx5e_xdpsq_room(sq) >=
+	       mlx5e_mpwqe_max_wqebbs(&sq->wq, sq->pc, sq->max_mpw_ds);
+}
+
+/**
+ * mlx5e_xsk_tx() - send from the XSK SQ's socket TX ring (NAPI)
+ * @sq: the channel's XSK SQ
+ * @budget: the most descriptors to take
+ *
+ * Each descriptor is a frame of the UMEM, mapped by the pool: posted as
+ * it is (MPWQE sessions where on), rung once for the poll, completed to
+ * the socket when its WQE completes. Room is checked before a descriptor
+ * is taken from the ring: one taken is always posted. One the SQ cannot
+ * send (too short to inline) goes as a NOP, so that completions stay in
+ * order, and is counted as an error.
+ *
+ * Return: whether descriptors may be left (the budget ran out).
+ */
+bool mlx5e_xsk_tx(struct mlx5e_xdpsq *sq, int budget)
+{
+	struct mlx5e_xdp_info info = { .mode = MLX5E_XDP_INFO_XSK };
+	struct mlx5e_xsk_tx_stats *st = sq->xsk_stats;
+	struct xsk_buff_pool *pool = sq->xsk_pool;
+	u32 pkts = 0, bytes = 0, errs = 0;
+	bool more = true, full = false;
+	struct xdp_desc desc;
+
+	if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state)))
+		return false;
+	spin_lock(&sq->lock);
+	for (; budget > 0; budget--) {
+		dma_addr_t dma;
+		void *data;
+
+		if (unlikely(!mlx5e_xdpsq_can_post(sq))) {
+			full = true;
+			more = false;
+			break;
+		}
+		if (!xsk_tx_peek_desc(pool, &desc)) {
+			more = false;
+			break;
+		}
+		dma = xsk_buff_raw_get_dma(pool, desc.addr);
+		data = xsk_buff_raw_get_data(pool, desc.addr);
+		xsk_buff_raw_dma_sync_for_device(pool, dma, desc.len);
+		if (unlikely(mlx5e_xdpsq_post(sq, dma, data, desc.len, &info,
+					      &st->syncp, &st->mpwqe))) {
+			struct mlx5e_wqe_ctrl_seg *ctrl;
+
+			ctrl = mlx5e_nop_ctrl(&sq->wq, sq->pc, sq->qpn_be);
+			mlx5e_xdpsq_push_frame(sq, &info);
+			mlx5e_xdpsq_posted(sq, ctrl, 1, 1);
+			errs++;
+			continue;
+		}
+		pkts++;
+		bytes += desc.len;
+	}
+	if (pkts || errs) {
+		mlx5e_xdpsq_ring(sq);
+		xsk_tx_release(pool);
+	}
+	spin_unlock(&sq->lock);
+
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_add(&st->packets, pkts);
+	u64_stats_add(&st->bytes, bytes);
+	u64_stats_add(&st->err, errs);
+	if (full)
+		u64_stats_inc(&st->full);
+	u64_stats_update_end(&st->syncp);
+	return more;
+}
+
 /* ---- XDP metadata kfuncs --------------------------------------------- */
 
 /*
@@ -971,12 +1094,13 @@ int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 /* ---- the XDP send queue: open and close ----------------------------- */
 
 /*
- * An XDP SQ of the channel, ready to send. The SQ goes to RDY here:
- * nothing is posted on it before the channel's NAPI runs. NULL and
- * *@errp on failure, nothing left behind.
+ * An XDP SQ of the channel, ready to send: its XDP SQ (@pool NULL) or its
+ * XSK SQ. The SQ goes to RDY here: nothing is posted on it before the
+ * channel's NAPI runs. NULL and *@errp on failure, nothing left behind.
  */
 static struct mlx5e_xdpsq *mlx5e_xdpsq_create(struct mlx5e_channel *c,
 					      const struct mlx5e_params *params,
+					      struct xsk_buff_pool *pool,
 					      int *errp)
 {
 	struct mlx5e_channel_stats *stats = &c->priv->channel_stats[c->ix];
@@ -1021,9 +1145,17 @@ static struct mlx5e_xdpsq *mlx5e_xdpsq_create(struct mlx5e_channel *c,
 		set_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);
 	sq->rq_stats = &stats->rq;
 	sq->xmit_stats = &stats->xdp_xmit;
-	sq->err_syncp = &stats->rq.syncp;
-	sq->err_stat = &stats->rq.xdp_tx_err;
-	sq->recover_stat = &stats->rq.xdp_tx_recover;
+	if (pool) {
+		sq->xsk_pool = pool;
+		sq->xsk_stats = &stats->xsktx;
+		sq->err_syncp = &stats->xsktx.syncp;
+		sq->err_stat = &stats->xsktx.err;
+		sq->recover_stat = &stats->xsktx.recover;
+	} else {
+		sq->err_syncp = &stats->rq.syncp;
+		sq->err_stat = &stats->rq.xdp_tx_err;
+		sq->recover_stat = &stats->rq.xdp_tx_recover;
+	}
 	INIT_WORK(&sq->recover_work, mlx5e_xdpsq_err_cqe_work);
 
 	err = mlx5e_create_sq_cmd(c, params, &sq->wq, sq->cq.mcq.cqn, false,
@@ -1063,7 +1195,25 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 {
 	int err = 0;
 
-	c->xdpsq = mlx5e_xdpsq_create(c, params, &err);
+	c->xdpsq = mlx5e_xdpsq_create(c, params, NULL, &err);
+	return err;
+}
+
+/**
+ * mlx5e_open_xsksq() - the channel's XSK SQ, ready to send
+ * @c: the channel
+ * @params: the parameters
+ * @pool: the AF_XDP pool of the channel's index, DMA mapped
+ *
+ * Return: 0 or a negative errno, nothing left behind.
+ */
+int mlx5e_open_xsksq(struct mlx5e_channel *c,
+		     const struct mlx5e_params *params,
+		     struct xsk_buff_pool *pool)
+{
+	int err = 0;
+
+	c->xsksq = mlx5e_xdpsq_create(c, params, pool, &err);
 	return err;
 }
 
@@ -1092,6 +1242,17 @@ void mlx5e_close_xdpsq(struct mlx5e_channel *c)
 {
 	mlx5e_xdpsq_destroy(c, c->xdpsq);
 	c->xdpsq = NULL;
+}
+
+/**
+ * mlx5e_close_xsksq() - destroy the channel's XSK SQ
+ * @c: the channel, its NAPI off; every descriptor still posted is
+ *	completed to the socket
+ */
+void mlx5e_close_xsksq(struct mlx5e_channel *c)
+{
+	mlx5e_xdpsq_destroy(c, c->xsksq);
+	c->xsksq = NULL;
 }
 
 /**
