@@ -1013,6 +1013,8 @@ enum {
  * @vxlan: the device's VXLAN port table (an ERR_PTR without
  *	tunnel_stateless_vxlan)
  * @nic_info: the udp_tunnel_nic table of its ports
+ * @xsk_pools: per channel index, the AF_XDP zero-copy pool attached
+ *	(XDP_SETUP_XSK_POOL), DMA mapped; kept across channel rebuilds
  */
 struct mlx5e_priv {
 	struct mlx5e_channels channels;
@@ -1046,7 +1048,19 @@ struct mlx5e_priv {
 	atomic_t rx_failed;
 	struct mlx5_vxlan *vxlan;
 	struct udp_tunnel_nic_info nic_info;
+	struct xsk_buff_pool *xsk_pools[MLX5E_MAX_NUM_CHANNELS];
 };
+
+/**
+ * mlx5e_channel_rqn() - the RQ the RQTs name for a channel
+ * @c: the channel
+ *
+ * Return: its XSK RQ's number while it has one, else its RQ's.
+ */
+static inline u32 mlx5e_channel_rqn(const struct mlx5e_channel *c)
+{
+	return c->xskrq ? c->xskrq->rqn : c->rq.rqn;
+}
 
 /* en_main.c */
 int mlx5e_open_locked(struct net_device *netdev);

@@ -1314,13 +1314,14 @@ void mlx5e_xdp_xmit_disable(struct mlx5e_priv *priv)
  * Return: NETDEV_XDP_ACT_* flags, the same with a program or without: a
  *	redirect target (NDO_XMIT) always, every channel having its XDP SQ,
  *	of multi-buffer frames too (NDO_XMIT_SG: one SEND WQE of a data
- *	segment per buffer, mlx5e_xdpsq_post_sg()).
+ *	segment per buffer, mlx5e_xdpsq_post_sg()); AF_XDP zero copy
+ *	(XSK_ZEROCOPY: en/xsk.c), of single-buffer frames.
  */
 xdp_features_t mlx5e_xdp_features(void)
 {
 	return NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
 	       NETDEV_XDP_ACT_RX_SG | NETDEV_XDP_ACT_NDO_XMIT |
-	       NETDEV_XDP_ACT_NDO_XMIT_SG;
+	       NETDEV_XDP_ACT_NDO_XMIT_SG | NETDEV_XDP_ACT_XSK_ZEROCOPY;
 }
 
 static void mlx5e_xdp_swap_progs(struct mlx5e_priv *priv,
@@ -1328,8 +1329,13 @@ static void mlx5e_xdp_swap_progs(struct mlx5e_priv *priv,
 {
 	unsigned int i;
 
-	for (i = 0; i < priv->channels.num; i++)
-		rcu_assign_pointer(priv->channels.c[i]->rq.xdp_prog, prog);
+	for (i = 0; i < priv->channels.num; i++) {
+		struct mlx5e_channel *c = priv->channels.c[i];
+
+		rcu_assign_pointer(c->rq.xdp_prog, prog);
+		if (c->xskrq)
+			rcu_assign_pointer(c->xskrq->xdp_prog, prog);
+	}
 }
 
 static int mlx5e_xdp_set(struct net_device *netdev, struct bpf_prog *prog,
@@ -1366,7 +1372,8 @@ static int mlx5e_xdp_set(struct net_device *netdev, struct bpf_prog *prog,
 }
 
 /**
- * mlx5e_xdp_bpf() - ndo_bpf: attach, replace or detach an XDP program
+ * mlx5e_xdp_bpf() - ndo_bpf: attach, replace or detach an XDP program, or
+ *	an AF_XDP zero-copy pool (en/xsk.c)
  * @netdev: the netdev
  * @bpf: the command
  *
@@ -1377,10 +1384,16 @@ int mlx5e_xdp_bpf(struct net_device *netdev, struct netdev_bpf *bpf)
 	struct mlx5e_priv *priv = netdev_priv(netdev);
 	int err;
 
-	if (bpf->command != XDP_SETUP_PROG)
+	switch (bpf->command) {
+	case XDP_SETUP_PROG:
+		mutex_lock(&priv->state_lock);
+		err = mlx5e_xdp_set(netdev, bpf->prog, bpf->extack);
+		mutex_unlock(&priv->state_lock);
+		return err;
+	case XDP_SETUP_XSK_POOL:
+		return mlx5e_xsk_setup_pool(netdev, bpf->xsk.pool,
+					    bpf->xsk.queue_id);
+	default:
 		return -EINVAL;
-	mutex_lock(&priv->state_lock);
-	err = mlx5e_xdp_set(netdev, bpf->prog, bpf->extack);
-	mutex_unlock(&priv->state_lock);
-	return err;
+	}
 }

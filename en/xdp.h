@@ -236,4 +236,15 @@ xdp_features_t mlx5e_xdp_features(void);
 
 extern const struct xdp_metadata_ops mlx5e_xdp_metadata_ops;
 
+/* en/xsk.c: AF_XDP zero copy, the control path */
+int mlx5e_validate_xsk_param(u32 chunk_size, u32 headroom, u32 rx_frame_size,
+			     u16 sw_mtu, u16 qid, u16 num_channels,
+			     struct netlink_ext_ack *extack);
+int mlx5e_xsk_setup_pool(struct net_device *netdev,
+			 struct xsk_buff_pool *pool, u16 qid);
+int mlx5e_xsk_validate_params(struct mlx5e_priv *priv,
+			      const struct mlx5e_params *params,
+			      struct netlink_ext_ack *extack);
+int mlx5e_xsk_wakeup(struct net_device *netdev, u32 qid, u32 flags);
+
 #endif /* __MLX5_EN_XDP_H__ */
