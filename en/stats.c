@@ -67,6 +67,32 @@ static const struct mlx5e_counter_desc mlx5e_xdp_xmit_desc[] = {
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_mpwqe),
 };
 
+/* The XSK RQ's counters of its struct mlx5e_rq_stats (the rest stay 0). */
+static const struct mlx5e_counter_desc mlx5e_xskrq_desc[] = {
+	{ "xsk_packets", offsetof(struct mlx5e_rq_stats, packets) },
+	{ "xsk_bytes", offsetof(struct mlx5e_rq_stats, bytes) },
+	{ "xsk_csum_complete", offsetof(struct mlx5e_rq_stats, csum_complete) },
+	{ "xsk_csum_unnecessary", offsetof(struct mlx5e_rq_stats, csum_unnecessary) },
+	{ "xsk_csum_unnecessary_inner", offsetof(struct mlx5e_rq_stats, csum_unnecessary_inner) },
+	{ "xsk_csum_none", offsetof(struct mlx5e_rq_stats, csum_none) },
+	{ "xsk_wqe_err", offsetof(struct mlx5e_rq_stats, wqe_err) },
+	{ "xsk_buff_alloc_err", offsetof(struct mlx5e_rq_stats, buff_alloc_err) },
+	{ "xsk_xdp_drop", offsetof(struct mlx5e_rq_stats, xdp_drop) },
+	{ "xsk_xdp_redirect", offsetof(struct mlx5e_rq_stats, xdp_redirect) },
+	{ "xsk_xdp_tx_xmit", offsetof(struct mlx5e_rq_stats, xdp_tx_xmit) },
+	{ "xsk_oversize_pkts_sw_drop", offsetof(struct mlx5e_rq_stats, oversize_pkts_sw_drop) },
+};
+
+static const struct mlx5e_counter_desc mlx5e_xsktx_desc[] = {
+	{ "xsk_packets", offsetof(struct mlx5e_xsk_tx_stats, packets) },
+	{ "xsk_bytes", offsetof(struct mlx5e_xsk_tx_stats, bytes) },
+	{ "xsk_mpwqe", offsetof(struct mlx5e_xsk_tx_stats, mpwqe) },
+	{ "xsk_full", offsetof(struct mlx5e_xsk_tx_stats, full) },
+	{ "xsk_err", offsetof(struct mlx5e_xsk_tx_stats, err) },
+	{ "xsk_cqes", offsetof(struct mlx5e_xsk_tx_stats, cqes) },
+	{ "xsk_recover", offsetof(struct mlx5e_xsk_tx_stats, recover) },
+};
+
 static const struct mlx5e_counter_desc mlx5e_sq_desc[] = {
 	MLX5E_DESC(struct mlx5e_sq_stats, packets),
 	MLX5E_DESC(struct mlx5e_sq_stats, bytes),
@@ -125,6 +151,8 @@ static const struct mlx5e_counter_group mlx5e_groups[] = {
 	MLX5E_GROUP("tx", sq_desc, sq),
 	MLX5E_GROUP("tx", sq_cq_desc, sq_cq),
 	MLX5E_GROUP("tx", xdp_xmit_desc, xdp_xmit),
+	MLX5E_GROUP("rx", xskrq_desc, xskrq),
+	MLX5E_GROUP("tx", xsktx_desc, xsktx),
 	MLX5E_GROUP("ch", ch_desc, ch),
 };
 
@@ -199,6 +227,8 @@ void mlx5e_stats_init(struct mlx5e_priv *priv)
 		u64_stats_init(&s->sq_cq.syncp);
 		u64_stats_init(&s->rq.syncp);
 		u64_stats_init(&s->xdp_xmit.syncp);
+		u64_stats_init(&s->xskrq.syncp);
+		u64_stats_init(&s->xsktx.syncp);
 	}
 }
 
