@@ -826,8 +826,8 @@ static bool mlx5e_xdpsq_can_post(struct mlx5e_xdpsq *sq)
  * it is (MPWQE sessions where on), rung once for the poll, completed to
  * the socket when its WQE completes. Room is checked before a descriptor
  * is taken from the ring: one taken is always posted. One the SQ cannot
- * send (too short to inline) goes as a NOP, so that completions stay in
- * order, and is counted as an error.
+ * send (longer than the port's MTU, or too short to inline) goes as a
+ * NOP, so that completions stay in order, and is counted as an error.
  *
  * Return: whether descriptors may be left (the budget ran out).
  */
@@ -859,7 +859,8 @@ bool mlx5e_xsk_tx(struct mlx5e_xdpsq *sq, int budget)
 		dma = xsk_buff_raw_get_dma(pool, desc.addr);
 		data = xsk_buff_raw_get_data(pool, desc.addr);
 		xsk_buff_raw_dma_sync_for_device(pool, dma, desc.len);
-		if (unlikely(mlx5e_xdpsq_post(sq, dma, data, desc.len, &info,
+		if (unlikely(desc.len > sq->hw_mtu ||
+			     mlx5e_xdpsq_post(sq, dma, data, desc.len, &info,
 					      &st->syncp, &st->mpwqe))) {
 			struct mlx5e_wqe_ctrl_seg *ctrl;
 
@@ -1140,6 +1141,7 @@ static struct mlx5e_xdpsq *mlx5e_xdpsq_create(struct mlx5e_channel *c,
 	sq->mkey_be = cpu_to_be32(c->priv->res.mkey);
 	sq->min_inline_mode = params->tx_min_inline_mode;
 	sq->max_mpw_ds = mlx5e_max_mpw_ds(c->mdev);
+	sq->hw_mtu = MLX5E_SW2HW_MTU(params->sw_mtu);
 	if ((params->pflags & BIT(MLX5E_PFLAG_XDP_TX_MPWQE)) &&
 	    sq->min_inline_mode == MLX5_INLINE_MODE_NONE)
 		set_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);

@@ -153,6 +153,8 @@ enum {
  * @xsk_stats: an XSK SQ's counters
  * @xsk_done: XSK descriptors completed this poll, told to the pool at
  *	its end
+ * @hw_mtu: the largest frame the port sends (the MTU with the Ethernet
+ *	header, VLAN tag and FCS): an XSK descriptor longer is refused
  * @ch: the channel
  * @recover_work: recovery after an error CQE
  */
@@ -190,6 +192,7 @@ struct mlx5e_xdpsq {
 	struct xsk_buff_pool *xsk_pool;
 	struct mlx5e_xsk_tx_stats *xsk_stats;
 	u32 xsk_done;
+	u16 hw_mtu;
 
 	/* control path */
 	struct mlx5e_channel *ch;
