@@ -217,8 +217,10 @@ int mlx5e_xsk_setup_pool(struct net_device *netdev,
  * Called under RCU: the channels are replaced only after
  * MLX5E_STATE_XDP_XMIT was cleared and a grace period passed.
  *
- * Return: 0, -ENETDOWN while the channels change or are down, -EINVAL
- * for a queue with no XSK queues.
+ * Return: 0, -ENETDOWN while the channels change or are down or the
+ * queue has no XSK queues (no XDP program: as upstream, so that
+ * applications that kick their TX ring go on), -EINVAL for a queue id
+ * past the channels.
  */
 int mlx5e_xsk_wakeup(struct net_device *netdev, u32 qid, u32 flags)
 {
@@ -231,7 +233,7 @@ int mlx5e_xsk_wakeup(struct net_device *netdev, u32 qid, u32 flags)
 		return -EINVAL;
 	c = priv->channels.c[qid];
 	if (unlikely(!c->xsksq))
-		return -EINVAL;
+		return -ENETDOWN;
 	if (!napi_if_scheduled_mark_missed(&c->napi))
 		mlx5e_channel_kick(c);
 	return 0;
