@@ -512,6 +512,22 @@ static void mlx5e_read_rq(const struct mlx5e_rq_stats *s, u64 *packets,
 	} while (u64_stats_fetch_retry(&s->syncp, start));
 }
 
+/* A channel's RX queue: its RQ and, with AF_XDP zero copy, its XSK RQ. */
+static void mlx5e_read_rxq(const struct mlx5e_channel_stats *cs,
+			   struct netdev_queue_stats_rx *rx)
+{
+	u64 p, b, a, u, n;
+
+	mlx5e_read_rq(&cs->rq, &rx->packets, &rx->bytes, &rx->alloc_fail,
+		      &rx->csum_unnecessary, &rx->csum_none);
+	mlx5e_read_rq(&cs->xskrq, &p, &b, &a, &u, &n);
+	rx->packets += p;
+	rx->bytes += b;
+	rx->alloc_fail += a;
+	rx->csum_unnecessary += u;
+	rx->csum_none += n;
+}
+
 static void mlx5e_read_sq(const struct mlx5e_channel_stats *cs, u64 *packets,
 			  u64 *bytes, u64 *dropped, u64 *stop, u64 *wake)
 {
@@ -538,11 +554,12 @@ void mlx5e_get_stats64(struct net_device *netdev,
 
 	for (ch = 0; ch < priv->stats_nch; ch++) {
 		const struct mlx5e_channel_stats *cs = &priv->channel_stats[ch];
+		struct netdev_queue_stats_rx rx;
 		u64 p, b, d, x, y;
 
-		mlx5e_read_rq(&cs->rq, &p, &b, &d, &x, &y);
-		stats->rx_packets += p;
-		stats->rx_bytes += b;
+		mlx5e_read_rxq(cs, &rx);
+		stats->rx_packets += rx.packets;
+		stats->rx_bytes += rx.bytes;
 		mlx5e_read_sq(cs, &p, &b, &d, &x, &y);
 		stats->tx_packets += p;
 		stats->tx_bytes += b;
@@ -556,8 +573,7 @@ static void mlx5e_get_queue_stats_rx(struct net_device *netdev, int ix,
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
 
-	mlx5e_read_rq(&priv->channel_stats[ix].rq, &rx->packets, &rx->bytes,
-		      &rx->alloc_fail, &rx->csum_unnecessary, &rx->csum_none);
+	mlx5e_read_rxq(&priv->channel_stats[ix], rx);
 }
 
 static void mlx5e_get_queue_stats_tx(struct net_device *netdev, int ix,
