@@ -648,7 +648,7 @@ static void mlx5e_xsk_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 {
 	u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, be16_to_cpu(cqe->wqe_counter));
 	struct xdp_buff *xdp = rq->xsk_bufs[ix];
-	struct mlx5e_xdp_buff *mxbuf = (struct mlx5e_xdp_buff *)xdp;
+	struct mlx5e_xdp_buff *mxbuf;
 	u32 len = be32_to_cpu(cqe->byte_cnt);
 	struct xdp_frame *frame;
 	struct sk_buff *skb;
@@ -667,6 +667,7 @@ static void mlx5e_xsk_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 	xsk_buff_set_size(xdp, len);
 	xsk_buff_dma_sync_for_cpu(xdp);
 	net_prefetch(xdp->data);
+	mxbuf = container_of(xdp, struct mlx5e_xdp_buff, xdp);
 	mxbuf->cqe = cqe;
 	mxbuf->rq = rq;
 

@@ -49,7 +49,7 @@ static int mlx5e_query_rq_state(struct mlx5_core_dev *mdev, u32 rqn, u8 *state)
  */
 static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 {
-	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+	struct mlx5e_channel *c = rq->ch;
 	struct mlx5_core_dev *mdev = c->mdev;
 	u8 state;
 	int err;
@@ -145,7 +145,7 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
  */
 static void mlx5e_rx_recover_done(struct mlx5e_rq *rq, int err)
 {
-	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+	struct mlx5e_channel *c = rq->ch;
 
 	if (!err) {
 		mlx5e_health_unfail(&rq->state, MLX5E_RQ_STATE_RECOVER_FAILED,
@@ -221,7 +221,7 @@ void mlx5e_rx_err_cqe_work(struct work_struct *work)
 {
 	struct mlx5e_rq *rq = container_of(work, struct mlx5e_rq,
 					   recover_work);
-	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+	struct mlx5e_channel *c = rq->ch;
 	struct devlink_health_reporter *reporter = c->priv->rx_reporter;
 	char msg[64];
 	int err;
