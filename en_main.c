@@ -1104,7 +1104,8 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	busy |= mlx5e_post_rx_wqes(&c->rq);
 	if (c->xskrq)
 		busy |= mlx5e_xsk_napi_post(c);
-	if (busy)
+	/* netpoll's budget of 0: no RX polled, and NAPI not completed. */
+	if (busy || unlikely(!budget))
 		return budget;
 
 	if (!napi_complete_done(napi, work))
