@@ -304,7 +304,8 @@ struct mlx5e_xdp_xmit_stats {
  * struct mlx5e_xsk_tx_stats - the XSK SQ's counters (AF_XDP zero-copy
  *	TX), written by NAPI
  * @syncp: for 64-bit readers on 32-bit hosts
- * @packets: descriptors of the socket's TX ring posted
+ * @packets: descriptors of the socket's TX ring posted (tx_xsk_xmit,
+ *	upstream's name)
  * @bytes: their bytes
  * @mpwqe: MPWQE sessions opened for them
  * @full: NAPI polls that stopped with descriptors left, the SQ full

@@ -80,11 +80,13 @@ static const struct mlx5e_counter_desc mlx5e_xskrq_desc[] = {
 	{ "xsk_xdp_drop", offsetof(struct mlx5e_rq_stats, xdp_drop) },
 	{ "xsk_xdp_redirect", offsetof(struct mlx5e_rq_stats, xdp_redirect) },
 	{ "xsk_xdp_tx_xmit", offsetof(struct mlx5e_rq_stats, xdp_tx_xmit) },
+	{ "xsk_xdp_tx_full", offsetof(struct mlx5e_rq_stats, xdp_tx_full) },
+	{ "xsk_xdp_tx_err", offsetof(struct mlx5e_rq_stats, xdp_tx_err) },
 	{ "xsk_oversize_pkts_sw_drop", offsetof(struct mlx5e_rq_stats, oversize_pkts_sw_drop) },
 };
 
 static const struct mlx5e_counter_desc mlx5e_xsktx_desc[] = {
-	{ "xsk_packets", offsetof(struct mlx5e_xsk_tx_stats, packets) },
+	{ "xsk_xmit", offsetof(struct mlx5e_xsk_tx_stats, packets) },
 	{ "xsk_bytes", offsetof(struct mlx5e_xsk_tx_stats, bytes) },
 	{ "xsk_mpwqe", offsetof(struct mlx5e_xsk_tx_stats, mpwqe) },
 	{ "xsk_full", offsetof(struct mlx5e_xsk_tx_stats, full) },

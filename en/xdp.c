@@ -781,29 +781,49 @@ void mlx5e_xdp_rx_done(struct mlx5e_rq *rq)
 	}
 }
 
-static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f);
-
 /**
  * mlx5e_xdp_tx_frame() - XDP_TX of a frame copied out of an XSK RQ's UMEM
  * @rq: the XSK RQ
- * @frame: the copy (xdp_convert_buff_to_frame()), a page of its own
+ * @f: the copy (xdp_convert_buff_to_frame()), a page of its own, in one
+ *	piece (the XSK RQ does not scatter)
  *
  * Mapped and posted on the channel's XDP SQ as an ndo_xdp_xmit frame,
- * rung at the end of the poll (mlx5e_xdp_rx_done()).
+ * rung at the end of the poll (mlx5e_xdp_rx_done()), and counted as the
+ * RQ's XDP_TX (rx_xsk_xdp_tx_*), not as ndo_xdp_xmit's.
  *
  * Return: whether it was posted; if not, the frame was returned.
  */
-bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *frame)
+bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *f)
 {
+	struct mlx5e_xdp_info info = {
+		.mode = MLX5E_XDP_INFO_FRAME,
+		.frame = f,
+		.len = f->len,
+	};
+	struct mlx5e_rq_stats *s = rq->stats;
 	struct mlx5e_xdpsq *sq = rq->xdpsq;
-	bool ok;
+	int err;
 
+	info.dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
+	if (unlikely(dma_mapping_error(sq->pdev, info.dma))) {
+		mlx5e_xdp_stat(&s->syncp, &s->xdp_tx_err);
+		goto err;
+	}
 	spin_lock(&sq->lock);
-	ok = mlx5e_xdp_xmit_one(sq, frame);
+	err = mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info,
+			       &s->syncp, &s->xdp_tx_mpwqe);
 	spin_unlock(&sq->lock);
-	if (!ok)
-		xdp_return_frame(frame);
-	return ok;
+	if (unlikely(err)) {
+		dma_unmap_single(sq->pdev, info.dma, f->len, DMA_TO_DEVICE);
+		mlx5e_xdp_stat(&s->syncp, err == -ENOSPC ? &s->xdp_tx_full :
+			       &s->xdp_tx_err);
+		goto err;
+	}
+	return true;
+
+err:
+	xdp_return_frame(f);
+	return false;
 }
 
 /* Room for one more frame: in the open session, or a new one / a SEND. */

@@ -210,7 +210,7 @@ void mlx5e_xdp_add_frag(struct xdp_buff *xdp, struct page *page, u32 offset,
 struct sk_buff *mlx5e_skb_from_xdp(struct mlx5e_rq *rq, struct xdp_buff *xdp,
 				   u32 frag_truesize);
 void mlx5e_xdp_rx_done(struct mlx5e_rq *rq);
-bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *frame);
+bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *f);
 bool mlx5e_xsk_tx(struct mlx5e_xdpsq *sq, int budget);
 bool mlx5e_poll_xdpsq_cq(struct mlx5e_xdpsq *sq);
 int mlx5e_xdp_xmit(struct net_device *netdev, int n,

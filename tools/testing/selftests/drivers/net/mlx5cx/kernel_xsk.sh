@@ -26,7 +26,7 @@
 # out of that time runs once more, and the VM has a thread per vCPU.
 # Around that: the ZC cases really went through the XSK queues (frames
 # redirected from the XSK RQ, rx_xsk_xdp_redirect, descriptors sent and
-# completed by the XSK SQ, tx_xsk_packets and tx_xsk_cqes), the frames
+# completed by the XSK SQ, tx_xsk_xmit and tx_xsk_cqes), the frames
 # really crossed the model's port (looped back there), and port B got
 # none of them.
 #
@@ -221,7 +221,7 @@ xsk_counts() {
 	awk '$1 == "rx_xsk_xdp_redirect:" { r = $2 }
 	     $1 == "rx_xsk_packets:" { p = $2 }
 	     $1 == "rx_xsk_xdp_drop:" { d = $2 }
-	     $1 == "tx_xsk_packets:" { t = $2 }
+	     $1 == "tx_xsk_xmit:" { t = $2 }
 	     $1 == "tx_xsk_cqes:" { c = $2 }
 	     $1 == "rx_xsk_wqe_err:" { re = $2 }
 	     $1 == "tx_xsk_err:" { te = $2 }
