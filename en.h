@@ -767,6 +767,10 @@ enum {
 	MLX5E_RQ_STATE_CQ_BAD,
 };
 
+enum {
+	MLX5E_CHANNEL_STATE_XSK,
+};
+
 /**
  * struct mlx5e_channel - one NAPI context with its queues
  * @napi: polls @sq's and @rq's CQs
@@ -778,6 +782,8 @@ enum {
  *	index and an XDP program runs (else NULL): the RQTs that name the
  *	channel name it instead of @rq
  * @xsksq: the XSK SQ beside it: the socket's TX ring, sent by NAPI
+ * @state: MLX5E_CHANNEL_STATE_XSK: NAPI runs @xskrq and @xsksq (set once
+ *	no other channel's NAPI uses their pool: mlx5e_start_xsk())
  * @priv: the netdev's private area
  * @mdev: the device
  * @netdev: the netdev
@@ -803,6 +809,7 @@ struct mlx5e_channel {
 	struct mlx5e_xdpsq *xdpsq;
 	struct mlx5e_rq *xskrq;
 	struct mlx5e_xdpsq *xsksq;
+	unsigned long state;
 
 	struct mlx5e_priv *priv;
 	struct mlx5_core_dev *mdev;

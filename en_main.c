@@ -928,8 +928,6 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 						 rq->page_pool);
 	if (err)
 		goto err_rxq;
-	if (pool)
-		xsk_pool_set_rxq_info(pool, &rq->xdp_rxq);
 	RCU_INIT_POINTER(rq->xdp_prog, params->xdp_prog);
 	/* XDP_TX's SQ: ndo_xdp_xmit posts on it with or without a program. */
 	rq->xdpsq = params->xdp_prog ? c->xdpsq : NULL;
@@ -1080,6 +1078,7 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 {
 	struct mlx5e_channel *c = container_of(napi, struct mlx5e_channel,
 					       napi);
+	bool xsk = test_bit(MLX5E_CHANNEL_STATE_XSK, &c->state);
 	u32 events = READ_ONCE(c->irq_events);
 	bool busy;
 	int work;
@@ -1092,17 +1091,17 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 
 	busy = mlx5e_poll_tx_cq(&c->sq, budget);
 	busy |= mlx5e_poll_xdpsq_cq(c->xdpsq);
-	if (c->xsksq)
+	if (xsk)
 		busy |= mlx5e_poll_xdpsq_cq(c->xsksq);
 	/* UMRs completed: their WQEs go to the device before RX polls. */
 	if (c->rq.striding)
 		busy |= mlx5e_poll_icosq_cq(&c->icosq, &c->rq);
-	work = c->xskrq ? mlx5e_poll_rx_cq(c->xskrq, budget) : 0;
+	work = xsk ? mlx5e_poll_rx_cq(c->xskrq, budget) : 0;
 	if (work < budget)
 		work += mlx5e_poll_rx_cq(&c->rq, budget - work);
 	busy |= work == budget;
 	busy |= mlx5e_post_rx_wqes(&c->rq);
-	if (c->xskrq)
+	if (xsk)
 		busy |= mlx5e_xsk_napi_post(c);
 	/* netpoll's budget of 0: no RX polled, and NAPI not completed. */
 	if (busy || unlikely(!budget))
@@ -1120,10 +1119,11 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	if (test_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state))
 		mlx5e_cq_arm(&c->sq.cq);
 	mlx5e_cq_arm(&c->xdpsq->cq);
-	if (c->xsksq)
+	if (xsk) {
 		mlx5e_cq_arm(&c->xsksq->cq);
-	if (c->xskrq && !test_bit(MLX5E_RQ_STATE_RECOVERING, &c->xskrq->state))
-		mlx5e_cq_arm(&c->xskrq->cq);
+		if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &c->xskrq->state))
+			mlx5e_cq_arm(&c->xskrq->cq);
+	}
 	if (c->rq.striding)
 		mlx5e_cq_arm(&c->icosq.cq);
 	/* Nor an RQ out of service: its CQ waits for recovery or a reopen. */
@@ -1308,6 +1308,33 @@ static void mlx5e_close_channels(struct mlx5e_channels *chs)
 	kfree(chs->c);
 	chs->c = NULL;
 	chs->num = 0;
+}
+
+/**
+ * mlx5e_start_xsk() - NAPI takes up the XSK queues of @chs
+ * @chs: channels activated, the channels they replace closed
+ *
+ * An XSK pool has one consumer: its fill and TX rings are read, its
+ * completion ring written and its free list used by one NAPI at a time.
+ * While a set of channels replaces another, both sets' NAPI run; the new
+ * set's XSK queues stay idle (the RQTs may name the XSK RQ already: it
+ * has no buffers, so the port drops those frames) until the old set's
+ * XSK queues have returned their frames and completions to the pool.
+ * Then the pool's frames are told their RXQ, and NAPI starts.
+ */
+static void mlx5e_start_xsk(struct mlx5e_channels *chs)
+{
+	unsigned int i;
+
+	for (i = 0; i < chs->num; i++) {
+		struct mlx5e_channel *c = chs->c[i];
+
+		if (!c->xskrq)
+			continue;
+		xsk_pool_set_rxq_info(c->xskrq->xsk_pool, &c->xskrq->xdp_rxq);
+		set_bit(MLX5E_CHANNEL_STATE_XSK, &c->state);
+		napi_schedule(&c->napi);
+	}
 }
 
 /* ndo_start_xmit finds each TX queue's SQ here. */
@@ -1521,6 +1548,7 @@ int mlx5e_open_locked(struct net_device *netdev)
 	err = mlx5e_activate_channels(priv, chs);
 	if (err)
 		goto err_fs;
+	mlx5e_start_xsk(chs);
 	set_bit(MLX5E_STATE_OPENED, &priv->state);
 	mlx5e_activate_priv(priv);
 	err = mlx5e_port_set_admin(priv->mdev, true);
@@ -1604,7 +1632,8 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 
 	/* The new queues run before the old ones stop, and the RQTs move
 	 * to them (one command for the RSS RQT, one per direct RQT): few
-	 * frames in flight are lost. TX stops for the switch.
+	 * frames in flight are lost. TX stops for the switch. XSK queues
+	 * are the exception: the new ones start once the old ones are gone.
 	 */
 	mlx5e_deactivate_priv(priv, &old_chs);
 	err = mlx5e_set_real_queues(priv, new_chs.num);
@@ -1624,6 +1653,7 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 		WRITE_ONCE(priv->txq2sq[i], NULL);
 	mlx5e_deactivate_channels(priv, &old_chs, false);
 	mlx5e_close_channels(&old_chs);
+	mlx5e_start_xsk(&new_chs);
 	mlx5e_health_settle(priv);
 	mlx5e_activate_priv(priv);
 	return 0;

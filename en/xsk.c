@@ -12,7 +12,9 @@
  * queues, which keep running; the RQTs that name channel N name its XSK
  * RQ (en/rss.c). Attaching or detaching the pool rebuilds the channels by
  * the build-then-swap path, so that a failure leaves the old ones
- * running: the pool is unmapped only once no queue uses it.
+ * running: the pool is unmapped only once no queue uses it. In any
+ * rebuild the new channels' XSK queues start only after the old ones
+ * are closed (mlx5e_start_xsk()): a pool has one consumer at a time.
  *
  * ndo_xsk_wakeup schedules the channel's NAPI, which sends the TX ring
  * and refills the RQ from the fill ring (need_wakeup: en_main.c).
@@ -232,7 +234,7 @@ int mlx5e_xsk_wakeup(struct net_device *netdev, u32 qid, u32 flags)
 	if (unlikely(qid >= priv->channels.num))
 		return -EINVAL;
 	c = priv->channels.c[qid];
-	if (unlikely(!c->xsksq))
+	if (unlikely(!test_bit(MLX5E_CHANNEL_STATE_XSK, &c->state)))
 		return -ENETDOWN;
 	if (!napi_if_scheduled_mark_missed(&c->napi))
 		mlx5e_channel_kick(c);
