@@ -30,7 +30,7 @@ mlx5_core-y := core/main.o core/iseg.o core/cmd.o core/fw.o core/pagealloc.o \
 mlx5_en_objs := en_main.o en_tx.o en_rx.o \
 		en/params.o en/params_rx.o en/common.o en/port.o en/fs.o \
 		en/fs_ethtool.o en/rss.o en/stats.o en/ethtool.o en/reporter_tx.o \
-		en/reporter_rx.o en/health.o en/devlink.o en/xdp.o lib/wq.o \
+		en/reporter_rx.o en/health.o en/devlink.o en/xdp.o en/xsk.o lib/wq.o \
 		lib/vxlan.o
 ccflags-$(mlx5_en) += -DMLX5_CORE_EN
 mlx5_core-$(mlx5_en) += $(mlx5_en_objs)

@@ -32,6 +32,8 @@
 #include "lib/wq.h"
 #include "lib/vxlan.h"
 
+struct xsk_buff_pool;
+
 #define MLX5E_MAX_NUM_CHANNELS		64
 #define MLX5E_NUM_TC			1
 
@@ -299,6 +301,31 @@ struct mlx5e_xdp_xmit_stats {
 };
 
 /**
+ * struct mlx5e_xsk_tx_stats - the XSK SQ's counters (AF_XDP zero-copy
+ *	TX), written by NAPI
+ * @syncp: for 64-bit readers on 32-bit hosts
+ * @packets: descriptors of the socket's TX ring posted (tx_xsk_xmit,
+ *	upstream's name)
+ * @bytes: their bytes
+ * @mpwqe: MPWQE sessions opened for them
+ * @full: NAPI polls that stopped with descriptors left, the SQ full
+ * @err: descriptors the SQ could not take (too short to inline), and
+ *	error completions
+ * @cqes: completions polled
+ * @recover: recoveries after an error CQE
+ */
+struct mlx5e_xsk_tx_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t mpwqe;
+	u64_stats_t full;
+	u64_stats_t err;
+	u64_stats_t cqes;
+	u64_stats_t recover;
+};
+
+/**
  * struct mlx5e_ch_stats - channel counters, written by NAPI
  * @syncp: for 64-bit readers on 32-bit hosts
  * @events: completion interrupts
@@ -319,6 +346,8 @@ struct mlx5e_ch_stats {
  * @sq_cq: SQ, completion side
  * @rq: RQ
  * @xdp_xmit: the XDP SQ, ndo_xdp_xmit side
+ * @xskrq: the XSK RQ (AF_XDP zero-copy receive), as an RQ
+ * @xsktx: the XSK SQ (AF_XDP zero-copy send)
  *
  * Kept in the netdev's private area, not in the channel, so that totals
  * survive closing and reopening channels.
@@ -336,6 +365,8 @@ struct mlx5e_channel_stats {
 	struct mlx5e_ch_stats ch ____cacheline_aligned_in_smp;
 	struct mlx5e_sq_cq_stats sq_cq;
 	struct mlx5e_rq_stats rq;
+	struct mlx5e_rq_stats xskrq;
+	struct mlx5e_xsk_tx_stats xsktx;
 	/* ndo_xdp_xmit, under the XDP SQ's lock */
 	struct mlx5e_xdp_xmit_stats xdp_xmit ____cacheline_aligned_in_smp;
 } ____cacheline_aligned_in_smp;
@@ -660,6 +691,10 @@ struct mlx5e_icosq {
  * @umr_mkey_be: the same, big endian
  * @rqn: RQ number
  * @ix: queue index
+ * @ch: its channel
+ * @xsk_pool: an XSK RQ: the AF_XDP buffer pool its frames come from
+ *	(no page_pool then: @xsk_bufs, one frame per WQE)
+ * @xsk_bufs: XSK RQ: per WQE index, the pool's buffer posted
  * @hwtstamp: the netdev's hardware timestamping (&mlx5e_priv.hwtstamp)
  * @state: MLX5E_RQ_STATE_*
  * @recover_work: recovery after an error CQE
@@ -706,6 +741,9 @@ struct mlx5e_rq {
 	const struct kernel_hwtstamp_config *hwtstamp;
 	unsigned long state;
 	u16 ix;
+	struct mlx5e_channel *ch;
+	struct xsk_buff_pool *xsk_pool;
+	struct xdp_buff **xsk_bufs;
 
 	/* control path */
 	struct work_struct recover_work;
@@ -729,6 +767,10 @@ enum {
 	MLX5E_RQ_STATE_CQ_BAD,
 };
 
+enum {
+	MLX5E_CHANNEL_STATE_XSK,
+};
+
 /**
  * struct mlx5e_channel - one NAPI context with its queues
  * @napi: polls @sq's and @rq's CQs
@@ -736,6 +778,12 @@ enum {
  * @rq: the receive queue
  * @icosq: the control SQ of a striding @rq
  * @xdpsq: the XDP send queue: XDP_TX, ndo_xdp_xmit (always there)
+ * @xskrq: the XSK RQ, while an AF_XDP pool is attached to the channel's
+ *	index and an XDP program runs (else NULL): the RQTs that name the
+ *	channel name it instead of @rq
+ * @xsksq: the XSK SQ beside it: the socket's TX ring, sent by NAPI
+ * @state: MLX5E_CHANNEL_STATE_XSK: NAPI runs @xskrq and @xsksq (set once
+ *	no other channel's NAPI uses their pool: mlx5e_start_xsk())
  * @priv: the netdev's private area
  * @mdev: the device
  * @netdev: the netdev
@@ -759,6 +807,9 @@ struct mlx5e_channel {
 	struct mlx5e_rq rq;
 	struct mlx5e_icosq icosq;
 	struct mlx5e_xdpsq *xdpsq;
+	struct mlx5e_rq *xskrq;
+	struct mlx5e_xdpsq *xsksq;
+	unsigned long state;
 
 	struct mlx5e_priv *priv;
 	struct mlx5_core_dev *mdev;
@@ -970,6 +1021,8 @@ enum {
  * @vxlan: the device's VXLAN port table (an ERR_PTR without
  *	tunnel_stateless_vxlan)
  * @nic_info: the udp_tunnel_nic table of its ports
+ * @xsk_pools: per channel index, the AF_XDP zero-copy pool attached
+ *	(XDP_SETUP_XSK_POOL), DMA mapped; kept across channel rebuilds
  */
 struct mlx5e_priv {
 	struct mlx5e_channels channels;
@@ -1003,7 +1056,19 @@ struct mlx5e_priv {
 	atomic_t rx_failed;
 	struct mlx5_vxlan *vxlan;
 	struct udp_tunnel_nic_info nic_info;
+	struct xsk_buff_pool *xsk_pools[MLX5E_MAX_NUM_CHANNELS];
 };
+
+/**
+ * mlx5e_channel_rqn() - the RQ the RQTs name for a channel
+ * @c: the channel
+ *
+ * Return: its XSK RQ's number while it has one, else its RQ's.
+ */
+static inline u32 mlx5e_channel_rqn(const struct mlx5e_channel *c)
+{
+	return c->xskrq ? c->xskrq->rqn : c->rq.rqn;
+}
 
 /* en_main.c */
 int mlx5e_open_locked(struct net_device *netdev);
@@ -1097,6 +1162,7 @@ void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv);
 
 /* en_rx.c */
 int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget);
+bool mlx5e_xsk_post_rx_wqes(struct mlx5e_rq *rq);
 int mlx5e_rx_cq_drain(struct mlx5e_rq *rq);
 bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq);
 void mlx5e_free_rx_descs(struct mlx5e_rq *rq);

@@ -24,6 +24,7 @@
 #include <net/netdev_queues.h>
 #include <net/netdev_rx_queue.h>
 #include <net/page_pool/helpers.h>
+#include <net/xdp_sock_drv.h>
 #include <net/geneve.h>
 #include <net/vxlan.h>
 
@@ -518,6 +519,11 @@ static int mlx5e_create_rq_obj(struct mlx5e_channel *c, struct mlx5e_rq *rq,
 	rqc = MLX5_ADDR_OF(create_rq_in, in, ctx);
 	wq = MLX5_ADDR_OF(rqc, rqc, wq);
 	mlx5e_build_rq_ctx(params, rqc);
+	if (rq->xsk_pool) {
+		/* One data segment per WQE, whatever the MTU asks of ours. */
+		MLX5_SET(wq, wq, log_wq_stride, rq->wq.log_stride);
+		MLX5_SET(wq, wq, log_wq_sz, rq->wq.log_sz);
+	}
 	MLX5_SET(rqc, rqc, cqn, rq->cq.mcq.cqn);
 	MLX5_SET(rqc, rqc, counter_set_id, res->q_counter);
 	MLX5_SET(wq, wq, pd, res->pdn);
@@ -803,17 +809,44 @@ static void mlx5e_close_rq_striding(struct mlx5e_channel *c,
 	kvfree(rq->mpw_pages);
 }
 
-/* RX CQ, ring, page pool, RQ object (in RST). */
-static int mlx5e_open_rq(struct mlx5e_channel *c,
-			 const struct mlx5e_params *params)
+/*
+ * An XSK RQ's buffers: one frame of the pool per WQE, the device writing
+ * at the frame's data (the pool's headroom before it, in the address).
+ */
+static void mlx5e_xsk_rq_layout(struct xsk_buff_pool *pool,
+				struct mlx5e_rx_buf_layout *l)
 {
-	struct mlx5e_rq *rq = &c->rq;
+	u32 frame = xsk_pool_get_rx_frame_size(pool);
+
+	*l = (struct mlx5e_rx_buf_layout) {
+		.type = MLX5E_RQ_TYPE_LEGACY,
+		.stride = xsk_pool_get_chunk_size(pool),
+		.frag_size = frame,
+		.first_frag_size = frame,
+		.num_frags = 1,
+		.linear = true,
+	};
+}
+
+/*
+ * RX CQ, ring, page pool, RQ object (in RST): the channel's RQ, or its
+ * XSK RQ (@pool: a legacy RQ on the pool's frames, @params those of
+ * mlx5e_xsk_params()).
+ */
+static int mlx5e_open_rq(struct mlx5e_channel *c,
+			 const struct mlx5e_params *params,
+			 struct mlx5e_rq *rq, struct xsk_buff_pool *pool)
+{
 	struct mlx5e_rx_buf_layout l;
 	u8 log_wqes, log_stride;
 	int err;
 
-	rq->striding = mlx5e_rq_is_striding(params);
-	mlx5e_rq_layout_any(params, &l);
+	rq->xsk_pool = pool;
+	rq->striding = !pool && mlx5e_rq_is_striding(params);
+	if (pool)
+		mlx5e_xsk_rq_layout(pool, &l);
+	else
+		mlx5e_rq_layout_any(params, &l);
 	if (rq->striding) {
 		log_wqes = mlx5e_mpwqe_log_wqes(params, &l);
 		log_stride = ilog2(sizeof(struct mlx5e_rx_wqe_ll));
@@ -836,11 +869,13 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 		goto err_cq;
 
 	rq->ix = c->ix;
+	rq->ch = c;
 	rq->netdev = c->netdev;
 	rq->pdev = c->mdev->device;
 	rq->hwtstamp = &c->priv->hwtstamp;
 	rq->napi = &c->napi;
-	rq->stats = &c->priv->channel_stats[c->ix].rq;
+	rq->stats = pool ? &c->priv->channel_stats[c->ix].xskrq :
+			   &c->priv->channel_stats[c->ix].rq;
 	rq->mkey_be = cpu_to_be32(c->priv->res.mkey);
 	rq->frag_size = l.frag_size;
 	rq->first_frag_size = l.first_frag_size;
@@ -855,7 +890,15 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	rq->umr_pc = 0;
 	rq->state = 0;
 	INIT_WORK(&rq->recover_work, mlx5e_rx_err_cqe_work);
-	if (rq->striding) {
+	if (pool) {
+		rq->xsk_bufs = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq),
+					     sizeof(*rq->xsk_bufs), GFP_KERNEL,
+					     cpu_to_node(c->cpu));
+		if (!rq->xsk_bufs) {
+			err = -ENOMEM;
+			goto err_wq;
+		}
+	} else if (rq->striding) {
 		err = mlx5e_open_rq_striding(c, params, rq);
 		if (err)
 			goto err_wq;
@@ -868,14 +911,21 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 			goto err_wq;
 		}
 	}
-	err = mlx5e_create_page_pool(c, rq, params);
-	if (err)
-		goto err_frags;
+	if (!pool) {
+		err = mlx5e_create_page_pool(c, rq, params);
+		if (err)
+			goto err_frags;
+	}
 	err = xdp_rxq_info_reg(&rq->xdp_rxq, c->netdev, c->ix, c->napi.napi_id);
 	if (err)
 		goto err_pool;
-	err = xdp_rxq_info_reg_mem_model(&rq->xdp_rxq, MEM_TYPE_PAGE_POOL,
-					 rq->page_pool);
+	if (pool)
+		err = xdp_rxq_info_reg_mem_model(&rq->xdp_rxq,
+						 MEM_TYPE_XSK_BUFF_POOL, NULL);
+	else
+		err = xdp_rxq_info_reg_mem_model(&rq->xdp_rxq,
+						 MEM_TYPE_PAGE_POOL,
+						 rq->page_pool);
 	if (err)
 		goto err_rxq;
 	RCU_INIT_POINTER(rq->xdp_prog, params->xdp_prog);
@@ -895,9 +945,12 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 err_rxq:
 	xdp_rxq_info_unreg(&rq->xdp_rxq);
 err_pool:
-	page_pool_destroy(rq->page_pool);
+	if (!pool)
+		page_pool_destroy(rq->page_pool);
 err_frags:
-	if (rq->striding)
+	if (pool)
+		kvfree(rq->xsk_bufs);
+	else if (rq->striding)
 		mlx5e_close_rq_striding(c, rq);
 	else
 		kvfree(rq->frags);
@@ -908,16 +961,17 @@ err_cq:
 	return err;
 }
 
-static void mlx5e_close_rq(struct mlx5e_channel *c)
+static void mlx5e_close_rq(struct mlx5e_channel *c, struct mlx5e_rq *rq)
 {
-	struct mlx5e_rq *rq = &c->rq;
-
 	mlx5e_health_unfail(&rq->state, MLX5E_RQ_STATE_RECOVER_FAILED,
 			    &c->priv->rx_failed);
 	mlx5e_destroy_rq_obj(c->mdev, rq->rqn);
 	mlx5e_free_rx_descs(rq);
 	xdp_rxq_info_unreg(&rq->xdp_rxq);
-	page_pool_destroy(rq->page_pool);
+	if (rq->xsk_pool)
+		kvfree(rq->xsk_bufs);
+	else
+		page_pool_destroy(rq->page_pool);
 	if (rq->striding)
 		mlx5e_close_rq_striding(c, rq);
 	else
@@ -926,12 +980,105 @@ static void mlx5e_close_rq(struct mlx5e_channel *c)
 	mlx5e_destroy_cq(c->mdev, &rq->cq);
 }
 
+/* ---- the XSK queues of a channel (AF_XDP zero copy) ------------------ */
+
+/* Descriptors of the socket's TX ring one NAPI poll sends at most. */
+#define MLX5E_XSK_TX_BUDGET	256
+
+/*
+ * What the XSK RQ is built from: a legacy RQ (its frames are the pool's,
+ * one per WQE), no LRO, no CQE compression (one CQE per frame, read as
+ * the frame is handed over).
+ */
+static void mlx5e_xsk_params(const struct mlx5e_params *params,
+			     struct mlx5e_params *xp)
+{
+	*xp = *params;
+	xp->pflags &= ~(BIT(MLX5E_PFLAG_RX_STRIDING_RQ) |
+			BIT(MLX5E_PFLAG_RX_CQE_COMPRESS));
+	xp->features &= ~NETIF_F_LRO;
+}
+
+/* The XSK SQ and RQ beside the channel's queues, all in RST but the SQ. */
+static int mlx5e_open_xsk(struct mlx5e_channel *c,
+			  const struct mlx5e_params *params,
+			  struct xsk_buff_pool *pool)
+{
+	struct mlx5e_params xp;
+	int err;
+
+	mlx5e_xsk_params(params, &xp);
+	err = mlx5e_open_xsksq(c, &xp, pool);
+	if (err)
+		return err;
+	c->xskrq = kvzalloc_node(sizeof(*c->xskrq), GFP_KERNEL,
+				 cpu_to_node(c->cpu));
+	if (!c->xskrq) {
+		err = -ENOMEM;
+		goto err_sq;
+	}
+	err = mlx5e_open_rq(c, &xp, c->xskrq, pool);
+	if (err)
+		goto err_free;
+	return 0;
+
+err_free:
+	kvfree(c->xskrq);
+	c->xskrq = NULL;
+err_sq:
+	mlx5e_close_xsksq(c);
+	return err;
+}
+
+static void mlx5e_close_xsk(struct mlx5e_channel *c)
+{
+	mlx5e_close_rq(c, c->xskrq);
+	kvfree(c->xskrq);
+	c->xskrq = NULL;
+	mlx5e_close_xsksq(c);
+}
+
+/*
+ * NAPI's part of the XSK queues: the RX ring refilled from the socket's
+ * fill ring, then its TX ring sent (in this order: a frame the port
+ * loops back at once finds the buffers the fill ring had), and
+ * need_wakeup told the socket as upstream does: set before looking (an
+ * empty RQ brings no frame, an empty SQ no completion, to bring NAPI
+ * back), cleared once there is work in flight. Without need_wakeup NAPI
+ * polls on while the fill ring is dry.
+ */
+static bool mlx5e_xsk_napi_post(struct mlx5e_channel *c)
+{
+	struct mlx5e_xdpsq *sq = c->xsksq;
+	struct mlx5e_rq *rq = c->xskrq;
+	bool wakeup = xsk_uses_need_wakeup(rq->xsk_pool);
+	bool busy = false, short_of;
+
+	if (wakeup && rq->pc == rq->cc)
+		xsk_set_rx_need_wakeup(rq->xsk_pool);
+	short_of = mlx5e_xsk_post_rx_wqes(rq);
+	if (!wakeup)
+		busy = short_of;
+	else if (short_of)
+		xsk_set_rx_need_wakeup(rq->xsk_pool);
+	else
+		xsk_clear_rx_need_wakeup(rq->xsk_pool);
+
+	if (wakeup && sq->pc == READ_ONCE(sq->cc))
+		xsk_set_tx_need_wakeup(sq->xsk_pool);
+	busy |= mlx5e_xsk_tx(sq, MLX5E_XSK_TX_BUDGET);
+	if (wakeup && sq->pc != READ_ONCE(sq->cc))
+		xsk_clear_tx_need_wakeup(sq->xsk_pool);
+	return busy;
+}
+
 /* ---- channels -------------------------------------------------------- */
 
 static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 {
 	struct mlx5e_channel *c = container_of(napi, struct mlx5e_channel,
 					       napi);
+	bool xsk = test_bit(MLX5E_CHANNEL_STATE_XSK, &c->state);
 	u32 events = READ_ONCE(c->irq_events);
 	bool busy;
 	int work;
@@ -944,13 +1091,20 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 
 	busy = mlx5e_poll_tx_cq(&c->sq, budget);
 	busy |= mlx5e_poll_xdpsq_cq(c->xdpsq);
+	if (xsk)
+		busy |= mlx5e_poll_xdpsq_cq(c->xsksq);
 	/* UMRs completed: their WQEs go to the device before RX polls. */
 	if (c->rq.striding)
 		busy |= mlx5e_poll_icosq_cq(&c->icosq, &c->rq);
-	work = mlx5e_poll_rx_cq(&c->rq, budget);
+	work = xsk ? mlx5e_poll_rx_cq(c->xskrq, budget) : 0;
+	if (work < budget)
+		work += mlx5e_poll_rx_cq(&c->rq, budget - work);
 	busy |= work == budget;
 	busy |= mlx5e_post_rx_wqes(&c->rq);
-	if (busy)
+	if (xsk)
+		busy |= mlx5e_xsk_napi_post(c);
+	/* netpoll's budget of 0: no RX polled, and NAPI not completed. */
+	if (busy || unlikely(!budget))
 		return budget;
 
 	if (!napi_complete_done(napi, work))
@@ -965,6 +1119,11 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	if (test_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state))
 		mlx5e_cq_arm(&c->sq.cq);
 	mlx5e_cq_arm(&c->xdpsq->cq);
+	if (xsk) {
+		mlx5e_cq_arm(&c->xsksq->cq);
+		if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &c->xskrq->state))
+			mlx5e_cq_arm(&c->xskrq->cq);
+	}
 	if (c->rq.striding)
 		mlx5e_cq_arm(&c->icosq.cq);
 	/* Nor an RQ out of service: its CQ waits for recovery or a reopen. */
@@ -1007,12 +1166,20 @@ static int mlx5e_open_channel(struct mlx5e_priv *priv, u16 ix,
 	err = mlx5e_open_xdpsq(c, params);
 	if (err)
 		goto err_sq;
-	err = mlx5e_open_rq(c, params);
+	err = mlx5e_open_rq(c, params, &c->rq, NULL);
 	if (err)
 		goto err_xdpsq;
+	/* AF_XDP zero copy on this index: only with a program to run. */
+	if (priv->xsk_pools[ix] && params->xdp_prog) {
+		err = mlx5e_open_xsk(c, params, priv->xsk_pools[ix]);
+		if (err)
+			goto err_rq;
+	}
 	*cp = c;
 	return 0;
 
+err_rq:
+	mlx5e_close_rq(c, &c->rq);
 err_xdpsq:
 	mlx5e_close_xdpsq(c);
 err_sq:
@@ -1025,7 +1192,9 @@ err_napi:
 
 static void mlx5e_close_channel(struct mlx5e_channel *c)
 {
-	mlx5e_close_rq(c);
+	if (c->xskrq)
+		mlx5e_close_xsk(c);
+	mlx5e_close_rq(c, &c->rq);
 	mlx5e_close_xdpsq(c);
 	mlx5e_close_txqsq(c);
 	netif_napi_del(&c->napi);
@@ -1045,6 +1214,14 @@ static int mlx5e_activate_channel(struct mlx5e_channel *c)
 				    MLX5_RQC_STATE_RDY);
 	if (err)
 		goto err_sq;
+	if (c->xskrq) {
+		err = mlx5e_modify_rq_state(c->mdev, c->xskrq->rqn,
+					    MLX5_RQC_STATE_RST,
+					    MLX5_RQC_STATE_RDY);
+		if (err)
+			goto err_rq;
+		mlx5e_activate_xdpsq(c->xsksq);
+	}
 	set_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
 	mlx5e_activate_xdpsq(c->xdpsq);
 	napi_enable(&c->napi);
@@ -1054,6 +1231,9 @@ static int mlx5e_activate_channel(struct mlx5e_channel *c)
 	napi_schedule(&c->napi);
 	return 0;
 
+err_rq:
+	mlx5e_modify_rq_state(c->mdev, c->rq.rqn, MLX5_RQC_STATE_RDY,
+			      MLX5_RQC_STATE_ERR);
 err_sq:
 	mlx5e_modify_sq_state(c->mdev, c->sq.sqn, MLX5_SQC_STATE_RDY,
 			      MLX5_SQC_STATE_RST);
@@ -1070,7 +1250,11 @@ static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 	/* Recovery needs NAPI: it is over before NAPI goes. */
 	cancel_work_sync(&c->sq.recover_work);
 	cancel_work_sync(&c->rq.recover_work);
+	if (c->xskrq)
+		cancel_work_sync(&c->xskrq->recover_work);
 	mlx5e_deactivate_xdpsq(c->xdpsq);
+	if (c->xsksq)
+		mlx5e_deactivate_xdpsq(c->xsksq);
 	/* Unless a new channel of the same index took the queues over. */
 	if (__netif_get_rx_queue(c->netdev, c->ix)->napi == &c->napi)
 		netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_RX, NULL);
@@ -1082,6 +1266,9 @@ static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 	cancel_work_sync(&c->tx_dim.work);
 	mlx5e_modify_rq_state(c->mdev, c->rq.rqn, MLX5_RQC_STATE_RDY,
 			      MLX5_RQC_STATE_ERR);
+	if (c->xskrq)
+		mlx5e_modify_rq_state(c->mdev, c->xskrq->rqn,
+				      MLX5_RQC_STATE_RDY, MLX5_RQC_STATE_ERR);
 	mlx5e_modify_sq_state(c->mdev, c->sq.sqn, MLX5_SQC_STATE_RDY,
 			      MLX5_SQC_STATE_ERR);
 }
@@ -1121,6 +1308,33 @@ static void mlx5e_close_channels(struct mlx5e_channels *chs)
 	kfree(chs->c);
 	chs->c = NULL;
 	chs->num = 0;
+}
+
+/**
+ * mlx5e_start_xsk() - NAPI takes up the XSK queues of @chs
+ * @chs: channels activated, the channels they replace closed
+ *
+ * An XSK pool has one consumer: its fill and TX rings are read, its
+ * completion ring written and its free list used by one NAPI at a time.
+ * While a set of channels replaces another, both sets' NAPI run; the new
+ * set's XSK queues stay idle (the RQTs may name the XSK RQ already: it
+ * has no buffers, so the port drops those frames) until the old set's
+ * XSK queues have returned their frames and completions to the pool.
+ * Then the pool's frames are told their RXQ, and NAPI starts.
+ */
+static void mlx5e_start_xsk(struct mlx5e_channels *chs)
+{
+	unsigned int i;
+
+	for (i = 0; i < chs->num; i++) {
+		struct mlx5e_channel *c = chs->c[i];
+
+		if (!c->xskrq)
+			continue;
+		xsk_pool_set_rxq_info(c->xskrq->xsk_pool, &c->xskrq->xdp_rxq);
+		set_bit(MLX5E_CHANNEL_STATE_XSK, &c->state);
+		napi_schedule(&c->napi);
+	}
 }
 
 /* ndo_start_xmit finds each TX queue's SQ here. */
@@ -1334,6 +1548,7 @@ int mlx5e_open_locked(struct net_device *netdev)
 	err = mlx5e_activate_channels(priv, chs);
 	if (err)
 		goto err_fs;
+	mlx5e_start_xsk(chs);
 	set_bit(MLX5E_STATE_OPENED, &priv->state);
 	mlx5e_activate_priv(priv);
 	err = mlx5e_port_set_admin(priv->mdev, true);
@@ -1397,6 +1612,8 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 	int err;
 
 	err = mlx5e_params_validate(priv->mdev, new, priv->max_mtu, extack);
+	if (!err)
+		err = mlx5e_xsk_validate_params(priv, new, extack);
 	if (err)
 		return err;
 	if (!test_bit(MLX5E_STATE_OPENED, &priv->state)) {
@@ -1415,7 +1632,8 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 
 	/* The new queues run before the old ones stop, and the RQTs move
 	 * to them (one command for the RSS RQT, one per direct RQT): few
-	 * frames in flight are lost. TX stops for the switch.
+	 * frames in flight are lost. TX stops for the switch. XSK queues
+	 * are the exception: the new ones start once the old ones are gone.
 	 */
 	mlx5e_deactivate_priv(priv, &old_chs);
 	err = mlx5e_set_real_queues(priv, new_chs.num);
@@ -1435,6 +1653,7 @@ int mlx5e_safe_switch_params(struct mlx5e_priv *priv,
 		WRITE_ONCE(priv->txq2sq[i], NULL);
 	mlx5e_deactivate_channels(priv, &old_chs, false);
 	mlx5e_close_channels(&old_chs);
+	mlx5e_start_xsk(&new_chs);
 	mlx5e_health_settle(priv);
 	mlx5e_activate_priv(priv);
 	return 0;
@@ -1918,6 +2137,7 @@ static const struct net_device_ops mlx5e_netdev_ops = {
 	.ndo_tx_timeout		= mlx5e_tx_timeout,
 	.ndo_bpf		= mlx5e_xdp_bpf,
 	.ndo_xdp_xmit		= mlx5e_xdp_xmit,
+	.ndo_xsk_wakeup		= mlx5e_xsk_wakeup,
 	.ndo_hwtstamp_get	= mlx5e_hwtstamp_get,
 	.ndo_hwtstamp_set	= mlx5e_hwtstamp_set,
 };

@@ -16,10 +16,14 @@
  * A failed allocation stops the refill, is counted and is retried at the
  * next poll.
  */
+#include <linux/bpf_trace.h>
+#include <linux/filter.h>
 #include <linux/prefetch.h>
 #include <net/ip6_checksum.h>
 #include <net/tcp.h>
 #include <net/page_pool/helpers.h>
+#include <net/xdp_sock_drv.h>
+#include <trace/events/xdp.h>
 
 #include "en.h"
 #include "en/txrx.h"
@@ -470,14 +474,21 @@ static void mlx5e_complete_rx_skb(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe,
 	napi_gro_receive(rq->napi, skb);
 }
 
-/* An error CQE: the RQ went to the error state, its reporter recovers it. */
+/* An error CQE: the RQ went to the error state, its reporter recovers
+ * it; an XSK RQ is rebuilt with the channels instead (reopen_work).
+ */
 static void mlx5e_rx_err_cqe(struct mlx5e_rq *rq, struct mlx5_cqe64 *cqe)
 {
+	struct mlx5e_priv *priv = rq->ch->priv;
+
 	mlx5e_rq_stats_inc(rq, &rq->stats->wqe_err);
-	if (get_cqe_opcode(cqe) == MLX5E_CQE_RESP_ERR &&
-	    !test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
-		queue_work(container_of(rq, struct mlx5e_channel,
-					rq)->priv->wq, &rq->recover_work);
+	if (get_cqe_opcode(cqe) != MLX5E_CQE_RESP_ERR ||
+	    test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
+		return;
+	if (rq->xsk_pool)
+		queue_delayed_work(priv->wq, &priv->reopen_work, 0);
+	else
+		queue_work(priv->wq, &rq->recover_work);
 }
 
 static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
@@ -532,6 +543,178 @@ release:
 	/* Fragments no SKB took go back to the pool. */
 	mlx5e_release_rx_wqe(rq, ix, true);
 	rq->cc++;
+}
+
+/* ---- the XSK RQ (AF_XDP zero copy) ---------------------------------- */
+
+/*
+ * A legacy RQ of one data segment per WQE whose buffers are the frames
+ * of an AF_XDP socket's UMEM: xsk_buff_alloc_batch() takes them from the
+ * fill ring, already DMA mapped (the pool was mapped when it was
+ * attached), each with the UMEM's headroom and XDP_PACKET_HEADROOM
+ * before the address the WQE gets. The channel's RQTs name this RQ while
+ * it exists. The XDP program runs on every frame: XDP_REDIRECT into the
+ * socket hands the frame over without a copy; XDP_PASS copies it into a
+ * new SKB and frees the frame to the pool; XDP_TX copies it into an
+ * xdp_frame sent by the channel's XDP SQ; XDP_DROP frees it to the pool.
+ */
+
+/* Fill @n WQEs from ring index @ix on (no wrap). Return: how many. */
+static u32 mlx5e_xsk_alloc_rx_wqes(struct mlx5e_rq *rq, u16 ix, u16 n)
+{
+	u32 got = xsk_buff_alloc_batch(rq->xsk_pool, &rq->xsk_bufs[ix], n);
+	u32 i;
+
+	for (i = 0; i < got; i++) {
+		struct mlx5e_wqe_data_seg *seg;
+
+		seg = mlx5_wq_cyc_get_wqe(&rq->wq, ix + i);
+		seg->addr = cpu_to_be64(xsk_buff_xdp_get_dma(rq->xsk_bufs[ix + i]));
+	}
+	return got;
+}
+
+/**
+ * mlx5e_xsk_post_rx_wqes() - fill an XSK RQ's consumed WQEs from the
+ *	socket's fill ring and publish them
+ * @rq: the XSK RQ
+ *
+ * Return: whether the ring is still short (the fill ring ran dry).
+ */
+bool mlx5e_xsk_post_rx_wqes(struct mlx5e_rq *rq)
+{
+	u16 size = mlx5_wq_cyc_size(&rq->wq);
+	bool short_of = false;
+	u16 pc = rq->pc;
+
+	if (unlikely(test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state)))
+		return false;
+	while ((u16)(pc - rq->cc) < size) {
+		u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, pc);
+		u16 n = min_t(u16, size - (u16)(pc - rq->cc),
+			      mlx5_wq_cyc_contig_to_end(&rq->wq, ix));
+		u32 got = mlx5e_xsk_alloc_rx_wqes(rq, ix, n);
+
+		pc += got;
+		if (got < n) {
+			mlx5e_rq_stats_inc(rq, &rq->stats->buff_alloc_err);
+			short_of = true;
+			break;
+		}
+	}
+	if (pc != rq->pc) {
+		rq->pc = pc;
+		/* WQE contents before the counter the device reads. */
+		dma_wmb();
+		mlx5_wq_cyc_update_db(&rq->wq, pc);
+	}
+	return short_of;
+}
+
+/* XDP_PASS: the frame (and the metadata the program left) copied into a
+ * new SKB; the caller frees the frame to its pool.
+ */
+static struct sk_buff *mlx5e_xsk_skb(struct mlx5e_rq *rq,
+				     struct xdp_buff *xdp)
+{
+	u32 meta = xdp->data - xdp->data_meta;
+	u32 len = xdp->data_end - xdp->data_meta;
+	struct sk_buff *skb;
+
+	skb = napi_alloc_skb(rq->napi, len);
+	if (unlikely(!skb))
+		return NULL;
+	skb_put_data(skb, xdp->data_meta, len);
+	if (meta) {
+		__skb_pull(skb, meta);
+		skb_metadata_set(skb, meta);
+	}
+	return skb;
+}
+
+static void mlx5e_xsk_rx_count(struct mlx5e_rq *rq, u64_stats_t *verdict,
+			       u32 len)
+{
+	u64_stats_update_begin(&rq->stats->syncp);
+	u64_stats_inc(&rq->stats->packets);
+	u64_stats_add(&rq->stats->bytes, len);
+	if (verdict)
+		u64_stats_inc(verdict);
+	u64_stats_update_end(&rq->stats->syncp);
+}
+
+static void mlx5e_xsk_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
+				    struct mlx5_cqe64 *cqe)
+{
+	u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, be16_to_cpu(cqe->wqe_counter));
+	struct xdp_buff *xdp = rq->xsk_bufs[ix];
+	struct mlx5e_xdp_buff *mxbuf;
+	u32 len = be32_to_cpu(cqe->byte_cnt);
+	struct xdp_frame *frame;
+	struct sk_buff *skb;
+	u32 act;
+
+	rq->xsk_bufs[ix] = NULL;
+	rq->cc++;
+	if (unlikely(get_cqe_opcode(cqe) != MLX5E_CQE_RESP_SEND)) {
+		mlx5e_rx_err_cqe(rq, cqe);
+		goto free;
+	}
+	if (unlikely(!len || len > rq->wqe_bytes)) {
+		mlx5e_rq_stats_inc(rq, &rq->stats->oversize_pkts_sw_drop);
+		goto free;
+	}
+	xsk_buff_set_size(xdp, len);
+	xsk_buff_dma_sync_for_cpu(xdp);
+	net_prefetch(xdp->data);
+	mxbuf = container_of(xdp, struct mlx5e_xdp_buff, xdp);
+	mxbuf->cqe = cqe;
+	mxbuf->rq = rq;
+
+	/* The XSK RQ exists only with a program (it is rebuilt without). */
+	act = bpf_prog_run_xdp(prog, xdp);
+	switch (act) {
+	case XDP_REDIRECT:
+		if (unlikely(xdp_do_redirect(rq->netdev, xdp, prog)))
+			goto abort;
+		rq->xdp_flush = true;
+		/* The socket owns the frame, and may have reused it. */
+		mlx5e_xsk_rx_count(rq, &rq->stats->xdp_redirect, len);
+		return;
+	case XDP_PASS:
+		skb = mlx5e_xsk_skb(rq, xdp);
+		xsk_buff_free(xdp);
+		if (unlikely(!skb)) {
+			mlx5e_rq_stats_inc(rq, &rq->stats->buff_alloc_err);
+			return;
+		}
+		mlx5e_complete_rx_skb(rq, cqe, skb, skb->len);
+		return;
+	case XDP_TX:
+		/* Copied out of the UMEM; the frame goes back to the pool. */
+		len = xdp->data_end - xdp->data;
+		frame = xdp_convert_buff_to_frame(xdp);
+		if (unlikely(!frame))
+			goto abort;
+		if (unlikely(!mlx5e_xdp_tx_frame(rq, frame))) {
+			mlx5e_xsk_rx_count(rq, &rq->stats->xdp_drop, len);
+			return;
+		}
+		mlx5e_xsk_rx_count(rq, &rq->stats->xdp_tx_xmit, len);
+		return;
+	default:
+		bpf_warn_invalid_xdp_action(rq->netdev, prog, act);
+		fallthrough;
+	case XDP_ABORTED:
+abort:
+		trace_xdp_exception(rq->netdev, prog, act);
+		fallthrough;
+	case XDP_DROP:
+		mlx5e_xsk_rx_count(rq, &rq->stats->xdp_drop, len);
+		break;
+	}
+free:
+	xsk_buff_free(xdp);
 }
 
 /* ---- the striding RQ ------------------------------------------------ */
@@ -736,8 +919,7 @@ static bool mlx5e_rx_request_reset(struct mlx5e_rq *rq)
 	if (test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
 		return false;
 	set_bit(MLX5E_RQ_STATE_BAD_CQE, &rq->state);
-	queue_work(container_of(rq, struct mlx5e_channel, rq)->priv->wq,
-		   &rq->recover_work);
+	queue_work(rq->ch->priv->wq, &rq->recover_work);
 	return true;
 }
 
@@ -1200,7 +1382,7 @@ static bool mlx5e_cqd_title_bad(struct mlx5e_rq *rq,
 	/* Once: a recovery's drain may come to the same title again. */
 	if (test_and_set_bit(MLX5E_RQ_STATE_CQ_BAD, &rq->state))
 		return true;
-	priv = container_of(rq, struct mlx5e_channel, rq)->priv;
+	priv = rq->ch->priv;
 	mlx5e_rq_stats_inc(rq, &rq->stats->cqe_compress_err);
 	netdev_err(rq->netdev,
 		   "RQ 0x%x: compressed CQE block of %u CQEs at CQ index %u (CQ of %u): reopening the channels\n",
@@ -1264,6 +1446,10 @@ int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
 			mlx5_cqwq_pop(cqwq);
 		}
 		work++;
+		if (rq->xsk_pool) {
+			mlx5e_xsk_handle_rx_cqe(rq, prog, cqe);
+			continue;
+		}
 		if (!rq->striding) {
 			mlx5e_handle_rx_cqe(rq, prog, cqe);
 			continue;
@@ -1322,6 +1508,17 @@ int mlx5e_rx_cq_drain(struct mlx5e_rq *rq)
  */
 void mlx5e_free_rx_descs(struct mlx5e_rq *rq)
 {
+	if (rq->xsk_pool) {
+		/* Back to the socket's pool, for its fill ring. */
+		while (rq->cc != rq->pc) {
+			u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc);
+
+			xsk_buff_free(rq->xsk_bufs[ix]);
+			rq->xsk_bufs[ix] = NULL;
+			rq->cc++;
+		}
+		return;
+	}
 	if (rq->striding) {
 		/* Posted, or UMR in flight: the device writes none now. */
 		while (rq->cc != rq->umr_pc) {

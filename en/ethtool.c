@@ -251,8 +251,14 @@ static void mlx5e_set_xdp_tx_mpwqe(struct mlx5e_priv *priv, bool on)
 
 	if (!test_bit(MLX5E_STATE_OPENED, &priv->state))
 		return;
-	for (i = 0; i < priv->channels.num; i++)
-		mlx5e_xdpsq_set_mpwqe(priv->channels.c[i]->xdpsq, on);
+	for (i = 0; i < priv->channels.num; i++) {
+		struct mlx5e_channel *c = priv->channels.c[i];
+
+		mlx5e_xdpsq_set_mpwqe(c->xdpsq, on);
+		/* The XSK SQ's NAPI posts under its lock too. */
+		if (c->xsksq)
+			mlx5e_xdpsq_set_mpwqe(c->xsksq, on);
+	}
 }
 
 /* A flag that changes the queues (skb_tx_mpwqe, rx_striding_rq,

@@ -49,7 +49,7 @@ static int mlx5e_query_rq_state(struct mlx5_core_dev *mdev, u32 rqn, u8 *state)
  */
 static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 {
-	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+	struct mlx5e_channel *c = rq->ch;
 	struct mlx5_core_dev *mdev = c->mdev;
 	u8 state;
 	int err;
@@ -145,7 +145,7 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
  */
 static void mlx5e_rx_recover_done(struct mlx5e_rq *rq, int err)
 {
-	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+	struct mlx5e_channel *c = rq->ch;
 
 	if (!err) {
 		mlx5e_health_unfail(&rq->state, MLX5E_RQ_STATE_RECOVER_FAILED,
@@ -162,17 +162,25 @@ static void mlx5e_rx_recover_done(struct mlx5e_rq *rq, int err)
 		   rq->rqn, err, c->ix);
 }
 
-/* devlink health recover: @c's RQ again, if its recovery failed. */
+/* devlink health recover: @c's RQs again, those whose recovery failed. */
 static int mlx5e_rx_retry(struct mlx5e_channel *c)
 {
-	struct mlx5e_rq *rq = &c->rq;
-	int err;
+	struct mlx5e_rq *rqs[] = { &c->rq, c->xskrq };
+	int err = 0, ret;
+	unsigned int i;
 
-	/* Still counted failed until it is back: see mlx5e_health_recovered(). */
-	if (!test_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rq->state))
-		return 0;
-	err = mlx5e_rx_recover_rq(rq);
-	mlx5e_rx_recover_done(rq, err);
+	for (i = 0; i < ARRAY_SIZE(rqs); i++) {
+		/* Still counted failed until it is back: see
+		 * mlx5e_health_recovered().
+		 */
+		if (!rqs[i] ||
+		    !test_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rqs[i]->state))
+			continue;
+		ret = mlx5e_rx_recover_rq(rqs[i]);
+		mlx5e_rx_recover_done(rqs[i], ret);
+		if (ret && !err)
+			err = ret;
+	}
 	return err;
 }
 
@@ -221,7 +229,7 @@ void mlx5e_rx_err_cqe_work(struct work_struct *work)
 {
 	struct mlx5e_rq *rq = container_of(work, struct mlx5e_rq,
 					   recover_work);
-	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
+	struct mlx5e_channel *c = rq->ch;
 	struct devlink_health_reporter *reporter = c->priv->rx_reporter;
 	char msg[64];
 	int err;

@@ -194,18 +194,26 @@ static void mlx5e_xdpsq_recover_done(struct mlx5e_xdpsq *sq, int err)
 			   sq->sqn, err, sq->ch->ix);
 }
 
-/* devlink health recover: @c's SQ and XDP SQ again, if their recovery failed. */
+/* devlink health recover: @c's SQ, XDP SQ and XSK SQ again, if their
+ * recovery failed.
+ */
 static int mlx5e_tx_retry(struct mlx5e_channel *c)
 {
-	struct mlx5e_xdpsq *xsq = c->xdpsq;
+	struct mlx5e_xdpsq *xsqs[] = { c->xdpsq, c->xsksq };
 	int err = 0, ret;
+	unsigned int i;
 
 	/* Still counted failed until it is back: see mlx5e_health_recovered(). */
 	if (test_bit(MLX5E_SQ_STATE_RECOVER_FAILED, &c->sq.state)) {
 		err = mlx5e_tx_recover_sq(&c->sq);
 		mlx5e_tx_recover_done(&c->sq, err);
 	}
-	if (xsq && test_bit(MLX5E_XDPSQ_STATE_RECOVER_FAILED, &xsq->state)) {
+	for (i = 0; i < ARRAY_SIZE(xsqs); i++) {
+		struct mlx5e_xdpsq *xsq = xsqs[i];
+
+		if (!xsq ||
+		    !test_bit(MLX5E_XDPSQ_STATE_RECOVER_FAILED, &xsq->state))
+			continue;
 		ret = mlx5e_xdpsq_recover(xsq);
 		mlx5e_xdpsq_recover_done(xsq, ret);
 		if (!err)

@@ -83,7 +83,9 @@ void mlx5e_rss_init(struct mlx5e_priv *priv)
 }
 
 /* An RQT's RQs: those the indirection table @indir names, or channel
- * @ix's alone (a direct RQT, @indir NULL). Returns the RQT's size.
+ * @ix's alone (a direct RQT, @indir NULL); a channel's XSK RQ while it
+ * has one (AF_XDP zero copy: the frames for queue @ix go to the socket's
+ * buffers). Returns the RQT's size.
  */
 static unsigned int mlx5e_rqt_fill(struct mlx5e_channels *chs,
 				   const u32 *indir, int ix, void *rqtc)
@@ -92,14 +94,14 @@ static unsigned int mlx5e_rqt_fill(struct mlx5e_channels *chs,
 
 	if (!indir) {
 		MLX5_SET(rqtc, rqtc, rqt_actual_size, 1);
-		MLX5_SET(rqtc, rqtc, rq_num[0], chs->c[ix % chs->num]->rq.rqn);
+		MLX5_SET(rqtc, rqtc, rq_num[0], mlx5e_channel_rqn(chs->c[ix % chs->num]));
 		return 1;
 	}
 	MLX5_SET(rqtc, rqtc, rqt_actual_size, MLX5E_INDIR_RQT_SIZE);
 	for (i = 0; i < MLX5E_INDIR_RQT_SIZE; i++) {
 		u32 c = indir[i] % chs->num;
 
-		MLX5_SET(rqtc, rqtc, rq_num[i], chs->c[c]->rq.rqn);
+		MLX5_SET(rqtc, rqtc, rq_num[i], mlx5e_channel_rqn(chs->c[c]));
 	}
 	return MLX5E_INDIR_RQT_SIZE;
 }

@@ -67,6 +67,34 @@ static const struct mlx5e_counter_desc mlx5e_xdp_xmit_desc[] = {
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_mpwqe),
 };
 
+/* The XSK RQ's counters of its struct mlx5e_rq_stats (the rest stay 0). */
+static const struct mlx5e_counter_desc mlx5e_xskrq_desc[] = {
+	{ "xsk_packets", offsetof(struct mlx5e_rq_stats, packets) },
+	{ "xsk_bytes", offsetof(struct mlx5e_rq_stats, bytes) },
+	{ "xsk_csum_complete", offsetof(struct mlx5e_rq_stats, csum_complete) },
+	{ "xsk_csum_unnecessary", offsetof(struct mlx5e_rq_stats, csum_unnecessary) },
+	{ "xsk_csum_unnecessary_inner", offsetof(struct mlx5e_rq_stats, csum_unnecessary_inner) },
+	{ "xsk_csum_none", offsetof(struct mlx5e_rq_stats, csum_none) },
+	{ "xsk_wqe_err", offsetof(struct mlx5e_rq_stats, wqe_err) },
+	{ "xsk_buff_alloc_err", offsetof(struct mlx5e_rq_stats, buff_alloc_err) },
+	{ "xsk_xdp_drop", offsetof(struct mlx5e_rq_stats, xdp_drop) },
+	{ "xsk_xdp_redirect", offsetof(struct mlx5e_rq_stats, xdp_redirect) },
+	{ "xsk_xdp_tx_xmit", offsetof(struct mlx5e_rq_stats, xdp_tx_xmit) },
+	{ "xsk_xdp_tx_full", offsetof(struct mlx5e_rq_stats, xdp_tx_full) },
+	{ "xsk_xdp_tx_err", offsetof(struct mlx5e_rq_stats, xdp_tx_err) },
+	{ "xsk_oversize_pkts_sw_drop", offsetof(struct mlx5e_rq_stats, oversize_pkts_sw_drop) },
+};
+
+static const struct mlx5e_counter_desc mlx5e_xsktx_desc[] = {
+	{ "xsk_xmit", offsetof(struct mlx5e_xsk_tx_stats, packets) },
+	{ "xsk_bytes", offsetof(struct mlx5e_xsk_tx_stats, bytes) },
+	{ "xsk_mpwqe", offsetof(struct mlx5e_xsk_tx_stats, mpwqe) },
+	{ "xsk_full", offsetof(struct mlx5e_xsk_tx_stats, full) },
+	{ "xsk_err", offsetof(struct mlx5e_xsk_tx_stats, err) },
+	{ "xsk_cqes", offsetof(struct mlx5e_xsk_tx_stats, cqes) },
+	{ "xsk_recover", offsetof(struct mlx5e_xsk_tx_stats, recover) },
+};
+
 static const struct mlx5e_counter_desc mlx5e_sq_desc[] = {
 	MLX5E_DESC(struct mlx5e_sq_stats, packets),
 	MLX5E_DESC(struct mlx5e_sq_stats, bytes),
@@ -125,6 +153,8 @@ static const struct mlx5e_counter_group mlx5e_groups[] = {
 	MLX5E_GROUP("tx", sq_desc, sq),
 	MLX5E_GROUP("tx", sq_cq_desc, sq_cq),
 	MLX5E_GROUP("tx", xdp_xmit_desc, xdp_xmit),
+	MLX5E_GROUP("rx", xskrq_desc, xskrq),
+	MLX5E_GROUP("tx", xsktx_desc, xsktx),
 	MLX5E_GROUP("ch", ch_desc, ch),
 };
 
@@ -199,6 +229,8 @@ void mlx5e_stats_init(struct mlx5e_priv *priv)
 		u64_stats_init(&s->sq_cq.syncp);
 		u64_stats_init(&s->rq.syncp);
 		u64_stats_init(&s->xdp_xmit.syncp);
+		u64_stats_init(&s->xskrq.syncp);
+		u64_stats_init(&s->xsktx.syncp);
 	}
 }
 
@@ -482,6 +514,22 @@ static void mlx5e_read_rq(const struct mlx5e_rq_stats *s, u64 *packets,
 	} while (u64_stats_fetch_retry(&s->syncp, start));
 }
 
+/* A channel's RX queue: its RQ and, with AF_XDP zero copy, its XSK RQ. */
+static void mlx5e_read_rxq(const struct mlx5e_channel_stats *cs,
+			   struct netdev_queue_stats_rx *rx)
+{
+	u64 p, b, a, u, n;
+
+	mlx5e_read_rq(&cs->rq, &rx->packets, &rx->bytes, &rx->alloc_fail,
+		      &rx->csum_unnecessary, &rx->csum_none);
+	mlx5e_read_rq(&cs->xskrq, &p, &b, &a, &u, &n);
+	rx->packets += p;
+	rx->bytes += b;
+	rx->alloc_fail += a;
+	rx->csum_unnecessary += u;
+	rx->csum_none += n;
+}
+
 static void mlx5e_read_sq(const struct mlx5e_channel_stats *cs, u64 *packets,
 			  u64 *bytes, u64 *dropped, u64 *stop, u64 *wake)
 {
@@ -508,11 +556,12 @@ void mlx5e_get_stats64(struct net_device *netdev,
 
 	for (ch = 0; ch < priv->stats_nch; ch++) {
 		const struct mlx5e_channel_stats *cs = &priv->channel_stats[ch];
+		struct netdev_queue_stats_rx rx;
 		u64 p, b, d, x, y;
 
-		mlx5e_read_rq(&cs->rq, &p, &b, &d, &x, &y);
-		stats->rx_packets += p;
-		stats->rx_bytes += b;
+		mlx5e_read_rxq(cs, &rx);
+		stats->rx_packets += rx.packets;
+		stats->rx_bytes += rx.bytes;
 		mlx5e_read_sq(cs, &p, &b, &d, &x, &y);
 		stats->tx_packets += p;
 		stats->tx_bytes += b;
@@ -526,8 +575,7 @@ static void mlx5e_get_queue_stats_rx(struct net_device *netdev, int ix,
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
 
-	mlx5e_read_rq(&priv->channel_stats[ix].rq, &rx->packets, &rx->bytes,
-		      &rx->alloc_fail, &rx->csum_unnecessary, &rx->csum_none);
+	mlx5e_read_rxq(&priv->channel_stats[ix], rx);
 }
 
 static void mlx5e_get_queue_stats_tx(struct net_device *netdev, int ix,

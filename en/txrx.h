@@ -431,9 +431,7 @@ static inline void mlx5e_cq_arm(struct mlx5e_cq *cq)
 static inline u64 mlx5e_rx_cqe_time(struct mlx5e_rq *rq,
 				    struct mlx5_cqe64 *cqe)
 {
-	struct mlx5e_channel *c = container_of(rq, struct mlx5e_channel, rq);
-
-	return mlx5_clock_cyc2time(c->mdev, get_cqe_ts(cqe));
+	return mlx5_clock_cyc2time(rq->ch->mdev, get_cqe_ts(cqe));
 }
 
 #endif /* __MLX5_EN_TXRX_H__ */

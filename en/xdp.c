@@ -40,6 +40,7 @@
 #include <linux/bpf_trace.h>
 #include <linux/filter.h>
 #include <net/page_pool/helpers.h>
+#include <net/xdp_sock_drv.h>
 #include <trace/events/xdp.h>
 
 #include "xdp.h"
@@ -389,6 +390,8 @@ static void mlx5e_xdpsq_free_info(struct mlx5e_xdpsq *sq,
 {
 	if (info->mode == MLX5E_XDP_INFO_PAGE) {
 		page_pool_put_full_page(info->page->pp, info->page, napi);
+	} else if (info->mode == MLX5E_XDP_INFO_XSK) {
+		sq->xsk_done++;
 	} else if (info->mode == MLX5E_XDP_INFO_UNMAP) {
 		dma_unmap_page(sq->pdev, info->dma, info->len, DMA_TO_DEVICE);
 	} else {
@@ -427,8 +430,7 @@ static bool mlx5e_xdpsq_poll(struct mlx5e_xdpsq *sq, bool napi)
 		mlx5_cqwq_pop(cqwq);
 		n++;
 		if (unlikely(get_cqe_opcode(cqe) == MLX5E_CQE_REQ_ERR)) {
-			mlx5e_xdp_stat(&sq->rq_stats->syncp,
-				       &sq->rq_stats->xdp_tx_err);
+			mlx5e_xdp_stat(sq->err_syncp, sq->err_stat);
 			if (test_bit(MLX5E_XDPSQ_STATE_ENABLED, &sq->state) &&
 			    !test_and_set_bit(MLX5E_XDPSQ_STATE_RECOVERING,
 					      &sq->state))
@@ -447,6 +449,15 @@ static bool mlx5e_xdpsq_poll(struct mlx5e_xdpsq *sq, bool napi)
 	mlx5_cqwq_update_db(cqwq);
 	/* The WQEs' owners are released before posting reuses them. */
 	smp_store_release(&sq->cc, cc);
+	if (sq->xsk_pool) {
+		/* In the order the descriptors were peeked. */
+		if (sq->xsk_done)
+			xsk_tx_completed(sq->xsk_pool, sq->xsk_done);
+		sq->xsk_done = 0;
+		u64_stats_update_begin(&sq->xsk_stats->syncp);
+		u64_stats_add(&sq->xsk_stats->cqes, n);
+		u64_stats_update_end(&sq->xsk_stats->syncp);
+	}
 	return n == MLX5E_XDPSQ_POLL_BUDGET;
 }
 
@@ -473,6 +484,10 @@ static void mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
 	sq->db_ctrl = NULL;
 	while (sq->cc != sq->pc)
 		sq->cc = mlx5e_xdpsq_complete_wqe(sq, sq->cc, false);
+	/* Their descriptors go back to the socket's completion ring. */
+	if (sq->xsk_done)
+		xsk_tx_completed(sq->xsk_pool, sq->xsk_done);
+	sq->xsk_done = 0;
 }
 
 /**
@@ -532,8 +547,7 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 					    MLX5_SQC_STATE_RDY);
 	}
 	if (!err) {
-		mlx5e_xdp_stat(&sq->rq_stats->syncp,
-			       &sq->rq_stats->xdp_tx_recover);
+		mlx5e_xdp_stat(sq->err_syncp, sq->recover_stat);
 		spin_lock_bh(&sq->lock);
 		clear_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state);
 		spin_unlock_bh(&sq->lock);
@@ -767,6 +781,134 @@ void mlx5e_xdp_rx_done(struct mlx5e_rq *rq)
 	}
 }
 
+/**
+ * mlx5e_xdp_tx_frame() - XDP_TX of a frame copied out of an XSK RQ's UMEM
+ * @rq: the XSK RQ
+ * @f: the copy (xdp_convert_buff_to_frame()), a page of its own, in one
+ *	piece (the XSK RQ does not scatter)
+ *
+ * Mapped and posted on the channel's XDP SQ as an ndo_xdp_xmit frame,
+ * rung at the end of the poll (mlx5e_xdp_rx_done()), and counted as the
+ * RQ's XDP_TX (rx_xsk_xdp_tx_*), not as ndo_xdp_xmit's.
+ *
+ * Return: whether it was posted; if not, the frame was returned.
+ */
+bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *f)
+{
+	struct mlx5e_xdp_info info = {
+		.mode = MLX5E_XDP_INFO_FRAME,
+		.frame = f,
+		.len = f->len,
+	};
+	struct mlx5e_rq_stats *s = rq->stats;
+	struct mlx5e_xdpsq *sq = rq->xdpsq;
+	int err;
+
+	info.dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
+	if (unlikely(dma_mapping_error(sq->pdev, info.dma))) {
+		mlx5e_xdp_stat(&s->syncp, &s->xdp_tx_err);
+		goto err;
+	}
+	spin_lock(&sq->lock);
+	err = mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info,
+			       &s->syncp, &s->xdp_tx_mpwqe);
+	spin_unlock(&sq->lock);
+	if (unlikely(err)) {
+		dma_unmap_single(sq->pdev, info.dma, f->len, DMA_TO_DEVICE);
+		mlx5e_xdp_stat(&s->syncp, err == -ENOSPC ? &s->xdp_tx_full :
+			       &s->xdp_tx_err);
+		goto err;
+	}
+	return true;
+
+err:
+	xdp_return_frame(f);
+	return false;
+}
+
+/* Room for one more frame: in the open session, or a new one / a SEND. */
+static bool mlx5e_xdpsq_can_post(struct mlx5e_xdpsq *sq)
+{
+	if (!test_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state))
+		return mlx5e_xdpsq_room(sq) >= 1;
+	if (mlx5e_mpwqe_is_open(&sq->mpwqe))
+		return true;
+	return mlx5e_xdpsq_room(sq) >=
+	       mlx5e_mpwqe_max_wqebbs(&sq->wq, sq->pc, sq->max_mpw_ds);
+}
+
+/**
+ * mlx5e_xsk_tx() - send from the XSK SQ's socket TX ring (NAPI)
+ * @sq: the channel's XSK SQ
+ * @budget: the most descriptors to take
+ *
+ * Each descriptor is a frame of the UMEM, mapped by the pool: posted as
+ * it is (MPWQE sessions where on), rung once for the poll, completed to
+ * the socket when its WQE completes. Room is checked before a descriptor
+ * is taken from the ring: one taken is always posted. One the SQ cannot
+ * send (longer than the port's MTU, or too short to inline) goes as a
+ * NOP, so that completions stay in order, and is counted as an error.
+ *
+ * Return: whether descriptors may be left (the budget ran out).
+ */
+bool mlx5e_xsk_tx(struct mlx5e_xdpsq *sq, int budget)
+{
+	struct mlx5e_xdp_info info = { .mode = MLX5E_XDP_INFO_XSK };
+	struct mlx5e_xsk_tx_stats *st = sq->xsk_stats;
+	struct xsk_buff_pool *pool = sq->xsk_pool;
+	u32 pkts = 0, bytes = 0, errs = 0;
+	bool more = true, full = false;
+	struct xdp_desc desc;
+
+	if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state)))
+		return false;
+	spin_lock(&sq->lock);
+	for (; budget > 0; budget--) {
+		dma_addr_t dma;
+		void *data;
+
+		if (unlikely(!mlx5e_xdpsq_can_post(sq))) {
+			full = true;
+			more = false;
+			break;
+		}
+		if (!xsk_tx_peek_desc(pool, &desc)) {
+			more = false;
+			break;
+		}
+		dma = xsk_buff_raw_get_dma(pool, desc.addr);
+		data = xsk_buff_raw_get_data(pool, desc.addr);
+		xsk_buff_raw_dma_sync_for_device(pool, dma, desc.len);
+		if (unlikely(desc.len > sq->hw_mtu ||
+			     mlx5e_xdpsq_post(sq, dma, data, desc.len, &info,
+					      &st->syncp, &st->mpwqe))) {
+			struct mlx5e_wqe_ctrl_seg *ctrl;
+
+			ctrl = mlx5e_nop_ctrl(&sq->wq, sq->pc, sq->qpn_be);
+			mlx5e_xdpsq_push_frame(sq, &info);
+			mlx5e_xdpsq_posted(sq, ctrl, 1, 1);
+			errs++;
+			continue;
+		}
+		pkts++;
+		bytes += desc.len;
+	}
+	if (pkts || errs) {
+		mlx5e_xdpsq_ring(sq);
+		xsk_tx_release(pool);
+	}
+	spin_unlock(&sq->lock);
+
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_add(&st->packets, pkts);
+	u64_stats_add(&st->bytes, bytes);
+	u64_stats_add(&st->err, errs);
+	if (full)
+		u64_stats_inc(&st->full);
+	u64_stats_update_end(&st->syncp);
+	return more;
+}
+
 /* ---- XDP metadata kfuncs --------------------------------------------- */
 
 /*
@@ -972,18 +1114,15 @@ int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 
 /* ---- the XDP send queue: open and close ----------------------------- */
 
-/**
- * mlx5e_open_xdpsq() - the channel's XDP SQ, ready to send
- * @c: the channel
- * @params: the parameters
- *
- * The SQ goes to RDY here: nothing is posted on it before the channel's
- * NAPI runs.
- *
- * Return: 0 or a negative errno, nothing left behind.
+/*
+ * An XDP SQ of the channel, ready to send: its XDP SQ (@pool NULL) or its
+ * XSK SQ. The SQ goes to RDY here: nothing is posted on it before the
+ * channel's NAPI runs. NULL and *@errp on failure, nothing left behind.
  */
-int mlx5e_open_xdpsq(struct mlx5e_channel *c,
-		     const struct mlx5e_params *params)
+static struct mlx5e_xdpsq *mlx5e_xdpsq_create(struct mlx5e_channel *c,
+					      const struct mlx5e_params *params,
+					      struct xsk_buff_pool *pool,
+					      int *errp)
 {
 	struct mlx5e_channel_stats *stats = &c->priv->channel_stats[c->ix];
 	int node = cpu_to_node(c->cpu);
@@ -992,8 +1131,10 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 	int err;
 
 	sq = kvzalloc_node(sizeof(*sq), GFP_KERNEL, node);
-	if (!sq)
-		return -ENOMEM;
+	if (!sq) {
+		*errp = -ENOMEM;
+		return NULL;
+	}
 	err = mlx5e_create_cq(c, &sq->cq, params, false, params->log_sq_size);
 	if (err)
 		goto err_free;
@@ -1020,11 +1161,23 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 	sq->mkey_be = cpu_to_be32(c->priv->res.mkey);
 	sq->min_inline_mode = params->tx_min_inline_mode;
 	sq->max_mpw_ds = mlx5e_max_mpw_ds(c->mdev);
+	sq->hw_mtu = MLX5E_SW2HW_MTU(params->sw_mtu);
 	if ((params->pflags & BIT(MLX5E_PFLAG_XDP_TX_MPWQE)) &&
 	    sq->min_inline_mode == MLX5_INLINE_MODE_NONE)
 		set_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);
 	sq->rq_stats = &stats->rq;
 	sq->xmit_stats = &stats->xdp_xmit;
+	if (pool) {
+		sq->xsk_pool = pool;
+		sq->xsk_stats = &stats->xsktx;
+		sq->err_syncp = &stats->xsktx.syncp;
+		sq->err_stat = &stats->xsktx.err;
+		sq->recover_stat = &stats->xsktx.recover;
+	} else {
+		sq->err_syncp = &stats->rq.syncp;
+		sq->err_stat = &stats->rq.xdp_tx_err;
+		sq->recover_stat = &stats->rq.xdp_tx_recover;
+	}
 	INIT_WORK(&sq->recover_work, mlx5e_xdpsq_err_cqe_work);
 
 	err = mlx5e_create_sq_cmd(c, params, &sq->wq, sq->cq.mcq.cqn, false,
@@ -1036,8 +1189,7 @@ int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 				    MLX5_SQC_STATE_RDY);
 	if (err)
 		goto err_obj;
-	c->xdpsq = sq;
-	return 0;
+	return sq;
 
 err_obj:
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
@@ -1049,16 +1201,47 @@ err_cq:
 	mlx5e_destroy_cq(c->mdev, &sq->cq);
 err_free:
 	kvfree(sq);
+	*errp = err;
+	return NULL;
+}
+
+/**
+ * mlx5e_open_xdpsq() - the channel's XDP SQ, ready to send
+ * @c: the channel
+ * @params: the parameters
+ *
+ * Return: 0 or a negative errno, nothing left behind.
+ */
+int mlx5e_open_xdpsq(struct mlx5e_channel *c,
+		     const struct mlx5e_params *params)
+{
+	int err = 0;
+
+	c->xdpsq = mlx5e_xdpsq_create(c, params, NULL, &err);
 	return err;
 }
 
 /**
- * mlx5e_close_xdpsq() - destroy the channel's XDP SQ
- * @c: the channel, its NAPI off
+ * mlx5e_open_xsksq() - the channel's XSK SQ, ready to send
+ * @c: the channel
+ * @params: the parameters
+ * @pool: the AF_XDP pool of the channel's index, DMA mapped
+ *
+ * Return: 0 or a negative errno, nothing left behind.
  */
-void mlx5e_close_xdpsq(struct mlx5e_channel *c)
+int mlx5e_open_xsksq(struct mlx5e_channel *c,
+		     const struct mlx5e_params *params,
+		     struct xsk_buff_pool *pool)
 {
-	struct mlx5e_xdpsq *sq = c->xdpsq;
+	int err = 0;
+
+	c->xsksq = mlx5e_xdpsq_create(c, params, pool, &err);
+	return err;
+}
+
+static void mlx5e_xdpsq_destroy(struct mlx5e_channel *c,
+				struct mlx5e_xdpsq *sq)
+{
 
 	/* Deactivated: no recovery was queued after this one ran. */
 	cancel_work_sync(&sq->recover_work);
@@ -1071,7 +1254,27 @@ void mlx5e_close_xdpsq(struct mlx5e_channel *c)
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
 	mlx5e_destroy_cq(c->mdev, &sq->cq);
 	kvfree(sq);
+}
+
+/**
+ * mlx5e_close_xdpsq() - destroy the channel's XDP SQ
+ * @c: the channel, its NAPI off
+ */
+void mlx5e_close_xdpsq(struct mlx5e_channel *c)
+{
+	mlx5e_xdpsq_destroy(c, c->xdpsq);
 	c->xdpsq = NULL;
+}
+
+/**
+ * mlx5e_close_xsksq() - destroy the channel's XSK SQ
+ * @c: the channel, its NAPI off; every descriptor still posted is
+ *	completed to the socket
+ */
+void mlx5e_close_xsksq(struct mlx5e_channel *c)
+{
+	mlx5e_xdpsq_destroy(c, c->xsksq);
+	c->xsksq = NULL;
 }
 
 /**
@@ -1133,13 +1336,14 @@ void mlx5e_xdp_xmit_disable(struct mlx5e_priv *priv)
  * Return: NETDEV_XDP_ACT_* flags, the same with a program or without: a
  *	redirect target (NDO_XMIT) always, every channel having its XDP SQ,
  *	of multi-buffer frames too (NDO_XMIT_SG: one SEND WQE of a data
- *	segment per buffer, mlx5e_xdpsq_post_sg()).
+ *	segment per buffer, mlx5e_xdpsq_post_sg()); AF_XDP zero copy
+ *	(XSK_ZEROCOPY: en/xsk.c), of single-buffer frames.
  */
 xdp_features_t mlx5e_xdp_features(void)
 {
 	return NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
 	       NETDEV_XDP_ACT_RX_SG | NETDEV_XDP_ACT_NDO_XMIT |
-	       NETDEV_XDP_ACT_NDO_XMIT_SG;
+	       NETDEV_XDP_ACT_NDO_XMIT_SG | NETDEV_XDP_ACT_XSK_ZEROCOPY;
 }
 
 static void mlx5e_xdp_swap_progs(struct mlx5e_priv *priv,
@@ -1147,8 +1351,13 @@ static void mlx5e_xdp_swap_progs(struct mlx5e_priv *priv,
 {
 	unsigned int i;
 
-	for (i = 0; i < priv->channels.num; i++)
-		rcu_assign_pointer(priv->channels.c[i]->rq.xdp_prog, prog);
+	for (i = 0; i < priv->channels.num; i++) {
+		struct mlx5e_channel *c = priv->channels.c[i];
+
+		rcu_assign_pointer(c->rq.xdp_prog, prog);
+		if (c->xskrq)
+			rcu_assign_pointer(c->xskrq->xdp_prog, prog);
+	}
 }
 
 static int mlx5e_xdp_set(struct net_device *netdev, struct bpf_prog *prog,
@@ -1185,7 +1394,8 @@ static int mlx5e_xdp_set(struct net_device *netdev, struct bpf_prog *prog,
 }
 
 /**
- * mlx5e_xdp_bpf() - ndo_bpf: attach, replace or detach an XDP program
+ * mlx5e_xdp_bpf() - ndo_bpf: attach, replace or detach an XDP program, or
+ *	an AF_XDP zero-copy pool (en/xsk.c)
  * @netdev: the netdev
  * @bpf: the command
  *
@@ -1196,10 +1406,16 @@ int mlx5e_xdp_bpf(struct net_device *netdev, struct netdev_bpf *bpf)
 	struct mlx5e_priv *priv = netdev_priv(netdev);
 	int err;
 
-	if (bpf->command != XDP_SETUP_PROG)
+	switch (bpf->command) {
+	case XDP_SETUP_PROG:
+		mutex_lock(&priv->state_lock);
+		err = mlx5e_xdp_set(netdev, bpf->prog, bpf->extack);
+		mutex_unlock(&priv->state_lock);
+		return err;
+	case XDP_SETUP_XSK_POOL:
+		return mlx5e_xsk_setup_pool(netdev, bpf->xsk.pool,
+					    bpf->xsk.queue_id);
+	default:
 		return -EINVAL;
-	mutex_lock(&priv->state_lock);
-	err = mlx5e_xdp_set(netdev, bpf->prog, bpf->extack);
-	mutex_unlock(&priv->state_lock);
-	return err;
+	}
 }

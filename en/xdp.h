@@ -37,11 +37,15 @@ enum mlx5e_xdp_verdict {
  *	send, unmapped and returned (with its fragments) on completion
  * @MLX5E_XDP_INFO_UNMAP: a fragment of such a frame, only unmapped (the
  *	frame, later in the fifo, returns it)
+ * @MLX5E_XDP_INFO_XSK: a descriptor of the XSK SQ's socket, its UMEM
+ *	mapped by the pool: completed to the socket (xsk_tx_completed(),
+ *	in order) when the WQE completes
  */
 enum mlx5e_xdp_info_mode {
 	MLX5E_XDP_INFO_PAGE,
 	MLX5E_XDP_INFO_FRAME,
 	MLX5E_XDP_INFO_UNMAP,
+	MLX5E_XDP_INFO_XSK,
 };
 
 /**
@@ -140,6 +144,17 @@ enum {
  * @state: MLX5E_XDPSQ_STATE_*
  * @rq_stats: XDP_TX counters (the channel's RQ, written in NAPI)
  * @xmit_stats: ndo_xdp_xmit counters (written under @lock)
+ * @err_syncp: the counters of error completions and recoveries
+ * @err_stat: error completions (&mlx5e_rq_stats.xdp_tx_err; an XSK SQ's
+ *	&mlx5e_xsk_tx_stats.err)
+ * @recover_stat: recoveries (xdp_tx_recover; an XSK SQ's recover)
+ * @xsk_pool: an XSK SQ: the AF_XDP pool whose TX ring it sends (else
+ *	NULL); only its channel's NAPI posts on it
+ * @xsk_stats: an XSK SQ's counters
+ * @xsk_done: XSK descriptors completed this poll, told to the pool at
+ *	its end
+ * @hw_mtu: the largest frame the port sends (the MTU with the Ethernet
+ *	header, VLAN tag and FCS): an XSK descriptor longer is refused
  * @ch: the channel
  * @recover_work: recovery after an error CQE
  */
@@ -171,6 +186,13 @@ struct mlx5e_xdpsq {
 	unsigned long state;
 	struct mlx5e_rq_stats *rq_stats;
 	struct mlx5e_xdp_xmit_stats *xmit_stats;
+	struct u64_stats_sync *err_syncp;
+	u64_stats_t *err_stat;
+	u64_stats_t *recover_stat;
+	struct xsk_buff_pool *xsk_pool;
+	struct mlx5e_xsk_tx_stats *xsk_stats;
+	u32 xsk_done;
+	u16 hw_mtu;
 
 	/* control path */
 	struct mlx5e_channel *ch;
@@ -188,6 +210,8 @@ void mlx5e_xdp_add_frag(struct xdp_buff *xdp, struct page *page, u32 offset,
 struct sk_buff *mlx5e_skb_from_xdp(struct mlx5e_rq *rq, struct xdp_buff *xdp,
 				   u32 frag_truesize);
 void mlx5e_xdp_rx_done(struct mlx5e_rq *rq);
+bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *f);
+bool mlx5e_xsk_tx(struct mlx5e_xdpsq *sq, int budget);
 bool mlx5e_poll_xdpsq_cq(struct mlx5e_xdpsq *sq);
 int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 		   struct xdp_frame **frames, u32 flags);
@@ -196,6 +220,10 @@ int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 int mlx5e_open_xdpsq(struct mlx5e_channel *c,
 		     const struct mlx5e_params *params);
 void mlx5e_close_xdpsq(struct mlx5e_channel *c);
+int mlx5e_open_xsksq(struct mlx5e_channel *c,
+		     const struct mlx5e_params *params,
+		     struct xsk_buff_pool *pool);
+void mlx5e_close_xsksq(struct mlx5e_channel *c);
 void mlx5e_activate_xdpsq(struct mlx5e_xdpsq *sq);
 void mlx5e_deactivate_xdpsq(struct mlx5e_xdpsq *sq);
 void mlx5e_xdpsq_set_mpwqe(struct mlx5e_xdpsq *sq, bool on);
@@ -210,5 +238,16 @@ void mlx5e_xdp_xmit_disable(struct mlx5e_priv *priv);
 xdp_features_t mlx5e_xdp_features(void);
 
 extern const struct xdp_metadata_ops mlx5e_xdp_metadata_ops;
+
+/* en/xsk.c: AF_XDP zero copy, the control path */
+int mlx5e_validate_xsk_param(u32 chunk_size, u32 headroom, u32 rx_frame_size,
+			     u16 sw_mtu, u16 qid, u16 num_channels,
+			     struct netlink_ext_ack *extack);
+int mlx5e_xsk_setup_pool(struct net_device *netdev,
+			 struct xsk_buff_pool *pool, u16 qid);
+int mlx5e_xsk_validate_params(struct mlx5e_priv *priv,
+			      const struct mlx5e_params *params,
+			      struct netlink_ext_ack *extack);
+int mlx5e_xsk_wakeup(struct net_device *netdev, u32 qid, u32 flags);
 
 #endif /* __MLX5_EN_XDP_H__ */

@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# AF_XDP zero copy under channel rebuilds: xsk_fwd (xsk_fwd.c, libxdp's
+# xsk API) binds a zero-copy socket to port B's queue 0 and sends every
+# frame it receives back from the same UMEM frame, its addresses swapped.
+# Port A sends 100000 numbered frames of 46 to 1500 bytes (xsk_fwd_gen.py)
+# and takes each back byte for byte, sending again what a rebuild lost.
+# While they flow, B's channels are rebuilt around the socket: its RX ring
+# resized (the XSK RQ and SQ move to new channels: the old ones give back
+# their frames before the new ones take frames from the socket's rings), a
+# resize that fails in the device (the old channels keep the socket, its
+# frames told their RXQ as before), the ring resized back, and the XDP
+# program swapped twice for a copy on the same XSKMAP. Then: every frame
+# went through the XSK RQ and the XSK SQ and none through the copy path,
+# every descriptor the forwarder sent was completed (the XSK SQ's
+# teardown completes what it did not send), and B works as before.
+# vm-args: --timeout 1500
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+require_testport "a resize is made to fail in the model"
+
+COUNT=${XSK_FWD_COUNT:-100000}
+MODIFY_RQ=0x909
+
+ktap_header 13
+ours_pair_up
+TMP=$(mktemp -d)
+
+ktap_check "the forwarder and its XDP program built" \
+	gen_files "$TMP" xsk_fwd xsk_fwd.bpf.o
+
+b_ethtool() { ip netns exec "$NS" ethtool "$@"; }
+rx_ring() { b_ethtool -g "$b" | awk '/^Current/ { c = 1 } c && $1 == "RX:" { print $2; exit }'; }
+
+# B's counters of the XSK queues and of the regular RQ's redirects.
+STATS=(rx_xsk_packets rx_xsk_xdp_redirect tx_xsk_xmit tx_xsk_cqes
+	rx_xsk_wqe_err tx_xsk_err rx_xdp_redirect)
+stats_into() { ip netns exec "$NS" ethtool -S "$b" >"$TMP/$1"; }
+# d NAME: how far B's counter NAME moved over the run.
+d() {
+	awk -v k="$1:" '$1 == k { v[FILENAME] = $2 }
+		END { print v[ARGV[2]] - v[ARGV[1]] }' "$TMP/S0" "$TMP/S1"
+}
+
+start_fwd() {
+	b_ethtool -L "$b" combined 1 || return 1
+	RING0=$(rx_ring)
+	ip netns exec "$NS" "$TMP/xsk_fwd" "$b" 0 "$TMP/xsk_fwd.bpf.o" \
+		>"$TMP/fwd.out" 2>"$TMP/fwd.err" &
+	FWD=$!
+	if ! wait_for 30 grep -q '^ready' "$TMP/fwd.out"; then
+		sed 's/^/# /' "$TMP/fwd.err"
+		return 1
+	fi
+	PROG0=$(ip -n "$NS" -d link show "$b" | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p')
+	diag "xsk_fwd pid $FWD, program id $PROG0, RX ring $RING0"
+}
+ktap_check "B: one channel, a zero-copy socket on queue 0 with its program" start_fwd
+
+run_gen() {
+	local cx="python3 -S $LIB_DIR/cxsim.py" e="ip netns exec $NS ethtool"
+
+	stats_into S0
+	python3 "$LIB_DIR/xsk_fwd_gen.py" "$a" \
+		"$(ip netns exec "$NS" cat "/sys/class/net/$b/address")" "$COUNT" \
+		--deadline 480 \
+		--at $((COUNT * 15 / 100)) "$e -G $b rx 512; echo \$? >$TMP/resize1" \
+		--at $((COUNT * 30 / 100)) "kill -USR1 $FWD" \
+		--at $((COUNT * 45 / 100)) "$cx fault $bdf_b $MODIFY_RQ 1 && $e -G $b rx 256 2>$TMP/resize2.err; echo \$? >$TMP/resize2; $e -g $b >$TMP/ring2" \
+		--at $((COUNT * 60 / 100)) "$e -G $b rx $RING0; echo \$? >$TMP/resize3" \
+		--at $((COUNT * 75 / 100)) "kill -USR1 $FWD" \
+		2>&1 >"$TMP/gen.out" | sed -u 's/^/# A: /'
+	GEN_RC=${PIPESTATUS[0]}
+	sed 's/^/# A: /' "$TMP/gen.out"
+	return "$GEN_RC"
+}
+ktap_check "$COUNT frames through B's forwarder and back, byte for byte" run_gen
+
+stop_fwd() {
+	kill -TERM "$FWD" && wait "$FWD"
+	FWD_RC=$?
+	stats_into S1
+	sed 's/^/# B: /' "$TMP/fwd.out" "$TMP/fwd.err"
+	[ "$FWD_RC" = 0 ]
+}
+ktap_check "the forwarder ran to the end" stop_fwd
+fwd() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/fwd.out"; }
+
+resized() {
+	diag "resize to 512: exit $(cat "$TMP/resize1"); back to $RING0: exit $(cat "$TMP/resize3"); RX ring now $(rx_ring)"
+	[ "$(cat "$TMP/resize1")" = 0 ] && [ "$(cat "$TMP/resize3")" = 0 ] &&
+		[ "$(rx_ring)" = "$RING0" ]
+}
+ktap_check "the RX ring resized twice under the socket" resized
+
+failed_resize() {
+	local r
+
+	r=$(awk '/^Current/ { c = 1 } c && $1 == "RX:" { print $2; exit }' "$TMP/ring2")
+	diag "resize to 256 with MODIFY_RQ failing: exit $(cat "$TMP/resize2"), RX ring then $r: $(head -n 1 "$TMP/resize2.err")"
+	[ "$(cat "$TMP/resize2")" != 0 ] && [ "$r" = 512 ]
+}
+ktap_check "a resize the device fails leaves the socket's channels as they were" failed_resize
+
+swapped() {
+	local id
+
+	id=$(ip -n "$NS" -d link show "$b" | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p')
+	diag "program ids: $PROG0 at the start; swaps $(fwd swaps); none attached now: ${id:-none}"
+	[ "$(fwd swaps)" = 2 ] && [ -z "$id" ]
+}
+ktap_check "the XDP program swapped twice, detached at the end" swapped
+
+zero_copy() {
+	local s
+
+	for s in "${STATS[@]}"; do
+		printf '%s %s; ' "$s" "$(d "$s")"
+	done | sed 's/^/# B: /'
+	echo
+	[ "$(d rx_xsk_xdp_redirect)" -ge "$COUNT" ] &&
+		[ "$(d rx_xsk_packets)" -ge "$(d rx_xsk_xdp_redirect)" ] &&
+		[ "$(d tx_xsk_xmit)" -ge "$COUNT" ] &&
+		[ "$(d tx_xsk_cqes)" -gt 0 ] && [ "$(d rx_xdp_redirect)" = 0 ] &&
+		[ "$(d rx_xsk_wqe_err)" = 0 ] && [ "$(d tx_xsk_err)" = 0 ]
+}
+ktap_check "every frame through the XSK RQ and SQ, none copied, no WQE error" zero_copy
+
+completed() {
+	[ "$(fwd outstanding)" = 0 ] && [ "$(fwd rx_invalid_descs)" = 0 ] &&
+		[ "$(fwd tx_invalid_descs)" = 0 ] &&
+		[ "$(fwd tx)" -ge "$COUNT" ]
+}
+ktap_check "every descriptor the forwarder sent completed, none invalid" completed
+
+ktap_check "B's regular path after the socket went: a patterned ping, byte for byte" \
+	ping_exact
+no_complaints "no mlx5 errors or warnings but the failed resize's" \
+	"MODIFY_RQ(0x909) op_mod(0x[0-9a-f]*) failed" "switching to new channels failed" \
+	"failed to activate"
+kill "$FWD" 2>/dev/null
+rm -rf "$TMP"
+ktap_finish

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xsk_fwd.sh's XDP program: frames of the test's EtherType (0x88b5, local
+ * experimental) go to the AF_XDP socket bound to their queue, if there is
+ * one (else they are dropped); every other frame to the stack. Loaded and
+ * swapped by xsk_fwd.c, each copy of it on the same XSKMAP.
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#define XSK_FWD_ETHERTYPE	0x88b5
+
+struct {
+	__uint(type, BPF_MAP_TYPE_XSKMAP);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, __u32);
+} xsks SEC(".maps");
+
+SEC("xdp")
+int xsk_fwd(struct xdp_md *ctx)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = (void *)(long)ctx->data;
+
+	if ((void *)(eth + 1) > data_end ||
+	    eth->h_proto != bpf_htons(XSK_FWD_ETHERTYPE))
+		return XDP_PASS;
+	return bpf_redirect_map(&xsks, ctx->rx_queue_index, XDP_DROP);
+}
+
+char _license[] SEC("license") = "GPL";
