@@ -2,12 +2,15 @@
 /*
  * An AF_XDP zero-copy forwarder for xsk_fwd.sh:
  *
- *	xsk_fwd IFNAME QUEUE PROG.bpf.o
+ *	xsk_fwd [-c] [-d] [-f FRAME] IFNAME QUEUE PROG.bpf.o
  *
  * attaches PROG (xsk_fwd_prog.c) in native mode, binds one socket with
- * XDP_ZEROCOPY and need_wakeup to queue QUEUE, and sends every frame it
- * receives back out of the same queue from the same UMEM frame, its
- * Ethernet addresses swapped: no copy anywhere. SIGUSR1 swaps the program
+ * XDP_ZEROCOPY (-c: XDP_COPY) and need_wakeup to queue QUEUE, and sends
+ * every frame it receives back out of the same queue from the same UMEM
+ * frame, its Ethernet addresses swapped: no copy anywhere. With -d it
+ * drops them instead (their frames straight back to the fill ring): the
+ * benchmark's receiver (tools/testing/bench/xsk-zc.sh). The UMEM has
+ * 4096 frames of FRAME bytes (2048, or 4096 with -f 4096). SIGUSR1 swaps the program
  * for a fresh copy of it on the same XSKMAP (XDP_FLAGS_REPLACE, no moment
  * without a program); SIGTERM ends the run. At the end it waits up to a
  * second for the device to complete what was sent, then prints what it
@@ -20,6 +23,7 @@
  * Exit status 0, or 1 with the reason on stderr.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <net/if.h>
 #include <poll.h>
 #include <signal.h>
@@ -37,11 +41,12 @@
 #include <xdp/xsk.h>
 
 #define NUM_FRAMES	4096
-#define FRAME_SIZE	2048
 #define RING_SIZE	2048
 #define BATCH		64
 
 static volatile sig_atomic_t stop, swap;
+static bool drop;
+static unsigned int frame_size = 2048;
 
 static void on_signal(int sig)
 {
@@ -163,6 +168,14 @@ static void forward(struct fwd *f)
 	n = xsk_ring_cons__peek(&f->rx, BATCH, &idx_rx);
 	if (!n)
 		return;
+	if (drop) {
+		for (i = 0; i < n; i++)
+			f->free[f->nfree++] =
+				xsk_ring_cons__rx_desc(&f->rx, idx_rx + i)->addr;
+		xsk_ring_cons__release(&f->rx, n);
+		f->rx_frames += n;
+		return;
+	}
 	while (xsk_ring_prod__reserve(&f->tx, n, &idx_tx) != n) {
 		complete(f);
 		kick_tx(f);
@@ -224,7 +237,7 @@ int main(int argc, char **argv)
 {
 	struct xsk_umem_config ucfg = {
 		.fill_size = RING_SIZE, .comp_size = RING_SIZE,
-		.frame_size = FRAME_SIZE, .frame_headroom = 0,
+		.frame_headroom = 0,
 	};
 	struct xsk_socket_config scfg = {
 		.rx_size = RING_SIZE, .tx_size = RING_SIZE,
@@ -235,10 +248,22 @@ int main(int argc, char **argv)
 	struct xdp_statistics st = {};
 	socklen_t len = sizeof(st);
 	static struct fwd f;
-	int queue, err, i;
+	int queue, err, i, opt;
 
+	while ((opt = getopt(argc, argv, "cdf:")) != -1) {
+		if (opt == 'c')
+			scfg.bind_flags = XDP_COPY | XDP_USE_NEED_WAKEUP;
+		else if (opt == 'd')
+			drop = true;
+		else if (opt == 'f' && (atoi(optarg) == 2048 || atoi(optarg) == 4096))
+			frame_size = atoi(optarg);
+		else
+			return 2;
+	}
+	argv += optind - 1;
+	argc -= optind - 1;
 	if (argc != 4) {
-		fprintf(stderr, "usage: %s IFNAME QUEUE PROG.bpf.o\n", argv[0]);
+		fprintf(stderr, "usage: xsk_fwd [-c] [-d] [-f 2048|4096] IFNAME QUEUE PROG.bpf.o\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -253,11 +278,12 @@ int main(int argc, char **argv)
 	if (err)
 		return die("attaching the program", err);
 
-	f.area = mmap(NULL, (size_t)NUM_FRAMES * FRAME_SIZE,
+	ucfg.frame_size = frame_size;
+	f.area = mmap(NULL, (size_t)NUM_FRAMES * frame_size,
 		      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (f.area == MAP_FAILED)
 		return die("mmap", errno);
-	err = xsk_umem__create(&f.umem, f.area, (__u64)NUM_FRAMES * FRAME_SIZE,
+	err = xsk_umem__create(&f.umem, f.area, (__u64)NUM_FRAMES * frame_size,
 			       &f.fq, &f.cq, &ucfg);
 	if (err)
 		return die("xsk_umem__create", err);
@@ -265,13 +291,13 @@ int main(int argc, char **argv)
 				 &scfg);
 	if (err) {
 		bpf_xdp_detach(f.ifindex, XDP_FLAGS_DRV_MODE, NULL);
-		return die("binding the zero-copy socket", err);
+		return die("binding the socket", err);
 	}
 	err = xsk_socket__update_xskmap(f.xsk, f.map_fd);
 	if (err)
 		return die("xsk_socket__update_xskmap", err);
 	for (i = 0; i < NUM_FRAMES; i++)
-		f.free[f.nfree++] = (__u64)i * FRAME_SIZE;
+		f.free[f.nfree++] = (__u64)i * frame_size;
 	signal(SIGUSR1, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);

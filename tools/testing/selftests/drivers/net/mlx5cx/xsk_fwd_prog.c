@@ -3,7 +3,8 @@
  * xsk_fwd.sh's XDP program: frames of the test's EtherType (0x88b5, local
  * experimental) go to the AF_XDP socket bound to their queue, if there is
  * one (else they are dropped); every other frame to the stack. Loaded and
- * swapped by xsk_fwd.c, each copy of it on the same XSKMAP.
+ * swapped by xsk_fwd.c, each copy of it on the same XSKMAP. With -DXSK_ALL
+ * (xsk_fwd_all.bpf.o, the benchmark's) every frame goes to the socket.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -25,9 +26,11 @@ int xsk_fwd(struct xdp_md *ctx)
 	void *data_end = (void *)(long)ctx->data_end;
 	struct ethhdr *eth = (void *)(long)ctx->data;
 
+#ifndef XSK_ALL
 	if ((void *)(eth + 1) > data_end ||
 	    eth->h_proto != bpf_htons(XSK_FWD_ETHERTYPE))
 		return XDP_PASS;
+#endif
 	return bpf_redirect_map(&xsks, ctx->rx_queue_index, XDP_DROP);
 }
 
