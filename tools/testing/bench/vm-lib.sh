@@ -14,6 +14,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/../selftests/drivers/net/mlx5cx/lib.sh"
 BENCH_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 RAW=$VM_RESULTS/raw
 mkdir -p "$RAW"
+# IPv6 off on every device of this namespace, now and whenever one is
+# (re)made: pair_up turns it off on port A only, and an MTU below IPv6's
+# minimum of 1280 (xdp-drop's 1000) drops the device's IPv6 state, which
+# a later MTU of 1280 or more creates again with the namespace's default
+# (IPv6 on): DAD, MLD reports and router solicitations, every 4 s, then
+# backing off, that port B counts beside pktgen's frames.
+sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 # JITed BPF programs (xdp-bench's) in /proc/kallsyms, for insn-report
 # --symbols: else their instructions go to whichever symbol precedes them.
 [ -z "${VM_INSN_COUNT:-}" ] || sysctl -qw net.core.bpf_jit_kallsyms=1

@@ -57,16 +57,18 @@ for drv in $DRIVERS; do
 				continue
 			fi
 			sleep 1
+			# B's reports bracket A's (each takes a while): every
+			# frame A counts as sent falls in B's window.
 			cxsim report "$bdf_b" >"$tag.before"
-			cxsim report "$bdf_a" >"$tag.a-before"
 			ip netns exec "$NS" ethtool -S "$b" >"$tag.ethtool-before"
+			cxsim report "$bdf_a" >"$tag.a-before"
 			pktgen_setup "$a" "$N" 32
 			# B's NAPI runs beside pktgen; 200 ms for its last poll.
 			pktgen_start_counted "$drv-$rq-m$mtu" 200
 			sleep 1
-			cxsim report "$bdf_b" >"$tag.after"
 			cxsim report "$bdf_a" >"$tag.a-after"
 			ip netns exec "$NS" ethtool -S "$b" >"$tag.ethtool-after"
+			cxsim report "$bdf_b" >"$tag.after"
 			for i in 0 1; do
 				f=$VM_RESULTS/insn-$drv-$rq-m$mtu-$i.txt
 				[ ! -f "$f" ] || mv "$f" "$tag.insn$i"
