@@ -4,17 +4,17 @@
 # module, run the workload's script (NAME.sh) in the VM with VAR=VALUE
 # arguments passed through to it, then tabulate with NAME-report.
 #
-#   bench_main NAME [--icount] [vm/run options...] -- "$@"
+#   bench_main NAME [vm/run options...] -- "$@"
 #
-# --icount: the guest's clock counts its instructions (QEMU's -icount
-# shift=BENCH_ICOUNT,sleep=off, shift 5 unless set; BENCH_ICOUNT=off
-# leaves it out) on one vCPU, so that what the guest runs in a window no
-# longer follows the host's speed: two xdp-drop runs, one idle, one
+# BENCH_ICOUNT=SHIFT: the guest's clock counts its instructions (QEMU's
+# -icount shift=SHIFT,sleep=off) on one vCPU (more where the workload asks
+# for them), so that what the guest runs in a window no longer follows
+# the host's speed: two xdp-drop runs (BENCH_ICOUNT=5), one idle, one
 # sharing its core with a busy loop, agreed within 2.2 % on every row's
-# instructions per packet (0.07 % on the driver's share), where two idle
-# runs without it differed by up to 86 %.  One vCPU: with two, under
-# -icount, QEMU 7.2 corrupted a vCPU's RFLAGS (TF set, a kernel #DB, then
-# a NULL dereference) in one run of two under load.
+# instructions per packet, where two idle runs without it differed by up
+# to 86 %.  Not the default: in 2 of 8 such runs QEMU 7.2 left a vCPU's
+# RFLAGS with reserved bits set and the guest died (a NULL dereference in
+# net_rx_action under pktgen), with one vCPU as with two.
 #
 # NAME-report [BENCH_REPORT_ARGS...] --csv FILE RAWDIR writes NAME.md
 # (stdout) and NAME.csv.
@@ -28,16 +28,12 @@
 
 # shellcheck shell=bash
 bench_main() {
-	local name=$1 root testing bench results='' kver qemu kv icount=off
+	local name=$1 root testing bench results='' kver qemu kv
 	local vmopts=() envs=() timing=()
 
 	shift
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		if [ "$1" = --icount ]; then
-			icount=${BENCH_ICOUNT:-5}
-		else
-			vmopts+=("$1")
-		fi
+		vmopts+=("$1")
 		shift
 	done
 	[ $# -eq 0 ] || shift
@@ -59,8 +55,8 @@ bench_main() {
 	done
 	timing=(--seed "${BENCH_SEED:-1}")
 	[ "${BENCH_IOMMU:-off}" = on ] || timing+=(--no-iommu)
-	[ "$icount" = off ] ||
-		timing+=(--smp 1 --qemu-arg -icount --qemu-arg "shift=$icount,sleep=off")
+	[ "${BENCH_ICOUNT:-off}" = off ] ||
+		timing+=(--smp 1 --qemu-arg -icount --qemu-arg "shift=$BENCH_ICOUNT,sleep=off")
 	kver=$("$testing/install-deps" --print-kver | tail -n 1)
 	qemu=$("$testing/cxsim/build-qemu" | tail -n 1)
 	nice -n 10 make -s -C "$root" >"$results/build.log" 2>&1 ||
