@@ -5,6 +5,7 @@ file name, and guest instructions per packet from insn-count snapshots."""
 import importlib.machinery
 import importlib.util
 import os
+import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -55,6 +56,9 @@ def insn_symbols(rawdir, tag, driver, n, top=10):
     the driver's turn's (bench_unload); [] without them."""
     base = os.path.join(rawdir, tag)
     syms = base + ".kallsyms.gz"
+    if not os.path.exists(syms):
+        # One of several runs with the same symbols (TAG-rN).
+        syms = re.sub(r"-r\d+$", "", base) + ".kallsyms.gz"
     if not os.path.exists(syms):
         syms = os.path.join(rawdir, driver + ".kallsyms.gz")
     if not (os.path.exists(base + ".insn0") and os.path.exists(base + ".insn1")
