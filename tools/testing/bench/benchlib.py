@@ -5,6 +5,7 @@ file name, and guest instructions per packet from insn-count snapshots."""
 import importlib.machinery
 import importlib.util
 import os
+import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -37,12 +38,27 @@ def insn_figures(rawdir, tag, driver, n):
     return d["kernel"] / n, d["text.drv"] / n
 
 
+def insn_user(rawdir, tag):
+    """User-mode instructions between the snapshots (all vCPUs), or None:
+    in a window that holds only insn-mark and the kernel's work, insn-mark's
+    own few."""
+    base = os.path.join(rawdir, tag)
+    if not (os.path.exists(base + ".insn0") and os.path.exists(base + ".insn1")):
+        return None
+    ir = load_tool("insn-report")
+    return ir.delta(ir.read_snapshot(base + ".insn0"),
+                    ir.read_snapshot(base + ".insn1"), None, {})["user"]
+
+
 def insn_symbols(rawdir, tag, driver, n, top=10):
     """[(function, kernel instructions per packet)], the top ones first,
     from the run's kallsyms where it saved them (<tag>.kallsyms.gz), else
     the driver's turn's (bench_unload); [] without them."""
     base = os.path.join(rawdir, tag)
     syms = base + ".kallsyms.gz"
+    if not os.path.exists(syms):
+        # One of several runs with the same symbols (TAG-rN).
+        syms = re.sub(r"-r\d+$", "", base) + ".kallsyms.gz"
     if not os.path.exists(syms):
         syms = os.path.join(rawdir, driver + ".kallsyms.gz")
     if not (os.path.exists(base + ".insn0") and os.path.exists(base + ".insn1")

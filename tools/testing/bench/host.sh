@@ -6,6 +6,16 @@
 #
 #   bench_main NAME [vm/run options...] -- "$@"
 #
+# BENCH_ICOUNT=SHIFT: the guest's clock counts its instructions (QEMU's
+# -icount shift=SHIFT,sleep=off) on one vCPU (more where the workload asks
+# for them), so that what the guest runs in a window no longer follows
+# the host's speed: two xdp-drop runs (BENCH_ICOUNT=5), one idle, one
+# sharing its core with a busy loop, agreed within 2.2 % on every row's
+# instructions per packet, where two idle runs without it differed by up
+# to 86 %.  Not the default: in 2 of 8 such runs QEMU 7.2 left a vCPU's
+# RFLAGS with reserved bits set and the guest died (a NULL dereference in
+# net_rx_action under pktgen), with one vCPU as with two.
+#
 # NAME-report [BENCH_REPORT_ARGS...] --csv FILE RAWDIR writes NAME.md
 # (stdout) and NAME.csv.
 #
@@ -45,6 +55,8 @@ bench_main() {
 	done
 	timing=(--seed "${BENCH_SEED:-1}")
 	[ "${BENCH_IOMMU:-off}" = on ] || timing+=(--no-iommu)
+	[ "${BENCH_ICOUNT:-off}" = off ] ||
+		timing+=(--smp 1 --qemu-arg -icount --qemu-arg "shift=$BENCH_ICOUNT,sleep=off")
 	kver=$("$testing/install-deps" --print-kver | tail -n 1)
 	qemu=$("$testing/cxsim/build-qemu" | tail -n 1)
 	nice -n 10 make -s -C "$root" >"$results/build.log" 2>&1 ||

@@ -14,6 +14,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/../selftests/drivers/net/mlx5cx/lib.sh"
 BENCH_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 RAW=$VM_RESULTS/raw
 mkdir -p "$RAW"
+# IPv6 off on every device of this namespace, now and whenever one is
+# (re)made: pair_up turns it off on port A only, and an MTU below IPv6's
+# minimum of 1280 (xdp-drop's 1000) drops the device's IPv6 state, which
+# a later MTU of 1280 or more creates again with the namespace's default
+# (IPv6 on): DAD, MLD reports and router solicitations, every 4 s, then
+# backing off, that port B counts beside pktgen's frames.
+sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 # JITed BPF programs (xdp-bench's) in /proc/kallsyms, for insn-report
 # --symbols: else their instructions go to whichever symbol precedes them.
 [ -z "${VM_INSN_COUNT:-}" ] || sysctl -qw net.core.bpf_jit_kallsyms=1
@@ -40,17 +47,77 @@ bench_load() {
 		"$BENCH_DIR/insn-report" --ranges mlx5_core "$ko" >"$RAW/$1.text"
 }
 
+# others_freeze: every user process but this shell and its ancestors
+# frozen (cgroup v2 freezer, cgroup bench-quiet): the VM's init, whose
+# watchdog loop starts a sleep and a grep every 2 s, and the workload's
+# background programs (xdp-bench, which polls its counters).  Their
+# process starts and exits, page faults and system calls stay out of a
+# counted window; others_thaw lets them run again.  A process they fork
+# meanwhile joins their cgroup, so that a pass that moves none ends it.
+QUIET_CG=/sys/fs/cgroup/bench-quiet
+others_freeze() {
+	local keep=' ' p q moved cg line f
+
+	if [ ! -e "$QUIET_CG" ]; then
+		[ -e /sys/fs/cgroup/cgroup.procs ] ||
+			mount -t cgroup2 cgroup2 /sys/fs/cgroup || return 1
+		mkdir "$QUIET_CG" || return 1
+	fi
+	q=$BASHPID
+	while [ "$q" -gt 1 ]; do
+		keep+="$q "
+		p=$q q=0
+		while read -r line; do
+			case $line in PPid:*) q=${line#PPid:} q=${q//[[:space:]]/} ;; esac
+		done <"/proc/$p/status"
+	done
+	keep+='1 '
+	moved=1
+	while [ "$moved" -gt 0 ]; do
+		moved=0
+		for p in /proc/[0-9]*; do
+			p=${p#/proc/}
+			[[ "$keep" != *" $p "* ]] || continue
+			cg='' line=''
+			{ read -r cg <"/proc/$p/cgroup"; read -r line <"/proc/$p/stat"; } 2>/dev/null
+			[ "$cg" != "0::/${QUIET_CG##*/}" ] || continue
+			# Not a kernel thread (PF_KTHREAD in the flags, the 7th
+			# field after the command's name): the freezer leaves
+			# those running, and a cgroup holding one never reads
+			# as frozen.
+			read -ra f <<<"${line##*) }"
+			[ -n "${f[6]:-}" ] && (( (f[6] & 0x200000) == 0 )) || continue
+			# A process gone meanwhile refuses.
+			{ echo "$p" >"$QUIET_CG/cgroup.procs"; } 2>/dev/null &&
+				moved=$((moved + 1))
+		done
+	done
+	echo 1 >"$QUIET_CG/cgroup.freeze" || return 1
+	wait_for 10 grep -qx 'frozen 1' "$QUIET_CG/cgroup.events"
+}
+
+others_thaw() {
+	[ ! -e "$QUIET_CG/cgroup.freeze" ] || echo 0 >"$QUIET_CG/cgroup.freeze"
+}
+
 # pktgen_start_counted NAME [MS]: pktgen_start; with the insn-count plugin,
 # its snapshots NAME-0 and NAME-1 (insn-NAME-0.txt, insn-NAME-1.txt) taken
 # by one process around pgctrl's "start" line (pgctrl drops a write's last
 # character), which returns once pktgen is done, and MS milliseconds after
-# it (a receiver's last poll): what the guest ran for the packets, and no
-# process start or exit.
+# it (a receiver's last poll), every other user process frozen
+# (others_freeze): what the guest ran for the packets, and no process
+# start or exit.  The window's user instructions (insn-report's
+# insn.user) are insn-mark's own, 116.
 pktgen_start_counted() {
+	local rc=0
+
 	[ -n "${VM_INSN_COUNT:-}" ] || { pktgen_start; return; }
+	others_freeze || { others_thaw; echo "cannot freeze the other processes" >&2; return 1; }
 	printf '%s\n%s\n' "$1-0" "$1-1" >"$VM_RESULTS/insn.req" &&
 		timeout "$TRAFFIC_SECS" "$VM_INSN_MARK" /proc/net/pktgen/pgctrl \
-			$'start\n' "${2:-0}"
+			$'start\n' "${2:-0}" || rc=$?
+	others_thaw
+	return $rc
 }
 
 # bench_unload: the namespace and the driver gone, for the next turn.

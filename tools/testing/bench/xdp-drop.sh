@@ -3,9 +3,11 @@
 #
 # Inside the VM (run by ./xdp-drop): for each driver, RQ type and MTU,
 # port B (in its namespace) runs `xdp-bench drop`, port A sends N pktgen
-# frames of 64 bytes to it; the model's report of port B before and after
-# each run, B's ethtool -S and, with the insn-count plugin, the guest's
-# instruction counts go to $VM_RESULTS/raw/<driver>-<rq>-m<mtu>.*.  A
+# frames of 64 bytes to it, REPEAT times (3) with the same program
+# attached; the model's report of port B before and after each run, B's
+# ethtool -S and, with the insn-count plugin, the guest's instruction
+# counts go to $VM_RESULTS/raw/<driver>-<rq>-m<mtu>-r<run>.*, the kernel's
+# symbols to <driver>-<rq>-m<mtu>.kallsyms.gz.  A
 # setting the driver refuses (an MTU too large for its XDP, an RQ type it
 # does not have) leaves <tag>.refused with the reason.
 
@@ -15,6 +17,7 @@ source "$(dirname "$0")/vm-lib.sh"
 N=${N:-20000}
 MTUS=${MTUS:-1000 1500 9000}
 RQS=${RQS:-legacy striding}
+REPEAT=${REPEAT:-3}
 DRIVERS=${DRIVERS:-ours distro}
 getconf PAGESIZE >"$RAW/page"
 
@@ -57,26 +60,31 @@ for drv in $DRIVERS; do
 				continue
 			fi
 			sleep 1
-			cxsim report "$bdf_b" >"$tag.before"
-			cxsim report "$bdf_a" >"$tag.a-before"
-			ip netns exec "$NS" ethtool -S "$b" >"$tag.ethtool-before"
-			pktgen_setup "$a" "$N" 32
-			# B's NAPI runs beside pktgen; 200 ms for its last poll.
-			pktgen_start_counted "$drv-$rq-m$mtu" 200
-			sleep 1
-			cxsim report "$bdf_b" >"$tag.after"
-			cxsim report "$bdf_a" >"$tag.a-after"
-			ip netns exec "$NS" ethtool -S "$b" >"$tag.ethtool-after"
-			for i in 0 1; do
-				f=$VM_RESULTS/insn-$drv-$rq-m$mtu-$i.txt
-				[ ! -f "$f" ] || mv "$f" "$tag.insn$i"
+			for ((rep = 1; rep <= REPEAT; rep++)); do
+				t=$tag-r$rep
+				# B's reports bracket A's (each takes a while):
+				# every frame A counts as sent falls in B's window.
+				cxsim report "$bdf_b" >"$t.before"
+				ip netns exec "$NS" ethtool -S "$b" >"$t.ethtool-before"
+				cxsim report "$bdf_a" >"$t.a-before"
+				pktgen_setup "$a" "$N" 32
+				# B's NAPI runs beside pktgen; 200 ms for its last poll.
+				pktgen_start_counted "${t##*/}" 200
+				sleep 1
+				cxsim report "$bdf_a" >"$t.a-after"
+				ip netns exec "$NS" ethtool -S "$b" >"$t.ethtool-after"
+				cxsim report "$bdf_b" >"$t.after"
+				for i in 0 1; do
+					f=$VM_RESULTS/insn-${t##*/}-$i.txt
+					[ ! -f "$f" ] || mv "$f" "$t.insn$i"
+				done
+				echo "$drv $rq MTU $mtu run $rep: B delivered $(( $(awk '$1 == "rx.packets" { print $2 }' "$t.after") - $(awk '$1 == "rx.packets" { print $2 }' "$t.before") )) frames"
 			done
 			# The symbols with xdp-bench's program still loaded (a
-			# new one each run): insn-report --symbols names it.
+			# new one each setting): insn-report --symbols names it.
 			[ -z "${VM_INSN_COUNT:-}" ] ||
 				awk '$2 ~ /^[tTwW]$/' /proc/kallsyms | gzip >"$tag.kallsyms.gz"
 			xdp_bench_stop "$b"
-			echo "$drv $rq MTU $mtu: B delivered $(( $(awk '$1 == "rx.packets" { print $2 }' "$tag.after") - $(awk '$1 == "rx.packets" { print $2 }' "$tag.before") )) frames"
 		done
 	done
 	bench_unload
