@@ -52,7 +52,8 @@ bench_load() {
 # watchdog loop starts a sleep and a grep every 2 s, and the workload's
 # background programs (xdp-bench, which polls its counters).  Their
 # process starts and exits, page faults and system calls stay out of a
-# counted window; others_thaw lets them run again.  A process they fork
+# counted window; others_thaw lets them run again.  BENCH_KEEP_PIDS: the
+# workload's own receivers (pids, by spaces), which run on.  A process they fork
 # meanwhile joins their cgroup, so that a pass that moves none ends it.
 QUIET_CG=/sys/fs/cgroup/bench-quiet
 others_freeze() {
@@ -71,7 +72,7 @@ others_freeze() {
 			case $line in PPid:*) q=${line#PPid:} q=${q//[[:space:]]/} ;; esac
 		done <"/proc/$p/status"
 	done
-	keep+='1 '
+	keep+="1 ${BENCH_KEEP_PIDS:+$BENCH_KEEP_PIDS }"
 	moved=1
 	while [ "$moved" -gt 0 ]; do
 		moved=0

@@ -46,8 +46,9 @@ for drv in $DRIVERS; do
 		cxsim report "$bdf_b" >"$tag.before"
 		ip netns exec "$NS" ethtool -S "$b" >"$tag.ethtool-before"
 		pktgen_setup "$a" "$N" 32
-		# B's NAPI runs beside pktgen; 200 ms for its last poll.
-		pktgen_start_counted "$drv-$mode" 200
+		# B's NAPI and the socket's reader run beside pktgen; 200 ms
+		# for their last poll.
+		BENCH_KEEP_PIDS=$fwd pktgen_start_counted "$drv-$mode" 200
 		sleep 1
 		cxsim report "$bdf_b" >"$tag.after"
 		cxsim report "$bdf_a" >"$tag.a-after"
