@@ -1256,8 +1256,6 @@ static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 	/* Recovery needs NAPI: it is over before NAPI goes. */
 	cancel_work_sync(&c->sq.recover_work);
 	cancel_work_sync(&c->rq.recover_work);
-	if (c->xskrq)
-		cancel_work_sync(&c->xskrq->recover_work);
 	mlx5e_deactivate_xdpsq(c->xdpsq);
 	if (c->xsksq)
 		mlx5e_deactivate_xdpsq(c->xsksq);
