@@ -1090,6 +1090,13 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	c->irq_events_seen = events;
 
 	busy = mlx5e_poll_tx_cq(&c->sq, budget);
+	/*
+	 * netpoll's budget of 0, maybe in hard IRQ context: the SKBs' SQ
+	 * only, as upstream; no RX, no XDP SQ (its lock may be held by the
+	 * interrupted ndo_xdp_xmit), and NAPI not completed.
+	 */
+	if (unlikely(!budget))
+		return 0;
 	busy |= mlx5e_poll_xdpsq_cq(c->xdpsq);
 	if (xsk)
 		busy |= mlx5e_poll_xdpsq_cq(c->xsksq);
@@ -1103,8 +1110,7 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	busy |= mlx5e_post_rx_wqes(&c->rq);
 	if (xsk)
 		busy |= mlx5e_xsk_napi_post(c);
-	/* netpoll's budget of 0: no RX polled, and NAPI not completed. */
-	if (busy || unlikely(!budget))
+	if (busy)
 		return budget;
 
 	if (!napi_complete_done(napi, work))
@@ -1250,8 +1256,6 @@ static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 	/* Recovery needs NAPI: it is over before NAPI goes. */
 	cancel_work_sync(&c->sq.recover_work);
 	cancel_work_sync(&c->rq.recover_work);
-	if (c->xskrq)
-		cancel_work_sync(&c->xskrq->recover_work);
 	mlx5e_deactivate_xdpsq(c->xdpsq);
 	if (c->xsksq)
 		mlx5e_deactivate_xdpsq(c->xsksq);
@@ -1332,8 +1336,10 @@ static void mlx5e_start_xsk(struct mlx5e_channels *chs)
 		if (!c->xskrq)
 			continue;
 		xsk_pool_set_rxq_info(c->xskrq->xsk_pool, &c->xskrq->xdp_rxq);
+		/* The frames' RXQ before NAPI sees the queues. */
+		smp_mb__before_atomic();
 		set_bit(MLX5E_CHANNEL_STATE_XSK, &c->state);
-		napi_schedule(&c->napi);
+		mlx5e_channel_kick(c);
 	}
 }
 

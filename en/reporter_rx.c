@@ -162,25 +162,17 @@ static void mlx5e_rx_recover_done(struct mlx5e_rq *rq, int err)
 		   rq->rqn, err, c->ix);
 }
 
-/* devlink health recover: @c's RQs again, those whose recovery failed. */
+/* devlink health recover: @c's RQ again, if its recovery failed. */
 static int mlx5e_rx_retry(struct mlx5e_channel *c)
 {
-	struct mlx5e_rq *rqs[] = { &c->rq, c->xskrq };
-	int err = 0, ret;
-	unsigned int i;
+	struct mlx5e_rq *rq = &c->rq;
+	int err;
 
-	for (i = 0; i < ARRAY_SIZE(rqs); i++) {
-		/* Still counted failed until it is back: see
-		 * mlx5e_health_recovered().
-		 */
-		if (!rqs[i] ||
-		    !test_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rqs[i]->state))
-			continue;
-		ret = mlx5e_rx_recover_rq(rqs[i]);
-		mlx5e_rx_recover_done(rqs[i], ret);
-		if (ret && !err)
-			err = ret;
-	}
+	/* Still counted failed until it is back: see mlx5e_health_recovered(). */
+	if (!test_bit(MLX5E_RQ_STATE_RECOVER_FAILED, &rq->state))
+		return 0;
+	err = mlx5e_rx_recover_rq(rq);
+	mlx5e_rx_recover_done(rq, err);
 	return err;
 }
 

@@ -826,7 +826,11 @@ err:
 	return false;
 }
 
-/* Room for one more frame: in the open session, or a new one / a SEND. */
+/*
+ * Room for one more descriptor of the socket: in the open session, or a
+ * new one / a SEND, and after it the NOP that a descriptor the SQ cannot
+ * send takes instead (a session, however long, leaves one WQEBB).
+ */
 static bool mlx5e_xdpsq_can_post(struct mlx5e_xdpsq *sq)
 {
 	if (!test_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state))
@@ -834,7 +838,7 @@ static bool mlx5e_xdpsq_can_post(struct mlx5e_xdpsq *sq)
 	if (mlx5e_mpwqe_is_open(&sq->mpwqe))
 		return true;
 	return mlx5e_xdpsq_room(sq) >=
-	       mlx5e_mpwqe_max_wqebbs(&sq->wq, sq->pc, sq->max_mpw_ds);
+	       mlx5e_mpwqe_max_wqebbs(&sq->wq, sq->pc, sq->max_mpw_ds) + 1;
 }
 
 /**
@@ -884,6 +888,8 @@ bool mlx5e_xsk_tx(struct mlx5e_xdpsq *sq, int budget)
 					      &st->syncp, &st->mpwqe))) {
 			struct mlx5e_wqe_ctrl_seg *ctrl;
 
+			/* The open session's WQE is at pc: it goes first. */
+			mlx5e_xdpsq_mpwqe_close(sq);
 			ctrl = mlx5e_nop_ctrl(&sq->wq, sq->pc, sq->qpn_be);
 			mlx5e_xdpsq_push_frame(sq, &info);
 			mlx5e_xdpsq_posted(sq, ctrl, 1, 1);

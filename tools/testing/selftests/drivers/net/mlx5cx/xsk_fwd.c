@@ -2,7 +2,7 @@
 /*
  * An AF_XDP zero-copy forwarder for xsk_fwd.sh:
  *
- *	xsk_fwd [-c] [-d] [-f FRAME] IFNAME QUEUE PROG.bpf.o
+ *	xsk_fwd [-c] [-d] [-e] [-f FRAME] IFNAME QUEUE PROG.bpf.o
  *
  * attaches PROG (xsk_fwd_prog.c) in native mode, binds one socket with
  * XDP_ZEROCOPY (-c: XDP_COPY) and need_wakeup to queue QUEUE, and sends
@@ -10,10 +10,14 @@
  * frame, its Ethernet addresses swapped: no copy anywhere. With -d it
  * drops them instead (their frames straight back to the fill ring): the
  * benchmark's receiver (tools/testing/bench/xsk-zc.sh). The UMEM has
- * 4096 frames of FRAME bytes (2048, or 4096 with -f 4096). SIGUSR1 swaps the program
- * for a fresh copy of it on the same XSKMAP (XDP_FLAGS_REPLACE, no moment
- * without a program); SIGTERM ends the run. At the end it waits up to a
- * second for the device to complete what was sent, then prints what it
+ * 4096 frames of FRAME bytes (2048, or 4096 with -f 4096). With -e it
+ * first sends two descriptors in one go: a 60-byte frame to a MAC address
+ * no port has, then a whole UMEM frame, longer than the port's MTU, which
+ * the device cannot send (the driver completes it unsent, counting it in
+ * tx_xsk_err). SIGUSR1 swaps the program for a fresh copy of it on the
+ * same XSKMAP (XDP_FLAGS_REPLACE, no moment without a program); SIGTERM
+ * ends the run. At the end it waits up to 2 s for the device to complete
+ * what was sent, then prints what it
  * did and the socket's XDP_STATISTICS, one "key value" per line:
  *
  *	rx, tx, completed (frames), outstanding (sent, never completed),
@@ -45,7 +49,7 @@
 #define BATCH		64
 
 static volatile sig_atomic_t stop, swap;
-static bool drop;
+static bool drop, bad;
 static unsigned int frame_size = 2048;
 
 static void on_signal(int sig)
@@ -201,6 +205,33 @@ static void forward(struct fwd *f)
 	kick_tx(f);
 }
 
+/* A good descriptor, then one longer than the MTU, taken in one poll. */
+static void send_bad(struct fwd *f)
+{
+	static const unsigned char dst[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+	__u64 good = f->free[--f->nfree], big = f->free[--f->nfree];
+	unsigned char *p = xsk_umem__get_data(f->area, good);
+	struct xdp_desc *d;
+	__u32 idx = 0;
+
+	memset(p, 0, 60);
+	memcpy(p, dst, sizeof(dst));
+	memcpy(xsk_umem__get_data(f->area, big), p, 60);
+	/* The ring is empty: it takes them. */
+	xsk_ring_prod__reserve(&f->tx, 2, &idx);
+	d = xsk_ring_prod__tx_desc(&f->tx, idx);
+	d->addr = good;
+	d->len = 60;
+	d->options = 0;
+	d = xsk_ring_prod__tx_desc(&f->tx, idx + 1);
+	d->addr = big;
+	d->len = frame_size;
+	d->options = 0;
+	xsk_ring_prod__submit(&f->tx, 2);
+	f->tx_frames += 2;
+	sendto(xsk_socket__fd(f->xsk), NULL, 0, MSG_DONTWAIT, NULL, 0);
+}
+
 static int run(struct fwd *f, const char *path)
 {
 	struct pollfd pfd = { .fd = xsk_socket__fd(f->xsk), .events = POLLIN };
@@ -250,8 +281,10 @@ int main(int argc, char **argv)
 	static struct fwd f;
 	int queue, err, i, opt;
 
-	while ((opt = getopt(argc, argv, "cdf:")) != -1) {
-		if (opt == 'c')
+	while ((opt = getopt(argc, argv, "cdef:")) != -1) {
+		if (opt == 'e')
+			bad = true;
+		else if (opt == 'c')
 			scfg.bind_flags = XDP_COPY | XDP_USE_NEED_WAKEUP;
 		else if (opt == 'd')
 			drop = true;
@@ -263,7 +296,7 @@ int main(int argc, char **argv)
 	argv += optind - 1;
 	argc -= optind - 1;
 	if (argc != 4) {
-		fprintf(stderr, "usage: xsk_fwd [-c] [-d] [-f 2048|4096] IFNAME QUEUE PROG.bpf.o\n");
+		fprintf(stderr, "usage: xsk_fwd [-c] [-d] [-e] [-f 2048|4096] IFNAME QUEUE PROG.bpf.o\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -301,6 +334,8 @@ int main(int argc, char **argv)
 	signal(SIGUSR1, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
+	if (bad)
+		send_bad(&f);
 	printf("ready\n");
 
 	err = run(&f, argv[3]);
