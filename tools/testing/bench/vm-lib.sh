@@ -121,6 +121,16 @@ pktgen_start_counted() {
 	return $rc
 }
 
+# bench_pair DRIVER: bench_load, then the two ports paired up (B in $NS)
+# with one channel each, carrier on both.
+bench_pair() {
+	bench_load "$1" || return 1
+	pair_up "$a" "$b" || { echo "$1: links did not come up" >&2; return 1; }
+	ip netns exec "$NS" ethtool -L "$b" combined 1 2>/dev/null || true
+	ethtool -L "$a" combined 1 2>/dev/null || true
+	wait_for 15 bash -c "source $LIB_DIR/lib.sh; carrier $a 1 && ns_carrier $b 1"
+}
+
 # bench_unload: the namespace and the driver gone, for the next turn.
 # Under the insn-count plugin, first the kernel's and every module's text
 # symbols (pktgen's too, loaded during the turn) to

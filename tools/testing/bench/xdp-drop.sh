@@ -37,11 +37,7 @@ set_rq() {
 }
 
 for drv in $DRIVERS; do
-	bench_load "$drv" || exit 1
-	pair_up "$a" "$b" || { echo "$drv: links did not come up" >&2; exit 1; }
-	ip netns exec "$NS" ethtool -L "$b" combined 1 2>/dev/null || true
-	ethtool -L "$a" combined 1 2>/dev/null || true
-	wait_for 15 bash -c "source $LIB_DIR/lib.sh; carrier $a 1 && ns_carrier $b 1"
+	bench_pair "$drv" || exit 1
 	for rq in $RQS; do
 		for mtu in $MTUS; do
 			tag=$RAW/$drv-$rq-m$mtu

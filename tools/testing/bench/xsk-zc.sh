@@ -22,11 +22,7 @@ X=$(mktemp -d)
 gen_files "$X" xsk_fwd xsk_fwd_all.bpf.o || exit 1
 
 for drv in $DRIVERS; do
-	bench_load "$drv" || exit 1
-	pair_up "$a" "$b" || { echo "$drv: links did not come up" >&2; exit 1; }
-	ip netns exec "$NS" ethtool -L "$b" combined 1 2>/dev/null || true
-	ethtool -L "$a" combined 1 2>/dev/null || true
-	wait_for 15 bash -c "source $LIB_DIR/lib.sh; carrier $a 1 && ns_carrier $b 1"
+	bench_pair "$drv" || exit 1
 	for mode in $MODES; do
 		tag=$RAW/$drv-$mode
 		opt=-c
