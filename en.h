@@ -233,12 +233,12 @@ struct mlx5e_sq_cq_stats {
  * @pages: pages taken from the page pool (a new page started by a buffer)
  * @xdp_drop: frames XDP dropped (XDP_DROP, XDP_ABORTED, failed actions)
  * @xdp_redirect: frames XDP redirected
- * @xdp_tx_xmit: frames XDP_TX posted on the XDP SQ
- * @xdp_tx_full: XDP_TX frames dropped, the XDP SQ full
- * @xdp_tx_err: error completions of the XDP SQ, and XDP_TX frames it
+ * @xdp_tx_xmit: frames XDP_TX posted on the XDP_TX SQ
+ * @xdp_tx_full: XDP_TX frames dropped, the XDP_TX SQ full
+ * @xdp_tx_err: error completions of the XDP_TX SQ, and XDP_TX frames it
  *	cannot take (more buffers than its largest WQE, too short to inline)
- * @xdp_tx_mpwqe: MPWQE sessions XDP_TX opened on the XDP SQ
- * @xdp_tx_recover: XDP SQ recoveries after an error CQE
+ * @xdp_tx_mpwqe: MPWQE sessions XDP_TX opened on the XDP_TX SQ
+ * @xdp_tx_recover: XDP_TX SQ recoveries after an error CQE
  * @recover: RQ recoveries after an error CQE
  * @mpwqe_filler_cqes: striding RQ: filler CQEs (the rest of a WQE skipped)
  * @mpwqe_filler_strides: strides they skipped
@@ -288,9 +288,11 @@ struct mlx5e_rq_stats {
  * @syncp: for 64-bit readers on 32-bit hosts
  * @xdp_xmit: frames posted
  * @xdp_full: frames refused, the XDP SQ full
- * @xdp_err: frames refused: DMA mapping failed, more buffers than a
- *	send WQE takes, or too short to inline
+ * @xdp_err: frames refused (DMA mapping failed, more buffers than a
+ *	send WQE takes, or too short to inline), and error completions
  * @xdp_mpwqe: MPWQE sessions ndo_xdp_xmit opened on the XDP SQ
+ * @xdp_recover: recoveries of the XDP SQ after an error completion (each
+ *	also counted in @xdp_err)
  */
 struct mlx5e_xdp_xmit_stats {
 	struct u64_stats_sync syncp;
@@ -298,6 +300,7 @@ struct mlx5e_xdp_xmit_stats {
 	u64_stats_t xdp_full;
 	u64_stats_t xdp_err;
 	u64_stats_t xdp_mpwqe;
+	u64_stats_t xdp_recover;
 };
 
 /**
@@ -679,7 +682,8 @@ struct mlx5e_icosq {
  * @linear: one fragment holds the frame plus headroom and skb_shared_info
  * @headroom: bytes before the frame in a WQE's first fragment
  * @xdp_prog: the XDP program, or NULL (replaced under RCU)
- * @xdpsq: the channel's XDP SQ, for XDP_TX (with @xdp_prog; else NULL)
+ * @xdpsq: the channel's XDP_TX SQ, its NAPI's alone (with @xdp_prog;
+ *	else NULL)
  * @striding: a striding RQ (else legacy)
  * @mpw_pages: striding: per WQE index, MLX5E_MPWQE_PAGES pages
  * @mpw_consumed: striding: per WQE index, strides consumed
@@ -777,7 +781,9 @@ enum {
  * @sq: the send queue (one traffic class)
  * @rq: the receive queue
  * @icosq: the control SQ of a striding @rq
- * @xdpsq: the XDP send queue: XDP_TX, ndo_xdp_xmit (always there)
+ * @xdpsq: the XDP send queue of ndo_xdp_xmit, any CPU's (always there)
+ * @rq_xdpsq: the XDP_TX SQ of @rq and @xskrq, posted by NAPI alone
+ *	(while a program is attached, else NULL)
  * @xskrq: the XSK RQ, while an AF_XDP pool is attached to the channel's
  *	index and an XDP program runs (else NULL): the RQTs that name the
  *	channel name it instead of @rq
@@ -807,6 +813,7 @@ struct mlx5e_channel {
 	struct mlx5e_rq rq;
 	struct mlx5e_icosq icosq;
 	struct mlx5e_xdpsq *xdpsq;
+	struct mlx5e_xdpsq *rq_xdpsq;
 	struct mlx5e_rq *xskrq;
 	struct mlx5e_xdpsq *xsksq;
 	unsigned long state;

@@ -929,8 +929,8 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	if (err)
 		goto err_rxq;
 	RCU_INIT_POINTER(rq->xdp_prog, params->xdp_prog);
-	/* XDP_TX's SQ: ndo_xdp_xmit posts on it with or without a program. */
-	rq->xdpsq = params->xdp_prog ? c->xdpsq : NULL;
+	/* XDP_TX's SQ, NAPI's alone: there with a program. */
+	rq->xdpsq = c->rq_xdpsq;
 	rq->xdp_flush = false;
 	if (rq->striding)
 		mlx5e_init_mpwqes(rq);
@@ -1008,8 +1008,8 @@ static int mlx5e_open_xsk(struct mlx5e_channel *c,
 	int err;
 
 	mlx5e_xsk_params(params, &xp);
-	err = mlx5e_open_xsksq(c, &xp, pool);
-	if (err)
+	c->xsksq = mlx5e_open_xdpsq(c, &xp, MLX5E_XDPSQ_XSK, pool, &err);
+	if (!c->xsksq)
 		return err;
 	c->xskrq = kvzalloc_node(sizeof(*c->xskrq), GFP_KERNEL,
 				 cpu_to_node(c->cpu));
@@ -1026,7 +1026,8 @@ err_free:
 	kvfree(c->xskrq);
 	c->xskrq = NULL;
 err_sq:
-	mlx5e_close_xsksq(c);
+	mlx5e_close_xdpsq(c->xsksq);
+	c->xsksq = NULL;
 	return err;
 }
 
@@ -1035,7 +1036,8 @@ static void mlx5e_close_xsk(struct mlx5e_channel *c)
 	mlx5e_close_rq(c, c->xskrq);
 	kvfree(c->xskrq);
 	c->xskrq = NULL;
-	mlx5e_close_xsksq(c);
+	mlx5e_close_xdpsq(c->xsksq);
+	c->xsksq = NULL;
 }
 
 /*
@@ -1098,6 +1100,8 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	if (unlikely(!budget))
 		return 0;
 	busy |= mlx5e_poll_xdpsq_cq(c->xdpsq);
+	if (c->rq_xdpsq)
+		busy |= mlx5e_poll_xdpsq_cq(c->rq_xdpsq);
 	if (xsk)
 		busy |= mlx5e_poll_xdpsq_cq(c->xsksq);
 	/* UMRs completed: their WQEs go to the device before RX polls. */
@@ -1125,6 +1129,8 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	if (test_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state))
 		mlx5e_cq_arm(&c->sq.cq);
 	mlx5e_cq_arm(&c->xdpsq->cq);
+	if (c->rq_xdpsq)
+		mlx5e_cq_arm(&c->rq_xdpsq->cq);
 	if (xsk) {
 		mlx5e_cq_arm(&c->xsksq->cq);
 		if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &c->xskrq->state))
@@ -1169,12 +1175,18 @@ static int mlx5e_open_channel(struct mlx5e_priv *priv, u16 ix,
 	err = mlx5e_open_txqsq(c, params);
 	if (err)
 		goto err_napi;
-	err = mlx5e_open_xdpsq(c, params);
-	if (err)
+	c->xdpsq = mlx5e_open_xdpsq(c, params, MLX5E_XDPSQ_XMIT, NULL, &err);
+	if (!c->xdpsq)
 		goto err_sq;
+	if (params->xdp_prog) {
+		c->rq_xdpsq = mlx5e_open_xdpsq(c, params, MLX5E_XDPSQ_TX, NULL,
+					       &err);
+		if (!c->rq_xdpsq)
+			goto err_xdpsq;
+	}
 	err = mlx5e_open_rq(c, params, &c->rq, NULL);
 	if (err)
-		goto err_xdpsq;
+		goto err_rq_xdpsq;
 	/* AF_XDP zero copy on this index: only with a program to run. */
 	if (priv->xsk_pools[ix] && params->xdp_prog) {
 		err = mlx5e_open_xsk(c, params, priv->xsk_pools[ix]);
@@ -1186,8 +1198,11 @@ static int mlx5e_open_channel(struct mlx5e_priv *priv, u16 ix,
 
 err_rq:
 	mlx5e_close_rq(c, &c->rq);
+err_rq_xdpsq:
+	if (c->rq_xdpsq)
+		mlx5e_close_xdpsq(c->rq_xdpsq);
 err_xdpsq:
-	mlx5e_close_xdpsq(c);
+	mlx5e_close_xdpsq(c->xdpsq);
 err_sq:
 	mlx5e_close_txqsq(c);
 err_napi:
@@ -1201,7 +1216,9 @@ static void mlx5e_close_channel(struct mlx5e_channel *c)
 	if (c->xskrq)
 		mlx5e_close_xsk(c);
 	mlx5e_close_rq(c, &c->rq);
-	mlx5e_close_xdpsq(c);
+	if (c->rq_xdpsq)
+		mlx5e_close_xdpsq(c->rq_xdpsq);
+	mlx5e_close_xdpsq(c->xdpsq);
 	mlx5e_close_txqsq(c);
 	netif_napi_del(&c->napi);
 	kvfree(c);
@@ -1230,6 +1247,8 @@ static int mlx5e_activate_channel(struct mlx5e_channel *c)
 	}
 	set_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state);
 	mlx5e_activate_xdpsq(c->xdpsq);
+	if (c->rq_xdpsq)
+		mlx5e_activate_xdpsq(c->rq_xdpsq);
 	napi_enable(&c->napi);
 	netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_TX, &c->napi);
 	netif_queue_set_napi(c->netdev, c->ix, NETDEV_QUEUE_TYPE_RX, &c->napi);
@@ -1257,6 +1276,8 @@ static void mlx5e_deactivate_channel(struct mlx5e_channel *c)
 	cancel_work_sync(&c->sq.recover_work);
 	cancel_work_sync(&c->rq.recover_work);
 	mlx5e_deactivate_xdpsq(c->xdpsq);
+	if (c->rq_xdpsq)
+		mlx5e_deactivate_xdpsq(c->rq_xdpsq);
 	if (c->xsksq)
 		mlx5e_deactivate_xdpsq(c->xsksq);
 	/* Unless a new channel of the same index took the queues over. */

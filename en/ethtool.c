@@ -242,8 +242,8 @@ static u32 mlx5e_get_priv_flags(struct net_device *netdev)
 	return priv->params.pflags;
 }
 
-/* xdp_tx_mpwqe on the running XDP SQs: each switches in place, its open
- * session closed and rung first; nothing is reopened.
+/* xdp_tx_mpwqe on the running XDP SQs: each switches in place (see
+ * mlx5e_xdpsq_set_mpwqe()); nothing is reopened.
  */
 static void mlx5e_set_xdp_tx_mpwqe(struct mlx5e_priv *priv, bool on)
 {
@@ -255,6 +255,8 @@ static void mlx5e_set_xdp_tx_mpwqe(struct mlx5e_priv *priv, bool on)
 		struct mlx5e_channel *c = priv->channels.c[i];
 
 		mlx5e_xdpsq_set_mpwqe(c->xdpsq, on);
+		if (c->rq_xdpsq)
+			mlx5e_xdpsq_set_mpwqe(c->rq_xdpsq, on);
 		/* The XSK SQ's NAPI posts under its lock too. */
 		if (c->xsksq)
 			mlx5e_xdpsq_set_mpwqe(c->xsksq, on);

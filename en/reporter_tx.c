@@ -194,12 +194,12 @@ static void mlx5e_xdpsq_recover_done(struct mlx5e_xdpsq *sq, int err)
 			   sq->sqn, err, sq->ch->ix);
 }
 
-/* devlink health recover: @c's SQ, XDP SQ and XSK SQ again, if their
+/* devlink health recover: @c's SQ, XDP SQs and XSK SQ again, if their
  * recovery failed.
  */
 static int mlx5e_tx_retry(struct mlx5e_channel *c)
 {
-	struct mlx5e_xdpsq *xsqs[] = { c->xdpsq, c->xsksq };
+	struct mlx5e_xdpsq *xsqs[] = { c->xdpsq, c->rq_xdpsq, c->xsksq };
 	int err = 0, ret;
 	unsigned int i;
 

@@ -65,6 +65,7 @@ static const struct mlx5e_counter_desc mlx5e_xdp_xmit_desc[] = {
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_full),
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_err),
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_mpwqe),
+	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_recover),
 };
 
 /* The XSK RQ's counters of its struct mlx5e_rq_stats (the rest stay 0). */

@@ -59,6 +59,25 @@ static void mlx5e_xdp_stat(struct u64_stats_sync *syncp, u64_stats_t *c)
 	u64_stats_update_end(syncp);
 }
 
+/* A frame the SQ did not take, in its poster's counters. */
+static void mlx5e_xdp_refused(struct u64_stats_sync *syncp, int err,
+			      u64_stats_t *full, u64_stats_t *errs)
+{
+	mlx5e_xdp_stat(syncp, err == -ENOSPC ? full : errs);
+}
+
+/*
+ * An error completion or a recovery, from NAPI or the recovery work: the
+ * ndo_xdp_xmit SQ's counters are written by posters on any CPU, under the
+ * lock.
+ */
+static void mlx5e_xdpsq_stat(struct mlx5e_xdpsq *sq, u64_stats_t *c)
+{
+	spin_lock_bh(&sq->lock);
+	mlx5e_xdp_stat(sq->err_syncp, c);
+	spin_unlock_bh(&sq->lock);
+}
+
 /* ---- the XDP send queue: posting ------------------------------------ */
 
 /* Free WQEBBs of the ring (producer side's view). */
@@ -371,15 +390,22 @@ static void mlx5e_xdpsq_ring(struct mlx5e_xdpsq *sq)
  * Under traffic: the open session is closed and rung first, and the two
  * layouts complete alike. A minimum inline mode keeps SEND WQEs: an
  * MPWQE's Ethernet segment inlines nothing.
+ *
+ * The XDP_TX SQ has no lock to take against its NAPI: the bit flips
+ * between two of its frames, and the next one closes the session (a SEND)
+ * or opens one; NAPI rings at the end of each poll.
  */
 void mlx5e_xdpsq_set_mpwqe(struct mlx5e_xdpsq *sq, bool on)
 {
+	bool mpwqe = on && sq->min_inline_mode == MLX5_INLINE_MODE_NONE;
+
+	if (sq->lockless) {
+		assign_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state, mpwqe);
+		return;
+	}
 	spin_lock_bh(&sq->lock);
 	mlx5e_xdpsq_ring(sq);
-	if (on && sq->min_inline_mode == MLX5_INLINE_MODE_NONE)
-		set_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);
-	else
-		clear_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);
+	assign_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state, mpwqe);
 	spin_unlock_bh(&sq->lock);
 }
 
@@ -430,7 +456,7 @@ static bool mlx5e_xdpsq_poll(struct mlx5e_xdpsq *sq, bool napi)
 		mlx5_cqwq_pop(cqwq);
 		n++;
 		if (unlikely(get_cqe_opcode(cqe) == MLX5E_CQE_REQ_ERR)) {
-			mlx5e_xdp_stat(sq->err_syncp, sq->err_stat);
+			mlx5e_xdpsq_stat(sq, sq->err_stat);
 			if (test_bit(MLX5E_XDPSQ_STATE_ENABLED, &sq->state) &&
 			    !test_and_set_bit(MLX5E_XDPSQ_STATE_RECOVERING,
 					      &sq->state))
@@ -547,8 +573,8 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 					    MLX5_SQC_STATE_RDY);
 	}
 	if (!err) {
-		mlx5e_xdp_stat(sq->err_syncp, sq->recover_stat);
 		spin_lock_bh(&sq->lock);
+		mlx5e_xdp_stat(sq->err_syncp, sq->recover_stat);
 		clear_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state);
 		spin_unlock_bh(&sq->lock);
 	}
@@ -589,7 +615,7 @@ static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct xdp_buff *xdp)
 						   skb_frag_size(&sg.sinfo->frags[i]),
 						   DMA_BIDIRECTIONAL);
 	}
-	spin_lock(&sq->lock);
+	/* The XDP_TX SQ is this NAPI's alone: no lock. */
 	if (likely(!sg.sinfo)) {
 		struct mlx5e_xdp_info info = {
 			.mode = MLX5E_XDP_INFO_PAGE,
@@ -602,11 +628,10 @@ static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct xdp_buff *xdp)
 	} else {
 		err = mlx5e_xdpsq_post_sg(sq, &sg);
 	}
-	spin_unlock(&sq->lock);
 	if (unlikely(err)) {
-		mlx5e_xdp_stat(&rq->stats->syncp, err == -ENOSPC ?
-			       &rq->stats->xdp_tx_full :
-			       &rq->stats->xdp_tx_err);
+		mlx5e_xdp_refused(&rq->stats->syncp, err,
+				  &rq->stats->xdp_tx_full,
+				  &rq->stats->xdp_tx_err);
 		return false;
 	}
 	mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_xmit);
@@ -773,57 +798,8 @@ void mlx5e_xdp_rx_done(struct mlx5e_rq *rq)
 		rq->xdp_flush = false;
 	}
 	/* One doorbell for the poll's XDP_TX frames, the session closed. */
-	if (rq->xdpsq && (READ_ONCE(rq->xdpsq->db_ctrl) ||
-			  READ_ONCE(rq->xdpsq->mpwqe.wqe))) {
-		spin_lock(&rq->xdpsq->lock);
+	if (rq->xdpsq)
 		mlx5e_xdpsq_ring(rq->xdpsq);
-		spin_unlock(&rq->xdpsq->lock);
-	}
-}
-
-/**
- * mlx5e_xdp_tx_frame() - XDP_TX of a frame copied out of an XSK RQ's UMEM
- * @rq: the XSK RQ
- * @f: the copy (xdp_convert_buff_to_frame()), a page of its own, in one
- *	piece (the XSK RQ does not scatter)
- *
- * Mapped and posted on the channel's XDP SQ as an ndo_xdp_xmit frame,
- * rung at the end of the poll (mlx5e_xdp_rx_done()), and counted as the
- * RQ's XDP_TX (rx_xsk_xdp_tx_*), not as ndo_xdp_xmit's.
- *
- * Return: whether it was posted; if not, the frame was returned.
- */
-bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *f)
-{
-	struct mlx5e_xdp_info info = {
-		.mode = MLX5E_XDP_INFO_FRAME,
-		.frame = f,
-		.len = f->len,
-	};
-	struct mlx5e_rq_stats *s = rq->stats;
-	struct mlx5e_xdpsq *sq = rq->xdpsq;
-	int err;
-
-	info.dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
-	if (unlikely(dma_mapping_error(sq->pdev, info.dma))) {
-		mlx5e_xdp_stat(&s->syncp, &s->xdp_tx_err);
-		goto err;
-	}
-	spin_lock(&sq->lock);
-	err = mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info,
-			       &s->syncp, &s->xdp_tx_mpwqe);
-	spin_unlock(&sq->lock);
-	if (unlikely(err)) {
-		dma_unmap_single(sq->pdev, info.dma, f->len, DMA_TO_DEVICE);
-		mlx5e_xdp_stat(&s->syncp, err == -ENOSPC ? &s->xdp_tx_full :
-			       &s->xdp_tx_err);
-		goto err;
-	}
-	return true;
-
-err:
-	xdp_return_frame(f);
-	return false;
 }
 
 /*
@@ -998,16 +974,16 @@ const struct xdp_metadata_ops mlx5e_xdp_metadata_ops = {
 	.xmo_rx_vlan_tag	= mlx5e_xdp_rx_vlan_tag,
 };
 
-/* ---- ndo_xdp_xmit --------------------------------------------------- */
+/* ---- xdp_frames: ndo_xdp_xmit's, and XDP_TX copies of XSK frames ----- */
 
 /*
  * A multi-buffer frame: its fragments mapped one by one, unmapped on
  * completion before the frame (the last entry) is returned with them.
  */
-static bool mlx5e_xdp_xmit_sg(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
+static int mlx5e_xdpsq_post_frame_sg(struct mlx5e_xdpsq *sq,
+				     struct xdp_frame *f)
 {
 	struct skb_shared_info *sinfo = xdp_get_shared_info_from_frame(f);
-	struct mlx5e_xdp_xmit_stats *s = sq->xmit_stats;
 	dma_addr_t frag_dma[MAX_SKB_FRAGS];
 	struct mlx5e_xdp_sg sg = {
 		.data = f->data,
@@ -1016,45 +992,48 @@ static bool mlx5e_xdp_xmit_sg(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 		.frag_dma = frag_dma,
 		.frame = f,
 	};
-	int err;
+	int err = -ENOMEM;
 	u8 i;
 
 	sg.dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
-	if (unlikely(dma_mapping_error(sq->pdev, sg.dma))) {
-		mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
-		return false;
-	}
+	if (unlikely(dma_mapping_error(sq->pdev, sg.dma)))
+		return err;
 	for (i = 0; i < sinfo->nr_frags; i++) {
 		skb_frag_t *frag = &sinfo->frags[i];
 
 		frag_dma[i] = skb_frag_dma_map(sq->pdev, frag, 0,
 					       skb_frag_size(frag),
 					       DMA_TO_DEVICE);
-		if (unlikely(dma_mapping_error(sq->pdev, frag_dma[i]))) {
-			mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
+		if (unlikely(dma_mapping_error(sq->pdev, frag_dma[i])))
 			goto err_unmap;
-		}
 	}
 	err = mlx5e_xdpsq_post_sg(sq, &sg);
-	if (unlikely(err)) {
-		mlx5e_xdp_stat(&s->syncp, err == -ENOSPC ? &s->xdp_full :
-			       &s->xdp_err);
-		goto err_unmap;
-	}
-	mlx5e_xdp_stat(&s->syncp, &s->xdp_xmit);
-	return true;
+	if (likely(!err))
+		return 0;
 
 err_unmap:
 	while (i--)
 		dma_unmap_page(sq->pdev, frag_dma[i],
 			       skb_frag_size(&sinfo->frags[i]), DMA_TO_DEVICE);
 	dma_unmap_single(sq->pdev, sg.dma, f->len, DMA_TO_DEVICE);
-	return false;
+	return err;
 }
 
-static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
+/**
+ * mlx5e_xdpsq_post_frame() - map an xdp_frame and post it
+ * @sq: the XDP SQ, its lock held unless it is lockless
+ * @f: the frame, returned (with its fragments) when its WQE completes
+ * @syncp: the poster's counters
+ * @sessions: the poster's MPWQE session counter
+ *
+ * Return: 0, -ENOMEM when a mapping failed, or mlx5e_xdpsq_post()'s
+ * error; on error the frame is still the caller's, unmapped.
+ */
+static int mlx5e_xdpsq_post_frame(struct mlx5e_xdpsq *sq,
+				  struct xdp_frame *f,
+				  struct u64_stats_sync *syncp,
+				  u64_stats_t *sessions)
 {
-	struct mlx5e_xdp_xmit_stats *s = sq->xmit_stats;
 	struct mlx5e_xdp_info info = {
 		.mode = MLX5E_XDP_INFO_FRAME,
 		.frame = f,
@@ -1063,18 +1042,53 @@ static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 	int err;
 
 	if (unlikely(xdp_frame_has_frags(f)))
-		return mlx5e_xdp_xmit_sg(sq, f);
+		return mlx5e_xdpsq_post_frame_sg(sq, f);
 	info.dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
-	if (unlikely(dma_mapping_error(sq->pdev, info.dma))) {
-		mlx5e_xdp_stat(&s->syncp, &s->xdp_err);
-		return false;
-	}
-	err = mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info,
-			       &s->syncp, &s->xdp_mpwqe);
-	if (unlikely(err)) {
+	if (unlikely(dma_mapping_error(sq->pdev, info.dma)))
+		return -ENOMEM;
+	err = mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info, syncp,
+			       sessions);
+	if (unlikely(err))
 		dma_unmap_single(sq->pdev, info.dma, f->len, DMA_TO_DEVICE);
-		mlx5e_xdp_stat(&s->syncp, err == -ENOSPC ? &s->xdp_full :
-			       &s->xdp_err);
+	return err;
+}
+
+/**
+ * mlx5e_xdp_tx_frame() - XDP_TX of a frame copied out of an XSK RQ's UMEM
+ * @rq: the XSK RQ
+ * @f: the copy (xdp_convert_buff_to_frame()), a page of its own
+ *
+ * Posted on the channel's XDP_TX SQ as ndo_xdp_xmit posts its frames,
+ * rung at the end of the poll (mlx5e_xdp_rx_done()). A refusal is
+ * counted as the RQ's XDP_TX (rx_xsk_xdp_tx_full, _err); the caller
+ * counts the frame sent.
+ *
+ * Return: whether it was posted; if not, the frame was returned.
+ */
+bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *f)
+{
+	struct mlx5e_rq_stats *s = rq->stats;
+	int err;
+
+	err = mlx5e_xdpsq_post_frame(rq->xdpsq, f, &s->syncp,
+				     &s->xdp_tx_mpwqe);
+	if (likely(!err))
+		return true;
+	mlx5e_xdp_refused(&s->syncp, err, &s->xdp_tx_full, &s->xdp_tx_err);
+	xdp_return_frame(f);
+	return false;
+}
+
+/* ---- ndo_xdp_xmit --------------------------------------------------- */
+
+static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
+{
+	struct mlx5e_xdp_xmit_stats *s = sq->xmit_stats;
+	int err;
+
+	err = mlx5e_xdpsq_post_frame(sq, f, &s->syncp, &s->xdp_mpwqe);
+	if (unlikely(err)) {
+		mlx5e_xdp_refused(&s->syncp, err, &s->xdp_full, &s->xdp_err);
 		return false;
 	}
 	mlx5e_xdp_stat(&s->syncp, &s->xdp_xmit);
@@ -1120,15 +1134,24 @@ int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 
 /* ---- the XDP send queue: open and close ----------------------------- */
 
-/*
- * An XDP SQ of the channel, ready to send: its XDP SQ (@pool NULL) or its
- * XSK SQ. The SQ goes to RDY here: nothing is posted on it before the
- * channel's NAPI runs. NULL and *@errp on failure, nothing left behind.
+/**
+ * mlx5e_open_xdpsq() - an XDP SQ of the channel, ready to send
+ * @c: the channel
+ * @params: the parameters
+ * @kind: what it sends
+ * @pool: MLX5E_XDPSQ_XSK: the AF_XDP pool of the channel's index, DMA
+ *	mapped (else NULL)
+ * @errp: the error, on failure
+ *
+ * The SQ goes to RDY here: nothing is posted on it before the channel's
+ * NAPI runs (or, for ndo_xdp_xmit, before mlx5e_xdp_xmit_enable()).
+ *
+ * Return: the SQ, or NULL and *@errp, nothing left behind.
  */
-static struct mlx5e_xdpsq *mlx5e_xdpsq_create(struct mlx5e_channel *c,
-					      const struct mlx5e_params *params,
-					      struct xsk_buff_pool *pool,
-					      int *errp)
+struct mlx5e_xdpsq *mlx5e_open_xdpsq(struct mlx5e_channel *c,
+				     const struct mlx5e_params *params,
+				     enum mlx5e_xdpsq_kind kind,
+				     struct xsk_buff_pool *pool, int *errp)
 {
 	struct mlx5e_channel_stats *stats = &c->priv->channel_stats[c->ix];
 	int node = cpu_to_node(c->cpu);
@@ -1171,18 +1194,26 @@ static struct mlx5e_xdpsq *mlx5e_xdpsq_create(struct mlx5e_channel *c,
 	if ((params->pflags & BIT(MLX5E_PFLAG_XDP_TX_MPWQE)) &&
 	    sq->min_inline_mode == MLX5_INLINE_MODE_NONE)
 		set_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);
-	sq->rq_stats = &stats->rq;
 	sq->xmit_stats = &stats->xdp_xmit;
-	if (pool) {
+	switch (kind) {
+	case MLX5E_XDPSQ_XMIT:
+		sq->err_syncp = &stats->xdp_xmit.syncp;
+		sq->err_stat = &stats->xdp_xmit.xdp_err;
+		sq->recover_stat = &stats->xdp_xmit.xdp_recover;
+		break;
+	case MLX5E_XDPSQ_TX:
+		sq->lockless = true;
+		sq->err_syncp = &stats->rq.syncp;
+		sq->err_stat = &stats->rq.xdp_tx_err;
+		sq->recover_stat = &stats->rq.xdp_tx_recover;
+		break;
+	case MLX5E_XDPSQ_XSK:
 		sq->xsk_pool = pool;
 		sq->xsk_stats = &stats->xsktx;
 		sq->err_syncp = &stats->xsktx.syncp;
 		sq->err_stat = &stats->xsktx.err;
 		sq->recover_stat = &stats->xsktx.recover;
-	} else {
-		sq->err_syncp = &stats->rq.syncp;
-		sq->err_stat = &stats->rq.xdp_tx_err;
-		sq->recover_stat = &stats->rq.xdp_tx_recover;
+		break;
 	}
 	INIT_WORK(&sq->recover_work, mlx5e_xdpsq_err_cqe_work);
 
@@ -1212,42 +1243,13 @@ err_free:
 }
 
 /**
- * mlx5e_open_xdpsq() - the channel's XDP SQ, ready to send
- * @c: the channel
- * @params: the parameters
- *
- * Return: 0 or a negative errno, nothing left behind.
+ * mlx5e_close_xdpsq() - destroy an XDP SQ of a channel
+ * @sq: the SQ, its channel's NAPI off; what is still posted is returned
+ *	(an XSK SQ's descriptors completed to the socket)
  */
-int mlx5e_open_xdpsq(struct mlx5e_channel *c,
-		     const struct mlx5e_params *params)
+void mlx5e_close_xdpsq(struct mlx5e_xdpsq *sq)
 {
-	int err = 0;
-
-	c->xdpsq = mlx5e_xdpsq_create(c, params, NULL, &err);
-	return err;
-}
-
-/**
- * mlx5e_open_xsksq() - the channel's XSK SQ, ready to send
- * @c: the channel
- * @params: the parameters
- * @pool: the AF_XDP pool of the channel's index, DMA mapped
- *
- * Return: 0 or a negative errno, nothing left behind.
- */
-int mlx5e_open_xsksq(struct mlx5e_channel *c,
-		     const struct mlx5e_params *params,
-		     struct xsk_buff_pool *pool)
-{
-	int err = 0;
-
-	c->xsksq = mlx5e_xdpsq_create(c, params, pool, &err);
-	return err;
-}
-
-static void mlx5e_xdpsq_destroy(struct mlx5e_channel *c,
-				struct mlx5e_xdpsq *sq)
-{
+	struct mlx5e_channel *c = sq->ch;
 
 	/* Deactivated: no recovery was queued after this one ran. */
 	cancel_work_sync(&sq->recover_work);
@@ -1260,27 +1262,6 @@ static void mlx5e_xdpsq_destroy(struct mlx5e_channel *c,
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
 	mlx5e_destroy_cq(c->mdev, &sq->cq);
 	kvfree(sq);
-}
-
-/**
- * mlx5e_close_xdpsq() - destroy the channel's XDP SQ
- * @c: the channel, its NAPI off
- */
-void mlx5e_close_xdpsq(struct mlx5e_channel *c)
-{
-	mlx5e_xdpsq_destroy(c, c->xdpsq);
-	c->xdpsq = NULL;
-}
-
-/**
- * mlx5e_close_xsksq() - destroy the channel's XSK SQ
- * @c: the channel, its NAPI off; every descriptor still posted is
- *	completed to the socket
- */
-void mlx5e_close_xsksq(struct mlx5e_channel *c)
-{
-	mlx5e_xdpsq_destroy(c, c->xsksq);
-	c->xsksq = NULL;
 }
 
 /**

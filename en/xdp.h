@@ -119,15 +119,30 @@ enum {
 };
 
 /**
- * struct mlx5e_xdpsq - the XDP send queue of a channel
+ * enum mlx5e_xdpsq_kind - what an XDP SQ of a channel sends
+ * @MLX5E_XDPSQ_XMIT: frames other devices redirect to us (ndo_xdp_xmit),
+ *	from any CPU, under the SQ's lock; always there
+ * @MLX5E_XDPSQ_TX: XDP_TX of the channel's RQ and XSK RQ, posted by its
+ *	NAPI alone, lockless; there while a program is attached
+ * @MLX5E_XDPSQ_XSK: the TX ring of the channel's AF_XDP socket
+ */
+enum mlx5e_xdpsq_kind {
+	MLX5E_XDPSQ_XMIT,
+	MLX5E_XDPSQ_TX,
+	MLX5E_XDPSQ_XSK,
+};
+
+/**
+ * struct mlx5e_xdpsq - an XDP send queue of a channel
  * @cc: WQEBBs completed
  * @fifo_cc: frame fifo consumer counter
  * @pc: WQEBBs posted
  * @fifo_pc: frame fifo producer counter
  * @db_ctrl: control segment of the last WQE posted and not rung yet
  * @mpwqe: the open MPWQE session
- * @lock: serialises posting: XDP_TX in the channel's NAPI, ndo_xdp_xmit
- *	from any CPU
+ * @lock: serialises posting on the channel's ndo_xdp_xmit SQ (any CPU)
+ *	and its XSK SQ (NAPI, against ethtool's xdp_tx_mpwqe); the XDP_TX
+ *	SQ (@lockless) takes it only to fence recovery and count errors
  * @cq: its completion queue (polled by the channel's NAPI)
  * @wq: the WQEBB ring
  * @wqe_info: per WQE index, what the WQE owns
@@ -142,12 +157,15 @@ enum {
  * @min_inline_mode: headers the eseg must inline (then no MPWQE: its
  *	Ethernet segment inlines nothing)
  * @state: MLX5E_XDPSQ_STATE_*
- * @rq_stats: XDP_TX counters (the channel's RQ, written in NAPI)
+ * @lockless: the XDP_TX SQ: only its channel's NAPI posts on it (the
+ *	RQ's and the XSK RQ's XDP_TX), without @lock
  * @xmit_stats: ndo_xdp_xmit counters (written under @lock)
  * @err_syncp: the counters of error completions and recoveries
- * @err_stat: error completions (&mlx5e_rq_stats.xdp_tx_err; an XSK SQ's
+ * @err_stat: error completions, written under @lock
+ *	(&mlx5e_rq_stats.xdp_tx_err, &mlx5e_xdp_xmit_stats.xdp_err or
  *	&mlx5e_xsk_tx_stats.err)
- * @recover_stat: recoveries (xdp_tx_recover; an XSK SQ's recover)
+ * @recover_stat: recoveries (xdp_tx_recover, xdp_recover or an XSK SQ's
+ *	recover), written under @lock
  * @xsk_pool: an XSK SQ: the AF_XDP pool whose TX ring it sends (else
  *	NULL); only its channel's NAPI posts on it
  * @xsk_stats: an XSK SQ's counters
@@ -184,7 +202,7 @@ struct mlx5e_xdpsq {
 	u8 max_mpw_ds;
 	u8 min_inline_mode;
 	unsigned long state;
-	struct mlx5e_rq_stats *rq_stats;
+	bool lockless;
 	struct mlx5e_xdp_xmit_stats *xmit_stats;
 	struct u64_stats_sync *err_syncp;
 	u64_stats_t *err_stat;
@@ -217,13 +235,11 @@ int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 		   struct xdp_frame **frames, u32 flags);
 
 /* en/xdp.c: the control path */
-int mlx5e_open_xdpsq(struct mlx5e_channel *c,
-		     const struct mlx5e_params *params);
-void mlx5e_close_xdpsq(struct mlx5e_channel *c);
-int mlx5e_open_xsksq(struct mlx5e_channel *c,
-		     const struct mlx5e_params *params,
-		     struct xsk_buff_pool *pool);
-void mlx5e_close_xsksq(struct mlx5e_channel *c);
+struct mlx5e_xdpsq *mlx5e_open_xdpsq(struct mlx5e_channel *c,
+				     const struct mlx5e_params *params,
+				     enum mlx5e_xdpsq_kind kind,
+				     struct xsk_buff_pool *pool, int *errp);
+void mlx5e_close_xdpsq(struct mlx5e_xdpsq *sq);
 void mlx5e_activate_xdpsq(struct mlx5e_xdpsq *sq);
 void mlx5e_deactivate_xdpsq(struct mlx5e_xdpsq *sq);
 void mlx5e_xdpsq_set_mpwqe(struct mlx5e_xdpsq *sq, bool on);
