@@ -92,7 +92,11 @@ static void mlx5e_xdpsq_push_frame(struct mlx5e_xdpsq *sq,
 	sq->fifo[sq->fifo_pc++ & sq->fifo_mask] = *info;
 }
 
-/* The WQE at the producer index is posted: it owns @frames frames. */
+/*
+ * The WQE at the producer index is posted: it owns @frames frames. It
+ * asks for no completion: the last WQE before the doorbell does, for all
+ * (mlx5e_xdpsq_ring()).
+ */
 static void mlx5e_xdpsq_posted(struct mlx5e_xdpsq *sq,
 			       struct mlx5e_wqe_ctrl_seg *ctrl, u8 wqebbs,
 			       u8 frames)
@@ -102,7 +106,6 @@ static void mlx5e_xdpsq_posted(struct mlx5e_xdpsq *sq,
 			.num_wqebbs = wqebbs,
 			.num_frames = frames,
 		};
-	ctrl->fm_ce_se = MLX5E_WQE_CTRL_CQ_UPDATE;
 	sq->db_ctrl = ctrl;
 	sq->pc += wqebbs;
 }
@@ -367,8 +370,11 @@ static int mlx5e_xdpsq_post(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 	return mlx5e_xdpsq_post_send(sq, dma, data, len, info);
 }
 
-/* Close the open session and ring the doorbell for what was posted since
- * the last one (none on an SQ in recovery: it is not ready).
+/*
+ * Close the open session and ring the doorbell for what was posted since
+ * the last one (none on an SQ in recovery: it is not ready). The last WQE
+ * asks for the one completion of them all: a CQE completes every WQE up
+ * to the one it names.
  */
 static void mlx5e_xdpsq_ring(struct mlx5e_xdpsq *sq)
 {
@@ -378,6 +384,7 @@ static void mlx5e_xdpsq_ring(struct mlx5e_xdpsq *sq)
 	mlx5e_xdpsq_mpwqe_close(sq);
 	if (!sq->db_ctrl)
 		return;
+	sq->db_ctrl->fm_ce_se |= MLX5E_WQE_CTRL_CQ_UPDATE;
 	mlx5e_ring_sq_db(&sq->wq, sq->pc, sq->db_ctrl, sq->uar_reg);
 	sq->db_ctrl = NULL;
 }

@@ -660,7 +660,7 @@ settled() {
 # completion moves, ethtool -S asking for the port's counters), for
 # settled.
 traffic_counters() {
-	cxsim report "$@" | grep -E '^(# |(tx|rx|cqe|wqe|sq)\.|eqe\.comp)'
+	cxsim report "$@" | grep -E '^(# |(tx|rx|cqe|wqe|sq|cq)\.|eqe\.comp)'
 }
 
 # Counters compared across a step of traffic between the two hosts
@@ -684,12 +684,14 @@ pair_snapshot() {
 # associative array ARRAY: the model's KEY of A as a.KEY, of B as b.KEY,
 # B's ethtool counter NAME as e.NAME, PAIR_SNAP_MORE's NAME as x.NAME;
 # and per function the SQs but the striding RQs' control SQs (umr=1)
-# summed as sq_totals does (b.sq_wqes, b.sq_wqebbs, b.sq_mpwqes), the
-# control SQs' doorbells apart (b.umr_doorbells).
+# summed as sq_totals does (b.sq_wqes, b.sq_wqebbs, b.sq_mpwqes), and the
+# CQEs of their CQs (b.sq_cqes), the control SQs' doorbells apart
+# (b.umr_doorbells).
 declare -gA S0 S1
 snap_load() {
 	local -n _s=$1
-	local k v sec='' f w wb m db umr
+	local k v sec='' f w wb m db umr cqn
+	local -A sq_cq=()
 
 	_s=()
 	while read -r k v; do
@@ -700,18 +702,19 @@ snap_load() {
 			*) sec=$v ;;
 			esac
 			_s[$sec.sq_wqes]=0 _s[$sec.sq_wqebbs]=0 _s[$sec.sq_mpwqes]=0
-			_s[$sec.umr_doorbells]=0
+			_s[$sec.umr_doorbells]=0 _s[$sec.sq_cqes]=0
 			continue
 		fi
 		_s[$sec.$k]=$v
 		[[ $k =~ ^sq\.[0-9]+$ ]] || continue
-		w=0 wb=0 m=0 db=0 umr=0
+		w=0 wb=0 m=0 db=0 umr=0 cqn=''
 		for f in $v; do
 			case $f in
 			wqes=*) w=${f#*=} ;;
 			wqebbs=*) wb=${f#*=} ;;
 			mpwqes=*) m=${f#*=} ;;
 			doorbells=*) db=${f#*=} ;;
+			cqn=*) cqn=${f#*=} ;;
 			umr=1) umr=1 ;;
 			esac
 		done
@@ -721,7 +724,15 @@ snap_load() {
 			_s[$sec.sq_wqes]=$((_s[$sec.sq_wqes] + w))
 			_s[$sec.sq_wqebbs]=$((_s[$sec.sq_wqebbs] + wb))
 			_s[$sec.sq_mpwqes]=$((_s[$sec.sq_mpwqes] + m))
+			[ -z "$cqn" ] || sq_cq[$sec.cq.$cqn]=$sec
 		fi
+	done
+	# The CQ lines follow the SQ lines: the SQs' CQEs once all are read.
+	for k in "${!sq_cq[@]}"; do
+		for f in ${_s[$k]:-}; do
+			[ "${f%%=*}" != cqes ] ||
+				_s[${sq_cq[$k]}.sq_cqes]=$((_s[${sq_cq[$k]}.sq_cqes] + ${f#*=}))
+		done
 	done
 }
 

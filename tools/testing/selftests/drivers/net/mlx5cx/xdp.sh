@@ -6,7 +6,8 @@
 # (every frame the port delivers counted in rx_xdp_drop, delivered + the
 # port's drops = sent, pages taken from the page pool per 1000 frames as
 # the buffer sizing says), XDP_TX reflecting frames to A with one doorbell
-# per NAPI poll at most, in MPWQE sessions of several frames
+# per NAPI poll and one send CQE per doorbell at most, in MPWQE sessions
+# of several frames
 # (xdp_tx_mpwqe, fewer WQEBBs than frames) or one SEND WQE a frame with
 # the flag off, the flag toggled under traffic without recreating an SQ,
 # an error CQE on the XDP SQ recovered and reported to the tx health reporter, XDP_PASS leaving TCP byte-exact, XDP_REDIRECT to
@@ -198,13 +199,13 @@ xdp_tx_mpwqe_is() {
 # hands the UDP frames to its stack (counted by a tc filter there).
 # tx_measure [COUNT]: one pktgen burst from A with xdp-bench tx on B; the
 # deltas in T_* (frames posted, sessions, full, errors, what B's port
-# sent, its WQEs, WQEBBs and MPWQEs, doorbells, NAPI polls, what B's port
-# delivered, what A's driver got back, what A's port dropped for want of
-# RX buffers).
+# sent, its WQEs, WQEBBs and MPWQEs, doorbells, send CQEs, NAPI polls,
+# what B's port delivered, what A's driver got back, what A's port
+# dropped for want of RX buffers).
 tx_measure() {
 	local count=${1:-$FRAMES} db udb rc=0
 
-	T_X='' T_F='' T_E='' T_S='' T_TX='' T_DB='' T_W='' T_WB='' T_M='' T_POLL='' T_MR='' T_U='' T_OOB=''
+	T_X='' T_F='' T_E='' T_S='' T_TX='' T_DB='' T_W='' T_WB='' T_M='' T_CQ='' T_POLL='' T_MR='' T_U='' T_OOB=''
 	udp_tap_add "" "$a" ingress || return 1
 	# The counters before and after, from the snapshots they settled at.
 	PAIR_SNAP_MORE=tx_back
@@ -227,22 +228,26 @@ tx_measure() {
 	delta T_W b.sq_wqes
 	delta T_WB b.sq_wqebbs
 	delta T_M b.sq_mpwqes
+	delta T_CQ b.sq_cqes
 	delta T_POLL e.ch_poll
 	delta T_MR b.rx.packets
 	delta T_U x.udp
 	delta T_OOB x.rx_out_of_buffer
 	udp_tap_del "" "$a" ingress
-	diag "XDP_TX (xdp_tx_mpwqe $2): B delivered $T_MR; rx_xdp_tx_xmit +$T_X, tx_full +$T_F, tx_err +$T_E, rx_xdp_tx_mpwqe +$T_S$( [ "$T_S" -gt 0 ] && printf ' (%d.%02d frames a session)' $((T_X * 100 / T_S / 100)) $((T_X * 100 / T_S % 100))); B port sent $T_TX in $T_W WQEs ($T_M MPWQEs), $T_WB WQEBBs, $T_DB doorbells over $T_POLL NAPI polls; A's driver received $T_U of the UDP frames back, A's port dropped $T_OOB (rx_out_of_buffer)"
+	diag "XDP_TX (xdp_tx_mpwqe $2): B delivered $T_MR; rx_xdp_tx_xmit +$T_X, tx_full +$T_F, tx_err +$T_E, rx_xdp_tx_mpwqe +$T_S$( [ "$T_S" -gt 0 ] && printf ' (%d.%02d frames a session)' $((T_X * 100 / T_S / 100)) $((T_X * 100 / T_S % 100))); B port sent $T_TX in $T_W WQEs ($T_M MPWQEs), $T_WB WQEBBs, $T_DB doorbells, $T_CQ send CQEs over $T_POLL NAPI polls; A's driver received $T_U of the UDP frames back, A's port dropped $T_OOB (rx_out_of_buffer)"
 }
 # Every frame delivered was posted back (or counted full), every one
 # posted came back to A's driver or was counted by A's port as dropped
 # for want of RX buffers (B's port sends each MPWQE's frames back to back
 # at the wire's speed, faster than A's TCG guest refills its RQ: as on
-# hardware), most of them reached A, one doorbell per NAPI poll at most.
+# hardware), most of them reached A, one doorbell per NAPI poll at most,
+# and one completion per doorbell at most (only the last WQE before it
+# asks for one; B's stack sends nothing meanwhile).
 tx_delivers() {
 	[ "$T_X" -gt 0 ] && [ "$T_E" -eq 0 ] && [ $((T_X + T_F)) -eq "$T_MR" ] &&
 		[ "$T_TX" -ge "$T_X" ] && [ $((T_U + T_OOB)) -eq "$T_X" ] &&
-		[ $((2 * T_U)) -gt "$T_X" ] && [ "$T_DB" -le "$T_POLL" ]
+		[ $((2 * T_U)) -gt "$T_X" ] && [ "$T_DB" -le "$T_POLL" ] &&
+		[ "$T_CQ" -gt 0 ] && [ "$T_CQ" -le "$T_DB" ]
 }
 xdp_tx() {
 	local rc
@@ -257,7 +262,7 @@ xdp_tx() {
 	[ $rc -eq 0 ] && [ "$T_S" -gt 0 ] && [ "$T_X" -gt "$T_S" ] &&
 		[ "$T_M" -ge "$T_S" ] && [ "$T_WB" -lt "$T_X" ]
 }
-ktap_check "XDP_TX, xdp_tx_mpwqe on (default): every frame posted reaches A in MPWQE sessions of several frames, fewer WQEBBs than frames, one doorbell per NAPI poll at most" xdp_tx
+ktap_check "XDP_TX, xdp_tx_mpwqe on (default): every frame posted reaches A in MPWQE sessions of several frames, fewer WQEBBs than frames, one doorbell per NAPI poll and one CQE per doorbell at most" xdp_tx
 
 xdp_tx_send() {
 	local rc c0 c
@@ -278,7 +283,7 @@ xdp_tx_send() {
 	[ $rc -eq 0 ] && [ "$T_S" -eq 0 ] && [ "$T_M" -eq 0 ] &&
 		[ "$T_W" -ge "$T_X" ] && [ "$T_WB" -ge "$T_X" ]
 }
-ktap_check "XDP_TX, xdp_tx_mpwqe off (switched in place, no SQ recreated): one WQE and one WQEBB per frame, every frame reaches A" xdp_tx_send
+ktap_check "XDP_TX, xdp_tx_mpwqe off (switched in place, no SQ recreated): one WQE and one WQEBB per frame, one CQE per doorbell at most, every frame reaches A" xdp_tx_send
 
 tx_health() { health_counts "$(eth_health_dl "$bdf_b")" tx; }
 # An error CQE on the XDP SQ that pktgen's flow reaches: the driver
