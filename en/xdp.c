@@ -418,8 +418,14 @@ void mlx5e_xdpsq_set_mpwqe(struct mlx5e_xdpsq *sq, bool on)
 
 /* ---- the XDP send queue: completions -------------------------------- */
 
+/*
+ * One posted buffer's release. Frames go back in bulk (@bq, flushed by
+ * the caller, under rcu_read_lock()): a run of redirected page_pool
+ * frames returns to their pool in one call.
+ */
 static void mlx5e_xdpsq_free_info(struct mlx5e_xdpsq *sq,
-				  struct mlx5e_xdp_info *info, bool napi)
+				  struct mlx5e_xdp_info *info,
+				  struct xdp_frame_bulk *bq, bool napi)
 {
 	if (info->mode == MLX5E_XDP_INFO_PAGE) {
 		page_pool_put_full_page(info->page->pp, info->page, napi);
@@ -429,13 +435,13 @@ static void mlx5e_xdpsq_free_info(struct mlx5e_xdpsq *sq,
 		dma_unmap_page(sq->pdev, info->dma, info->len, DMA_TO_DEVICE);
 	} else {
 		dma_unmap_single(sq->pdev, info->dma, info->len, DMA_TO_DEVICE);
-		xdp_return_frame(info->frame);
+		xdp_return_frame_bulk(info->frame, bq);
 	}
 }
 
 /* Release the frames of the WQE at @cc. Return: the counter past it. */
 static u16 mlx5e_xdpsq_complete_wqe(struct mlx5e_xdpsq *sq, u16 cc,
-				    bool napi)
+				    struct xdp_frame_bulk *bq, bool napi)
 {
 	struct mlx5e_xdp_wqe_info *wi;
 	u8 i;
@@ -443,7 +449,7 @@ static u16 mlx5e_xdpsq_complete_wqe(struct mlx5e_xdpsq *sq, u16 cc,
 	wi = &sq->wqe_info[mlx5_wq_cyc_ctr2ix(&sq->wq, cc)];
 	for (i = 0; i < wi->num_frames; i++)
 		mlx5e_xdpsq_free_info(sq, &sq->fifo[sq->fifo_cc++ &
-						    sq->fifo_mask], napi);
+						    sq->fifo_mask], bq, napi);
 	return cc + wi->num_wqebbs;
 }
 
@@ -451,9 +457,13 @@ static u16 mlx5e_xdpsq_complete_wqe(struct mlx5e_xdpsq *sq, u16 cc,
 static bool mlx5e_xdpsq_poll(struct mlx5e_xdpsq *sq, bool napi)
 {
 	struct mlx5_cqwq *cqwq = &sq->cq.wq;
+	struct xdp_frame_bulk bq;
 	struct mlx5_cqe64 *cqe;
 	u16 cc = sq->cc;
 	int n = 0;
+
+	xdp_frame_bulk_init(&bq);
+	rcu_read_lock(); /* xdp_return_frame_bulk() */
 
 	while (n < MLX5E_XDPSQ_POLL_BUDGET && (cqe = mlx5_cqwq_get_cqe(cqwq))) {
 		u16 last = be16_to_cpu(cqe->wqe_counter);
@@ -472,11 +482,13 @@ static bool mlx5e_xdpsq_poll(struct mlx5e_xdpsq *sq, bool napi)
 		while (cc != pc) {
 			bool done = cc == last;
 
-			cc = mlx5e_xdpsq_complete_wqe(sq, cc, napi);
+			cc = mlx5e_xdpsq_complete_wqe(sq, cc, &bq, napi);
 			if (done)
 				break;
 		}
 	}
+	xdp_flush_frame_bulk(&bq);
+	rcu_read_unlock();
 	if (!n)
 		return false;
 	mlx5_cqwq_update_db(cqwq);
@@ -513,10 +525,16 @@ bool mlx5e_poll_xdpsq_cq(struct mlx5e_xdpsq *sq)
  */
 static void mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
 {
+	struct xdp_frame_bulk bq;
+
+	xdp_frame_bulk_init(&bq);
 	mlx5e_xdpsq_mpwqe_close(sq);
 	sq->db_ctrl = NULL;
+	rcu_read_lock(); /* xdp_return_frame_bulk() */
 	while (sq->cc != sq->pc)
-		sq->cc = mlx5e_xdpsq_complete_wqe(sq, sq->cc, false);
+		sq->cc = mlx5e_xdpsq_complete_wqe(sq, sq->cc, &bq, false);
+	xdp_flush_frame_bulk(&bq);
+	rcu_read_unlock();
 	/* Their descriptors go back to the socket's completion ring. */
 	if (sq->xsk_done)
 		xsk_tx_completed(sq->xsk_pool, sq->xsk_done);
