@@ -1236,18 +1236,30 @@ probe_cycles() {
 
 # pktgen_attach DEV: DEV alone on pktgen's thread 0 (of the current netns).
 # rem_device_all only asks the thread, which drops its devices when it
-# next runs (pktgen waits 125 ms for it); until then add_device fails with
-# EBUSY, as it does on a loaded TCG guest: ask again, for 20 s at most.
+# next runs (pktgen waits 125 ms for it, not always enough in a loaded TCG
+# guest): a device added before then is dropped with them, its
+# /proc/net/pktgen entry gone. So the old devices are asked away only
+# when there are some, and DEV is added once the thread's list is empty;
+# add_device is asked again while it fails (EBUSY: the name still on a
+# thread), for 20 s at most.
+pktgen_thread_busy() {
+	grep -Eq '^(Running|Stopped): [^ ]' /proc/net/pktgen/kpktgend_0
+}
 pktgen_attach() {
-	local i
+	local t=/proc/net/pktgen/kpktgend_0 i
 
-	echo rem_device_all >/proc/net/pktgen/kpktgend_0 || return 1
+	if pktgen_thread_busy; then
+		echo rem_device_all >"$t" || return 1
+		for ((i = 0; i < 100; i++)); do
+			pktgen_thread_busy || break
+			sleep 0.2
+		done
+	fi
 	for ((i = 0; i < 100; i++)); do
-		echo "add_device $1" 2>/dev/null >/proc/net/pktgen/kpktgend_0 &&
-			return 0
+		echo "add_device $1" 2>/dev/null >"$t" && return 0
 		sleep 0.2
 	done
-	echo "add_device $1" >/proc/net/pktgen/kpktgend_0
+	echo "add_device $1" >"$t"
 }
 
 # pktgen_setup DEV COUNT BURST [SIZE]: pktgen on DEV towards the peer host
