@@ -14,7 +14,10 @@
 # instructions per packet, where two idle runs without it differed by up
 # to 86 %.  Not the default: in 2 of 8 such runs QEMU 7.2 left a vCPU's
 # RFLAGS with reserved bits set and the guest died (a NULL dereference in
-# net_rx_action under pktgen), with one vCPU as with two.
+# net_rx_action under pktgen), with one vCPU as with two; xdp-tx: in 3
+# of 5 VMs, a double fault in kpktgend (once right after the cmpxchg16b
+# of kmem_cache_alloc_node_noprof), each while our driver ran (the one
+# VM with the distribution driver alone finished).
 #
 # NAME-report [BENCH_REPORT_ARGS...] --csv FILE RAWDIR writes NAME.md
 # (stdout) and NAME.csv.
