@@ -35,7 +35,12 @@ ktap_check "the forwarder and its XDP program built" \
 	gen_files "$TMP" xsk_fwd xsk_fwd.bpf.o
 
 b_ethtool() { ip netns exec "$NS" ethtool "$@"; }
-rx_ring() { b_ethtool -g "$b" | awk '/^Current/ { c = 1 } c && $1 == "RX:" { print $2; exit }'; }
+# rx_ring [FILE]: B's current RX ring size, by ethtool -g now or from its
+# output saved in FILE.
+rx_ring() {
+	if [ $# -gt 0 ]; then cat "$1"; else b_ethtool -g "$b"; fi |
+		awk '/^Current/ { c = 1 } c && $1 == "RX:" { print $2; exit }'
+}
 
 # B's counters of the XSK queues and of the regular RQ's redirects.
 STATS=(rx_xsk_packets rx_xsk_xdp_redirect tx_xsk_xmit tx_xsk_cqes
@@ -101,7 +106,7 @@ ktap_check "the RX ring resized twice under the socket" resized
 failed_resize() {
 	local r
 
-	r=$(awk '/^Current/ { c = 1 } c && $1 == "RX:" { print $2; exit }' "$TMP/ring2")
+	r=$(rx_ring "$TMP/ring2")
 	diag "resize to 256 with MODIFY_RQ failing (fault set: exit $(cat "$TMP/fault2")): exit $(cat "$TMP/resize2"), RX ring then $r: $(head -n 1 "$TMP/resize2.err")"
 	[ "$(cat "$TMP/fault2")" = 0 ] && [ "$(cat "$TMP/resize2")" != 0 ] &&
 		grep -q "switching to new channels failed" "$TMP/resize2.err" &&
