@@ -45,17 +45,13 @@ rx_ring() {
 # B's counters of the XSK queues and of the regular RQ's redirects.
 STATS=(rx_xsk_packets rx_xsk_xdp_redirect tx_xsk_xmit tx_xsk_cqes
 	rx_xsk_wqe_err tx_xsk_err rx_xdp_redirect)
-stats_into() { ip netns exec "$NS" ethtool -S "$b" >"$TMP/$1"; }
 # d NAME: how far B's counter NAME moved over the run.
-d() {
-	awk -v k="$1:" '$1 == k { v[FILENAME] = $2 }
-		END { print v[ARGV[2]] - v[ARGV[1]] }' "$TMP/S0" "$TMP/S1"
-}
+d() { stats_delta "$1" "$ST0" "$ST1"; }
 
 start_fwd() {
 	b_ethtool -L "$b" combined 1 || return 1
 	RING0=$(rx_ring)
-	stats_into S0
+	ST0=$(ethtool_stats "$b" "$NS")
 	ip netns exec "$NS" "$TMP/xsk_fwd" -e "$b" 0 "$TMP/xsk_fwd.bpf.o" \
 		>"$TMP/fwd.out" 2>"$TMP/fwd.err" &
 	FWD=$!
@@ -89,7 +85,7 @@ ktap_check "$COUNT frames through B's forwarder and back, byte for byte" run_gen
 stop_fwd() {
 	kill -TERM "$FWD" && wait "$FWD"
 	FWD_RC=$?
-	stats_into S1
+	ST1=$(ethtool_stats "$b" "$NS")
 	sed 's/^/# B: /' "$TMP/fwd.out" "$TMP/fwd.err"
 	[ "$FWD_RC" = 0 ]
 }
@@ -124,12 +120,7 @@ swapped() {
 ktap_check "the XDP program swapped twice, detached at the end" swapped
 
 zero_copy() {
-	local s
-
-	for s in "${STATS[@]}"; do
-		printf '%s %s; ' "$s" "$(d "$s")"
-	done | sed 's/^/# B: /'
-	echo
+	diag "B: $(stats_deltas "$ST0" "$ST1" "${STATS[@]}")"
 	[ "$(d rx_xsk_xdp_redirect)" -ge "$COUNT" ] &&
 		[ "$(d rx_xsk_packets)" -ge "$(d rx_xsk_xdp_redirect)" ] &&
 		[ "$(d tx_xsk_xmit)" -ge $((COUNT + 1)) ] &&
