@@ -80,7 +80,10 @@ others_freeze() {
 			p=${p#/proc/}
 			[[ "$keep" != *" $p "* ]] || continue
 			cg='' line=''
-			{ read -r cg <"/proc/$p/cgroup"; read -r line <"/proc/$p/stat"; } 2>/dev/null
+			{
+				read -r cg <"/proc/$p/cgroup"
+				read -r line <"/proc/$p/stat"
+			} 2>/dev/null
 			[ "$cg" != "0::/${QUIET_CG##*/}" ] || continue
 			# Not a kernel thread (PF_KTHREAD in the flags, the 7th
 			# field after the command's name): the freezer leaves

@@ -240,9 +240,9 @@ zc_used() {
 		[ "$(stats_delta rx_xsk_wqe_err "$x0" "$x1")" = 0 ] &&
 		[ "$(stats_delta tx_xsk_err "$x0" "$x1")" = 0 ]
 }
+ZC_USED="ZC: frames redirected from the XSK RQ, sent and completed by the XSK SQ, no WQE error"
 if [[ " $MODES " == *" zc "* ]]; then
-	ktap_check "ZC: frames redirected from the XSK RQ, sent and completed by the XSK SQ, no WQE error" \
-		zc_used
+	ktap_check "$ZC_USED" zc_used
 else
 	ktap_skip "ZC: the XSK queues used" "XSK_MODES=$MODES"
 fi

@@ -78,14 +78,20 @@ start_fwd() {
 ktap_check "B: one channel, a zero-copy socket on queue 0 with its program" start_fwd
 
 run_gen() {
-	local cx="python3 -S $LIB_DIR/cxsim.py" e="ip netns exec $NS ethtool"
+	local cx="python3 -S $LIB_DIR/cxsim.py" e="ip netns exec $NS ethtool" fail
+
+	# The resize the device fails: MODIFY_RQ made to fail, the resize's
+	# exit status and error, the ring's size after it.
+	fail="$cx fault $bdf_b $MODIFY_RQ 1; echo \$? >$TMP/fault2"
+	fail+="; $e -G $b rx 256 2>$TMP/resize2.err; echo \$? >$TMP/resize2"
+	fail+="; $e -g $b >$TMP/ring2"
 
 	python3 "$LIB_DIR/xsk_fwd_gen.py" "$a" \
 		"$(ip netns exec "$NS" cat "/sys/class/net/$b/address")" "$COUNT" \
 		--deadline 480 \
 		--at $((COUNT * 15 / 100)) "$e -G $b rx 512; echo \$? >$TMP/resize1" \
 		--at $((COUNT * 30 / 100)) "kill -USR1 $FWD" \
-		--at $((COUNT * 45 / 100)) "$cx fault $bdf_b $MODIFY_RQ 1; echo \$? >$TMP/fault2; $e -G $b rx 256 2>$TMP/resize2.err; echo \$? >$TMP/resize2; $e -g $b >$TMP/ring2" \
+		--at $((COUNT * 45 / 100)) "$fail" \
 		--at $((COUNT * 60 / 100)) "$e -G $b rx $RING0; echo \$? >$TMP/resize3" \
 		--at $((COUNT * 75 / 100)) "kill -USR1 $FWD" \
 		2>&1 >"$TMP/gen.out" | sed -u 's/^/# A: /'
@@ -106,18 +112,25 @@ ktap_check "the forwarder ran to the end" stop_fwd
 fwd() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/fwd.out"; }
 
 resized() {
-	diag "resize to 512: exit $(cat "$TMP/resize1"); back to $RING0: exit $(cat "$TMP/resize3"); RX ring now $(rx_ring)"
-	[ "$(cat "$TMP/resize1")" = 0 ] && [ "$(cat "$TMP/resize3")" = 0 ] &&
-		[ "$(rx_ring)" = "$RING0" ]
+	local r1 r3 r
+
+	r1=$(cat "$TMP/resize1")
+	r3=$(cat "$TMP/resize3")
+	r=$(rx_ring)
+	diag "resize to 512: exit $r1; back to $RING0: exit $r3; RX ring now $r"
+	[ "$r1" = 0 ] && [ "$r3" = 0 ] && [ "$r" = "$RING0" ]
 }
 ktap_check "the RX ring resized twice under the socket" resized
 
 failed_resize() {
-	local r
+	local r f2 r2
 
 	r=$(rx_ring "$TMP/ring2")
-	diag "resize to 256 with MODIFY_RQ failing (fault set: exit $(cat "$TMP/fault2")): exit $(cat "$TMP/resize2"), RX ring then $r: $(head -n 1 "$TMP/resize2.err")"
-	[ "$(cat "$TMP/fault2")" = 0 ] && [ "$(cat "$TMP/resize2")" != 0 ] &&
+	f2=$(cat "$TMP/fault2")
+	r2=$(cat "$TMP/resize2")
+	diag "resize to 256 with MODIFY_RQ failing (fault set: exit $f2): exit $r2," \
+		"RX ring then $r: $(head -n 1 "$TMP/resize2.err")"
+	[ "$f2" = 0 ] && [ "$r2" != 0 ] &&
 		grep -q "switching to new channels failed" "$TMP/resize2.err" &&
 		[ "$r" = 512 ]
 }
@@ -147,7 +160,8 @@ completed() {
 		[ "$(fwd tx_invalid_descs)" = 0 ] &&
 		[ "$(fwd tx)" -ge $((COUNT + 2)) ]
 }
-ktap_check "every descriptor the forwarder sent completed (the refused one too), none invalid" completed
+ktap_check "every descriptor the forwarder sent completed (the refused one too), none invalid" \
+	completed
 
 ktap_check "B's regular path after the socket went: a patterned ping, byte for byte" \
 	ping_exact
