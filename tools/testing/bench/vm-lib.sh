@@ -47,14 +47,53 @@ bench_load() {
 		"$BENCH_DIR/insn-report" --ranges mlx5_core "$ko" >"$RAW/$1.text"
 }
 
-# others_freeze: every user process but this shell and its ancestors
-# frozen (cgroup v2 freezer, cgroup bench-quiet): the VM's init, whose
-# watchdog loop starts a sleep and a grep every 2 s, and the workload's
-# background programs (xdp-bench, which polls its counters).  Their
-# process starts and exits, page faults and system calls stay out of a
-# counted window; others_thaw lets them run again.  BENCH_KEEP_PIDS: the
-# workload's own receivers (pids, by spaces), which run on.  A process they fork
-# meanwhile joins their cgroup, so that a pass that moves none ends it.
+# pipe_readers KEEP: KEEP (pids between spaces) with the processes that
+# read a pipe a process of it writes its stdout or stderr to, and so on
+# from theirs (a tee or a sed the output goes through, the other end of
+# the runner's pipe): frozen, they would leave a print of the window
+# blocked once the pipe is full.  A pipe's reader holds it open for
+# reading (fdinfo's flags: O_RDONLY or O_RDWR), its writers write-only.
+pipe_readers() {
+	local keep=$1 outs=' ' added=1 e dir fd pipe p k v fl
+	local -a fds
+
+	mapfile -t fds < <(find /proc/[0-9]*/fd -lname 'pipe:*' -printf '%h %f %l\n' 2>/dev/null)
+	while [ "$added" = 1 ]; do
+		added=0
+		for e in "${fds[@]}"; do
+			read -r dir fd pipe <<<"$e"
+			p=${dir#/proc/} p=${p%/fd}
+			[[ $fd == [12] && $keep == *" $p "* && $outs != *" $pipe "* ]] &&
+				outs+="$pipe "
+		done
+		for e in "${fds[@]}"; do
+			read -r dir fd pipe <<<"$e"
+			p=${dir#/proc/} p=${p%/fd}
+			[[ $keep != *" $p "* && $outs == *" $pipe "* ]] || continue
+			fl=''
+			while read -r k v; do
+				[ "$k" != flags: ] || { fl=$v; break; }
+			done 2>/dev/null <"/proc/$p/fdinfo/$fd"
+			[ -n "$fl" ] || continue
+			(( (8#$fl & 3) != 1 )) || continue
+			keep+="$p "
+			added=1
+		done
+	done
+	echo "$keep"
+}
+
+# others_freeze: every user process but this shell, its ancestors and
+# the readers of their output (pipe_readers) frozen (cgroup v2 freezer,
+# cgroup bench-quiet): the VM's init, whose watchdog loop starts a sleep
+# and a grep every 2 s, and the workload's background programs
+# (xdp-bench, which polls its counters).  Their process starts and exits,
+# page faults and system calls stay out of a counted window; others_thaw
+# lets them run again.  BENCH_KEEP_PIDS: the workload's own receivers
+# (pids, by spaces), which run on.  A process they fork meanwhile joins
+# their cgroup, so that a pass that moves none ends it.  What the kept
+# readers do in a window counts in its user instructions (insn.user):
+# the workloads' checks bound those.
 QUIET_CG=/sys/fs/cgroup/bench-quiet
 others_freeze() {
 	local keep=' ' p q moved cg line f
@@ -73,6 +112,7 @@ others_freeze() {
 		done <"/proc/$p/status"
 	done
 	keep+="1 ${BENCH_KEEP_PIDS:+$BENCH_KEEP_PIDS }"
+	keep=$(pipe_readers "$keep")
 	moved=1
 	while [ "$moved" -gt 0 ]; do
 		moved=0
@@ -80,7 +120,10 @@ others_freeze() {
 			p=${p#/proc/}
 			[[ "$keep" != *" $p "* ]] || continue
 			cg='' line=''
-			{ read -r cg <"/proc/$p/cgroup"; read -r line <"/proc/$p/stat"; } 2>/dev/null
+			{
+				read -r cg <"/proc/$p/cgroup"
+				read -r line <"/proc/$p/stat"
+			} 2>/dev/null
 			[ "$cg" != "0::/${QUIET_CG##*/}" ] || continue
 			# Not a kernel thread (PF_KTHREAD in the flags, the 7th
 			# field after the command's name): the freezer leaves

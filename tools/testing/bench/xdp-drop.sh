@@ -74,7 +74,9 @@ for drv in $DRIVERS; do
 					f=$VM_RESULTS/insn-${t##*/}-$i.txt
 					[ ! -f "$f" ] || mv "$f" "$t.insn$i"
 				done
-				echo "$drv $rq MTU $mtu run $rep: B delivered $(( $(awk '$1 == "rx.packets" { print $2 }' "$t.after") - $(awk '$1 == "rx.packets" { print $2 }' "$t.before") )) frames"
+				n0=$(awk '$1 == "rx.packets" { print $2 }' "$t.before")
+				n1=$(awk '$1 == "rx.packets" { print $2 }' "$t.after")
+				echo "$drv $rq MTU $mtu run $rep: B delivered $((n1 - n0)) frames"
 			done
 			# The symbols with xdp-bench's program still loaded (a
 			# new one each setting): insn-report --symbols names it.

@@ -212,32 +212,19 @@ run_case() {
 	esac
 }
 
-# xsk_counts: A's zero-copy counters (ethtool -S totals), as
-# "redirect N rx N drop N tx N txcqes N rxerr N txerr N".
-xsk_counts() {
-	local st
-
-	st=$(ethtool -S "$a")
-	awk '$1 == "rx_xsk_xdp_redirect:" { r = $2 }
-	     $1 == "rx_xsk_packets:" { p = $2 }
-	     $1 == "rx_xsk_xdp_drop:" { d = $2 }
-	     $1 == "tx_xsk_xmit:" { t = $2 }
-	     $1 == "tx_xsk_cqes:" { c = $2 }
-	     $1 == "rx_xsk_wqe_err:" { re = $2 }
-	     $1 == "tx_xsk_err:" { te = $2 }
-	     END { printf "redirect %d rx %d drop %d tx %d txcqes %d rxerr %d txerr %d\n",
-			  r, p, d, t, c, re, te }' <<<"$st"
-}
+# A's zero-copy counters, compared across the ZC cases.
+XSK_STATS=(rx_xsk_xdp_redirect rx_xsk_packets rx_xsk_xdp_drop tx_xsk_xmit
+	tx_xsk_cqes rx_xsk_wqe_err tx_xsk_err)
 
 for m in $MODES; do
 	c0=$(port_counts)
-	[ "$m" != zc ] || x0=$(xsk_counts)
+	[ "$m" != zc ] || x0=$(ethtool_stats "$a")
 	t0=$SECONDS
 	for i in "${IDS[@]}"; do
 		run_case "$m" "$i"
 	done
 	diag "-m $m: $((SECONDS - t0)) s; port A before: $c0; after: $(port_counts)"
-	[ "$m" != zc ] || x1=$(xsk_counts)
+	[ "$m" != zc ] || x1=$(ethtool_stats "$a")
 done
 
 # The ZC cases went through the XSK queues: frames received into UMEM
@@ -246,18 +233,16 @@ done
 # (the cases' invalid descriptors never reach the driver: the AF_XDP core
 # drops them).
 zc_used() {
-	local -a b e
-
-	read -r -a b <<<"$x0"
-	read -r -a e <<<"$x1"
-	diag "A's XSK counters before -m zc: $x0; after: $x1"
-	[ $((e[1] - b[1])) -gt 0 ] && [ $((e[7] - b[7])) -gt 0 ] &&
-		[ $((e[9] - b[9])) -gt 0 ] &&
-		[ $((e[11] - b[11])) -eq 0 ] && [ $((e[13] - b[13])) -eq 0 ]
+	diag "A's XSK counters over -m zc: $(stats_deltas "$x0" "$x1" "${XSK_STATS[@]}")"
+	[ "$(stats_delta rx_xsk_xdp_redirect "$x0" "$x1")" -gt 0 ] &&
+		[ "$(stats_delta tx_xsk_xmit "$x0" "$x1")" -gt 0 ] &&
+		[ "$(stats_delta tx_xsk_cqes "$x0" "$x1")" -gt 0 ] &&
+		[ "$(stats_delta rx_xsk_wqe_err "$x0" "$x1")" = 0 ] &&
+		[ "$(stats_delta tx_xsk_err "$x0" "$x1")" = 0 ]
 }
+ZC_USED="ZC: frames redirected from the XSK RQ, sent and completed by the XSK SQ, no WQE error"
 if [[ " $MODES " == *" zc "* ]]; then
-	ktap_check "ZC: frames redirected from the XSK RQ, sent and completed by the XSK SQ, no WQE error" \
-		zc_used
+	ktap_check "$ZC_USED" zc_used
 else
 	ktap_skip "ZC: the XSK queues used" "XSK_MODES=$MODES"
 fi

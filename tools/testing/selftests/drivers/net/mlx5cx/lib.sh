@@ -791,6 +791,35 @@ ethtool_stats() {
 	$ns ethtool -S "$1" | sed -n 's/^ *\([^ :]*\): \([0-9]*\)$/\1 \2/p'
 }
 
+# stats_delta NAME BEFORE AFTER: how far counter NAME moved between two
+# ethtool_stats snapshots (of any netns: ethtool_stats DEV NETNS), AFTER's
+# value less BEFORE's; a value no counter can have, with a diagnostic on
+# stderr, if either lacks NAME.
+stats_delta() {
+	local v0 v1
+
+	v0=$(report_get "$1" <<<"$2")
+	v1=$(report_get "$1" <<<"$3")
+	if [ -z "$v0" ] || [ -z "$v1" ]; then
+		echo "# $1: not among the counters read" >&2
+		echo -1000000000
+		return 0
+	fi
+	echo $((v1 - v0))
+}
+
+# stats_deltas BEFORE AFTER NAME...: "NAME DELTA" of each NAME, by
+# stats_delta, joined by "; ", for a diagnostic.
+stats_deltas() {
+	local n sep=''
+
+	for n in "${@:3}"; do
+		printf '%s%s %s' "$sep" "$n" "$(stats_delta "$n" "$1" "$2")"
+		sep='; '
+	done
+	echo
+}
+
 # rxq_stats DEV: DEV's rxN_packets of every queue, "rxN_packets VALUE" a
 # line (a snapshot for rxq_get and rxq_sum).
 rxq_stats() { ethtool_stats "$1" | grep -E '^rx[0-9]+_packets '; }
