@@ -257,7 +257,7 @@ static void mlx5e_set_xdp_tx_mpwqe(struct mlx5e_priv *priv, bool on)
 		mlx5e_xdpsq_set_mpwqe(c->xdpsq, on);
 		if (c->rq_xdpsq)
 			mlx5e_xdpsq_set_mpwqe(c->rq_xdpsq, on);
-		/* The XSK SQ's NAPI posts under its lock too. */
+		/* The XSK SQ's NAPI posts under its lock. */
 		if (c->xsksq)
 			mlx5e_xdpsq_set_mpwqe(c->xsksq, on);
 	}

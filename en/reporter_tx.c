@@ -190,7 +190,7 @@ static void mlx5e_xdpsq_recover_done(struct mlx5e_xdpsq *sq, int err)
 	if (mlx5e_sq_recover_done(sq->ch, &sq->state,
 				  MLX5E_XDPSQ_STATE_RECOVER_FAILED, err))
 		netdev_err(sq->ch->netdev,
-			   "XDP SQ 0x%x: recovery failed (%d), channel %u drops its XDP_TX and redirected frames until devlink health recover\n",
+			   "XDP SQ 0x%x: recovery failed (%d), channel %u drops the frames it would send until devlink health recover\n",
 			   sq->sqn, err, sq->ch->ix);
 }
 

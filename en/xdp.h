@@ -141,8 +141,9 @@ enum mlx5e_xdpsq_kind {
  * @db_ctrl: control segment of the last WQE posted and not rung yet
  * @mpwqe: the open MPWQE session
  * @lock: serialises posting on the channel's ndo_xdp_xmit SQ (any CPU)
- *	and its XSK SQ (NAPI, against ethtool's xdp_tx_mpwqe); the XDP_TX
- *	SQ (@lockless) takes it only to fence recovery and count errors
+ *	and its XSK SQ (NAPI, against ethtool's xdp_tx_mpwqe), and the
+ *	error counters; the XDP_TX SQ (@lockless) is fenced from recovery
+ *	by napi_disable(), not by it
  * @cq: its completion queue (polled by the channel's NAPI)
  * @wq: the WQEBB ring
  * @wqe_info: per WQE index, what the WQE owns
