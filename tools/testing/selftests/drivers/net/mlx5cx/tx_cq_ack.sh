@@ -35,7 +35,7 @@
 # ring: A (one channel, its NAPI on CPU 1) redirects what pktgen on B
 # sends it into B's XDP SQ of channel 1 (xdp-bench redirect, B's rings
 # of 64, a WQE a frame), whose NAPI polls its completions on CPU 0, each
-# xdp_return_frame() slowed by XDP_DELAY; B's channel 0, pktgen's, and
+# xdp_return_frame_bulk() slowed by XDP_DELAY; B's channel 0, pktgen's, and
 # its TX completions on CPU 1.
 #
 # No CQ overrun, no CQ error event or TX timeout, and the packets reach
@@ -223,7 +223,7 @@ xdp_slowed() {
 	x0=$(ethtool_stat "$b" tx_xdp_xmit "$NS")
 	f0=$(ethtool_stat "$b" tx_xdp_full "$NS")
 	if [ $rc -eq 0 ] &&
-	   delay_on xdp_return_frame mlx5e_poll_xdpsq_cq "$XDP_DELAY"; then
+	   delay_on xdp_return_frame_bulk mlx5e_poll_xdpsq_cq "$XDP_DELAY"; then
 		traffic 0 nsx bash -c "echo start >/proc/net/pktgen/pgctrl" || rc=1
 		delay_off || rc=1
 	else
@@ -235,7 +235,7 @@ xdp_slowed() {
 	f=$(($(ethtool_stat "$b" tx_xdp_full "$NS") - f0))
 	ov=$(model_get "$bdf_b" cq.overruns)
 	xdp_bench_stop "$a" || rc=1
-	diag "$XDP_FRAMES frames from $b: A rx_xdp_redirect +$r, B tx_xdp_xmit +$x, tx_xdp_full +$f; B's CQ overruns ${ov:-?}; xdp_return_frame on CPU 0 slowed by $((XDP_DELAY / 1000)) us: $DELAY_STATS"
+	diag "$XDP_FRAMES frames from $b: A rx_xdp_redirect +$r, B tx_xdp_xmit +$x, tx_xdp_full +$f; B's CQ overruns ${ov:-?}; xdp_return_frame_bulk on CPU 0 slowed by $((XDP_DELAY / 1000)) us: $DELAY_STATS"
 	[ $rc -eq 0 ] && [ "$r" -gt 0 ] && [ "$x" -gt 0 ] &&
 		[ $((x + f)) -le "$r" ] && [ "$ov" = 0 ]
 }
