@@ -842,6 +842,23 @@ static bool mlx5e_xdpsq_can_post(struct mlx5e_xdpsq *sq)
 	       mlx5e_mpwqe_max_wqebbs(&sq->wq, sq->pc, sq->max_mpw_ds) + 1;
 }
 
+/*
+ * The pool maps its UMEM page by page. An unaligned-chunk descriptor may
+ * run into the next page when the two are contiguous for the device; each
+ * page is its own mapping, so each part is synced on its own (one sync
+ * across both is a sync of memory no single mapping holds).
+ */
+static void mlx5e_xsk_sync_for_device(struct xsk_buff_pool *pool,
+				      dma_addr_t dma, u32 len)
+{
+	u32 first = min_t(u32, len, PAGE_SIZE - offset_in_page(dma));
+
+	xsk_buff_raw_dma_sync_for_device(pool, dma, first);
+	if (unlikely(len > first))
+		xsk_buff_raw_dma_sync_for_device(pool, dma + first,
+						 len - first);
+}
+
 /**
  * mlx5e_xsk_tx() - send from the XSK SQ's socket TX ring (NAPI)
  * @sq: the channel's XSK SQ
@@ -883,7 +900,7 @@ bool mlx5e_xsk_tx(struct mlx5e_xdpsq *sq, int budget)
 		}
 		dma = xsk_buff_raw_get_dma(pool, desc.addr);
 		data = xsk_buff_raw_get_data(pool, desc.addr);
-		xsk_buff_raw_dma_sync_for_device(pool, dma, desc.len);
+		mlx5e_xsk_sync_for_device(pool, dma, desc.len);
 		if (unlikely(desc.len > sq->hw_mtu ||
 			     mlx5e_xdpsq_post(sq, dma, data, desc.len, &info,
 					      &st->syncp, &st->mpwqe))) {
