@@ -164,6 +164,69 @@ pktgen_start_counted() {
 	return $rc
 }
 
+# set_rq TYPE: B's RQ type (legacy or striding) set with its private flag
+# rx_striding_rq; a driver without the flag has the legacy RQ only.
+set_rq() {
+	local on=off
+
+	[ "$1" = legacy ] || on=on
+	if ! ip netns exec "$NS" ethtool --show-priv-flags "$b" 2>/dev/null |
+		grep -q '^rx_striding_rq'; then
+		[ "$1" = legacy ] && return 0
+		echo "no striding RQ (no private flag rx_striding_rq)"
+		return 1
+	fi
+	ip netns exec "$NS" ethtool --set-priv-flags "$b" rx_striding_rq "$on"
+}
+
+# grew KEY TAG: KEY of the model's report, TAG.after less TAG.before.
+grew() {
+	echo $(( $(awk -v k="$1" '$1 == k { print $2 }' "$2.after") -
+		$(awk -v k="$1" '$1 == k { print $2 }' "$2.before") ))
+}
+
+# xdp_bench_or_refused TAG MODE ARGS...: `xdp-bench MODE ARGS` on port B,
+# or TAG.refused with the first line that says why not.
+xdp_bench_or_refused() {
+	local tag=$1
+
+	shift
+	xdp_bench_start "$b" "$@" >"$tag.err" 2>&1 && return 0
+	{
+		printf 'xdp-bench %s: ' "$1"
+		grep -m1 -iE 'err|fail|refus|support' "$tag.err" || echo refused
+	} >"$tag.refused"
+	return 1
+}
+
+# bench_counted_run T LAST: one counted run of $N 64-byte pktgen frames
+# from A to B in bursts of 32, B's model report and ethtool -S (T.before,
+# T.ethtool-*, T.after) around A's (T.a-*): B's bracket A's, so that every
+# frame A counts as sent falls in B's window. LAST=a takes A's after
+# report last, for a workload where B sends the frames back: once B's
+# last one is on the wire. The insn-count plugin's two counts go to
+# T.insn0 and T.insn1.
+bench_counted_run() {
+	local t=$1 last=$2 i f
+
+	cxsim report "$bdf_b" >"$t.before"
+	ip netns exec "$NS" ethtool -S "$b" >"$t.ethtool-before"
+	cxsim report "$bdf_a" >"$t.a-before"
+	pktgen_setup "$a" "$N" 32
+	# B's NAPI runs beside pktgen; 200 ms for its last poll (and its XDP
+	# SQ's completions).
+	pktgen_start_counted "${t##*/}" 200
+	sleep 1
+	[ "$last" = a ] || cxsim report "$bdf_a" >"$t.a-after"
+	ip netns exec "$NS" ethtool -S "$b" >"$t.ethtool-after"
+	cxsim report "$bdf_b" >"$t.after"
+	[ "$last" != a ] || cxsim report "$bdf_a" >"$t.a-after"
+	for i in 0 1; do
+		f=$VM_RESULTS/insn-${t##*/}-$i.txt
+		[ ! -f "$f" ] || mv "$f" "$t.insn$i"
+	done
+}
+
 # bench_pair DRIVER: bench_load, then the two ports paired up (B in $NS)
 # with one channel each, carrier on both.
 bench_pair() {

@@ -34,27 +34,6 @@ set_flag() {
 	ip netns exec "$NS" ethtool --set-priv-flags "$b" "$1" "$2"
 }
 
-# B's RQ type set to $1 with its private flag rx_striding_rq; a driver
-# without the flag has the legacy RQ only.
-set_rq() {
-	local on=off
-
-	[ "$1" = legacy ] || on=on
-	if ! ip netns exec "$NS" ethtool --show-priv-flags "$b" 2>/dev/null |
-		grep -q '^rx_striding_rq'; then
-		[ "$1" = legacy ] && return 0
-		echo "no striding RQ (no private flag rx_striding_rq)"
-		return 1
-	fi
-	ip netns exec "$NS" ethtool --set-priv-flags "$b" rx_striding_rq "$on"
-}
-
-# grew KEY TAG: KEY of the model's report, TAG.after less TAG.before.
-grew() {
-	echo $(( $(awk -v k="$1" '$1 == k { print $2 }' "$2.after") -
-		$(awk -v k="$1" '$1 == k { print $2 }' "$2.before") ))
-}
-
 for drv in $DRIVERS; do
 	bench_pair "$drv" || exit 1
 	for rq in $RQS; do
@@ -67,37 +46,12 @@ for drv in $DRIVERS; do
 			fi
 			ip netns exec "$NS" ethtool --show-priv-flags "$b" >"$tag.flags"
 			wait_for 15 bash -c "source $LIB_DIR/lib.sh; carrier $a 1 && ns_carrier $b 1"
-			if ! xdp_bench_start "$b" tx -p no-touch -m native -i 60 "$b" \
-				>"$tag.err" 2>&1; then
-				{
-					printf 'xdp-bench tx: '
-					grep -m1 -iE 'err|fail|refus|support' "$tag.err" ||
-						echo refused
-				} >"$tag.refused"
+			xdp_bench_or_refused "$tag" tx -p no-touch -m native -i 60 "$b" ||
 				continue
-			fi
 			sleep 1
 			for ((rep = 1; rep <= REPEAT; rep++)); do
 				t=$tag-r$rep
-				# B's reports bracket A's (each takes a while):
-				# every frame A counts as sent falls in B's
-				# window, and A's after report comes once B's
-				# last bounce is on the wire.
-				cxsim report "$bdf_b" >"$t.before"
-				ip netns exec "$NS" ethtool -S "$b" >"$t.ethtool-before"
-				cxsim report "$bdf_a" >"$t.a-before"
-				pktgen_setup "$a" "$N" 32
-				# B's NAPI runs beside pktgen; 200 ms for its
-				# last poll and its XDP SQ's completions.
-				pktgen_start_counted "${t##*/}" 200
-				sleep 1
-				ip netns exec "$NS" ethtool -S "$b" >"$t.ethtool-after"
-				cxsim report "$bdf_b" >"$t.after"
-				cxsim report "$bdf_a" >"$t.a-after"
-				for i in 0 1; do
-					f=$VM_RESULTS/insn-${t##*/}-$i.txt
-					[ ! -f "$f" ] || mv "$f" "$t.insn$i"
-				done
+				bench_counted_run "$t" a
 				echo "$drv $rq xdp_tx_mpwqe $mpwqe run $rep: B delivered" \
 					"$(grew rx.packets "$t")," \
 					"sent back $(grew tx.packets "$t") frames"
