@@ -54,6 +54,21 @@ static void mlx5e_rq_stats_inc(struct mlx5e_rq *rq, u64_stats_t *c)
 	u64_stats_update_end(&rq->stats->syncp);
 }
 
+/*
+ * A buffer no SKB, XDP SQ or redirect took (an XDP_DROP, the unused tail
+ * of a scattered WQE, an error CQE) stays in its WQE and is posted again
+ * as it is: the pool's DMA sync for the device, which an allocation does,
+ * is all it needs (the CPU may have written to it under XDP).
+ */
+static void mlx5e_reuse_rx_frag(struct mlx5e_rq *rq, struct mlx5e_rq_frag *frag)
+{
+	dma_sync_single_range_for_device(rq->pdev,
+					 page_pool_get_dma_addr(frag->page),
+					 frag->offset, rq->frag_stride,
+					 page_pool_get_dma_dir(rq->page_pool));
+}
+
+/* Buffers for the WQE at @ix: those still in it, new ones where taken. */
 static int mlx5e_alloc_rx_wqe(struct mlx5e_rq *rq, u16 ix)
 {
 	struct mlx5e_wqe_data_seg *seg = mlx5_wq_cyc_get_wqe(&rq->wq, ix);
@@ -64,10 +79,14 @@ static int mlx5e_alloc_rx_wqe(struct mlx5e_rq *rq, u16 ix)
 	for (i = 0; i < rq->num_frags; i++, frag++, seg++) {
 		struct page *page;
 
+		if (frag->page) {
+			mlx5e_reuse_rx_frag(rq, frag);
+			continue;
+		}
 		page = page_pool_dev_alloc_frag(rq->page_pool, &offset,
 						rq->frag_stride);
 		if (unlikely(!page))
-			goto err_free;
+			return -ENOMEM;
 		/* The pool starts a page with the buffer at offset 0. */
 		if (!offset)
 			mlx5e_rq_stats_inc(rq, &rq->stats->pages);
@@ -78,25 +97,17 @@ static int mlx5e_alloc_rx_wqe(struct mlx5e_rq *rq, u16 ix)
 					(i ? 0 : rq->headroom));
 	}
 	return 0;
-
-err_free:
-	while (i--) {
-		frag--;
-		page_pool_put_full_page(rq->page_pool, frag->page, true);
-		frag->page = NULL;
-	}
-	return -ENOMEM;
 }
 
-/* Return the fragments of a WQE that no SKB took. */
-static void mlx5e_release_rx_wqe(struct mlx5e_rq *rq, u16 ix, bool napi)
+/* Return the buffers still in a WQE to the pool. */
+static void mlx5e_release_rx_wqe(struct mlx5e_rq *rq, u16 ix)
 {
 	struct mlx5e_rq_frag *frag = mlx5e_rq_frags(rq, ix);
 	u8 i;
 
 	for (i = 0; i < rq->num_frags; i++, frag++) {
 		if (frag->page)
-			page_pool_put_full_page(rq->page_pool, frag->page, napi);
+			page_pool_put_full_page(rq->page_pool, frag->page, false);
 		frag->page = NULL;
 	}
 }
@@ -540,8 +551,7 @@ static void mlx5e_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
 	}
 	mlx5e_complete_rx_skb(rq, cqe, skb, len);
 release:
-	/* Fragments no SKB took go back to the pool. */
-	mlx5e_release_rx_wqe(rq, ix, true);
+	/* The buffers no SKB took stay in the WQE for its refill. */
 	rq->cc++;
 }
 
@@ -1508,6 +1518,8 @@ int mlx5e_rx_cq_drain(struct mlx5e_rq *rq)
  */
 void mlx5e_free_rx_descs(struct mlx5e_rq *rq)
 {
+	u16 ix;
+
 	if (rq->xsk_pool) {
 		/* Back to the socket's pool, for its fill ring. */
 		while (rq->cc != rq->pc) {
@@ -1535,8 +1547,8 @@ void mlx5e_free_rx_descs(struct mlx5e_rq *rq)
 		rq->pc = rq->umr_pc;
 		return;
 	}
-	while (rq->cc != rq->pc) {
-		mlx5e_release_rx_wqe(rq, mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc), false);
-		rq->cc++;
-	}
+	/* Consumed WQEs not yet refilled hold buffers as well. */
+	for (ix = 0; ix < mlx5_wq_cyc_size(&rq->wq); ix++)
+		mlx5e_release_rx_wqe(rq, ix);
+	rq->cc = rq->pc;
 }

@@ -77,10 +77,9 @@ sizing() {
 		# 256-byte strides, the headers copied: a small frame takes one.
 		echo "256 $((PAGE / 256)) $((1000 * 256 / PAGE))"
 	else
-		# Whole pages, every fragment of the WQE taken whatever the
-		# frame's size.
-		s=$(( (mtu + 22 + PAGE - 1) / PAGE ))
-		echo "$PAGE 0 $((1000 * s))"
+		# Whole pages: a small frame is written into the first one,
+		# and the WQE's other fragments stay in it, posted again.
+		echo "$PAGE 0 1000"
 	fi
 }
 
@@ -124,7 +123,7 @@ TABLE=()
 # measure TYPE MTU XDP(drop|none): one pktgen run into B, the deltas.
 measure() {
 	local type=$1 mtu=$2 xdp=$3 headroom=64 d0 p0 r0 u0 mr0 md0 ma0
-	local stride per kpkt want tol used pages s0 uw0 ic0 sa0
+	local stride per kpkt want tol used pages s0 uw0 ic0 sa0 w0
 
 	[ "$xdp" = drop ] && headroom=256
 	read -r stride per kpkt <<<"$(sizing "$type" "$mtu" "$headroom")"
@@ -134,7 +133,7 @@ measure() {
 	mr0=$(model_get "$bdf_b" rx.packets) md0=$(model_get "$bdf_b" rx.drops)
 	ma0=$(model_get "$bdf_a" tx.packets)
 	uw0=$(model_get "$bdf_b" wqe.UMR) ic0=$(icosq_cqes "$bdf_b")
-	sa0=$(rq_all_strides "$bdf_b")
+	sa0=$(rq_all_strides "$bdf_b") w0=$(model_get "$bdf_b" pcie.rx.wr_pages)
 	pktgen_a "$FRAMES"
 	sleep 2
 	M_D=$(( $(bstat rx_xdp_drop) - d0 )) M_P=$(( $(bstat rx_pages) - p0 ))
@@ -147,23 +146,30 @@ measure() {
 	M_UW=$(( $(model_get "$bdf_b" wqe.UMR) - uw0 ))
 	M_IC=$(( $(icosq_cqes "$bdf_b") - ic0 ))
 	M_SA=$(( $(rq_all_strides "$bdf_b") - sa0 )) M_STRIDE=$stride
+	M_W=$(( $(model_get "$bdf_b" pcie.rx.wr_pages) - w0 ))
 	want=$(( M_MR * kpkt / 1000 ))
 	[ "$per" -gt 0 ] && want=$(( M_MR / per ))
 	used=$type tol=$(( 2 * (kpkt / 1000 + 1) ))
-	# The legacy RQ takes pages as it goes: exact but for the page open
-	# at either end. The striding RQ takes a WQE's pages at a time, ahead
-	# of use: what its frames used is the strides they consumed (the
-	# model's count), in pages.
-	pages=$M_P
+	# The legacy RQ's frames used the pages the device wrote them into
+	# (the model's count): exact but for the page open at either end. The
+	# striding RQ takes a WQE's pages at a time, ahead of use: what its
+	# frames used is the strides they consumed (the model's count), in
+	# pages.
+	pages=$M_W
 	[ "$type" = striding ] && pages=$(( M_S * stride / PAGE ))
-	diag "$type MTU $mtu XDP $xdp: A sent $M_MA, B port delivered $M_MR, dropped $M_MD; rx_xdp_drop +$M_D, rx_packets +$M_R; pages taken +$M_P, mapped by UMR +$M_U, strides consumed +$M_S: $pages pages used (sizing: stride $stride, $per per page, $want pages +-$tol)"
+	diag "$type MTU $mtu XDP $xdp: A sent $M_MA, B port delivered $M_MR, dropped $M_MD; rx_xdp_drop +$M_D, rx_packets +$M_R; pages taken +$M_P, written +$M_W, mapped by UMR +$M_U, strides consumed +$M_S: $pages pages used (sizing: stride $stride, $per per page, $want pages +-$tol)"
 	TABLE+=("$(printf '%-8s %5u %-5s %6u %5u %9u %9u' "$used" "$mtu" "$xdp" "$stride" "$per" $((M_MR ? pages * 1000 / M_MR : 0)) "$kpkt")")
 	[ "$M_MR" -gt 0 ] && [ "$pages" -ge $((want - tol)) ] && [ "$pages" -le $((want + tol)) ] || return 1
 	# Every page the striding RQ took, a UMR mapped; the legacy RQ none.
+	# The legacy RQ takes a page for the buffers SKBs keep, none for the
+	# frames XDP dropped: their buffers stay in the WQE, posted again.
 	if [ "$used" = striding ]; then
 		[ "$M_U" -eq "$M_P" ] && [ "$M_S" -ge "$M_MR" ]
+	elif [ "$xdp" = drop ]; then
+		[ "$M_U" -eq 0 ] && [ "$M_S" -eq 0 ] && [ "$M_P" -le 2 ]
 	else
-		[ "$M_U" -eq 0 ] && [ "$M_S" -eq 0 ]
+		[ "$M_U" -eq 0 ] && [ "$M_S" -eq 0 ] &&
+			[ "$M_P" -ge $((want - tol)) ] && [ "$M_P" -le $((want + tol)) ]
 	fi
 }
 
