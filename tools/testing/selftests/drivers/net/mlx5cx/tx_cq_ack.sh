@@ -35,8 +35,13 @@
 # ring: A (one channel, its NAPI on CPU 1) redirects what pktgen on B
 # sends it into B's XDP SQ of channel 1 (xdp-bench redirect, B's rings
 # of 64, a WQE a frame), whose NAPI polls its completions on CPU 0, each
-# xdp_return_frame_bulk() slowed by XDP_DELAY; B's channel 0, pktgen's, and
-# its TX completions on CPU 1.
+# xdp_return_frame_bulk() held until ndo_xdp_xmit ran once more (at most
+# SLOW_WAIT), then slowed by XDP_DELAY; B's channel 0, pktgen's, and its
+# TX completions on CPU 1. Held, every WQE the poll frees is taken by a
+# call of its own, which rings and asks for a CQE: the XDP SQ asks for one
+# a doorbell, and A's calls, once a NAPI poll, carry bulks of several
+# frames, so a fixed spin no longer brings a CQ's worth of CQEs into one
+# poll (xdpsq-cq-db-late survived it).
 #
 # No CQ overrun, no CQ error event or TX timeout, and the packets reach
 # the peer.
@@ -214,16 +219,18 @@ xdp_pktgen_b() {
 			echo \"\$l\" >/proc/net/pktgen/$b || exit 1
 		done"
 }
-xdp_slowed() {
+# xdp_chase NS [XMIT]: XDP_FRAMES frames from pktgen on B, each
+# xdp_return_frame_bulk() of B's XDP SQ poll on CPU 0 held NS ns (with
+# XMIT: until XMIT ran once more, at most NS ns); every frame A
+# redirected posted or refused, and no CQ overrun.
+xdp_chase() {
 	local rc=0 r0 x0 f0 r x f ov
 
-	xdp_setup || return 1
-	xdp_pktgen_b || rc=1
+	xdp_pktgen_b || return 1
 	r0=$(ethtool_stat "$a" rx_xdp_redirect "$NS")
 	x0=$(ethtool_stat "$b" tx_xdp_xmit "$NS")
 	f0=$(ethtool_stat "$b" tx_xdp_full "$NS")
-	if [ $rc -eq 0 ] &&
-	   delay_on xdp_return_frame_bulk mlx5e_poll_xdpsq_cq "$XDP_DELAY"; then
+	if delay_on xdp_return_frame_bulk mlx5e_poll_xdpsq_cq "$@"; then
 		traffic 0 nsx bash -c "echo start >/proc/net/pktgen/pgctrl" || rc=1
 		delay_off || rc=1
 	else
@@ -234,12 +241,25 @@ xdp_slowed() {
 	x=$(($(ethtool_stat "$b" tx_xdp_xmit "$NS") - x0))
 	f=$(($(ethtool_stat "$b" tx_xdp_full "$NS") - f0))
 	ov=$(model_get "$bdf_b" cq.overruns)
-	xdp_bench_stop "$a" || rc=1
-	diag "$XDP_FRAMES frames from $b: A rx_xdp_redirect +$r, B tx_xdp_xmit +$x, tx_xdp_full +$f; B's CQ overruns ${ov:-?}; xdp_return_frame_bulk on CPU 0 slowed by $((XDP_DELAY / 1000)) us: $DELAY_STATS"
+	diag "$XDP_FRAMES frames from $b: A rx_xdp_redirect +$r, B tx_xdp_xmit +$x, tx_xdp_full +$f; B's CQ overruns ${ov:-?}; xdp_return_frame_bulk on CPU 0 held ${2:+until $2 ran, at most }$(($1 / 1000)) us: $DELAY_STATS"
 	[ $rc -eq 0 ] && [ "$r" -gt 0 ] && [ "$x" -gt 0 ] &&
 		[ $((x + f)) -le "$r" ] && [ "$ov" = 0 ]
 }
-ktap_check "xdp-bench redirect from A's NAPI on CPU 1 into B's XDP SQ polled on CPU 0, slowed by $XDP_DELAY ns a frame, rings of 64: no CQ overrun" \
+# Paced first: a WQE freed, one ndo_xdp_xmit call (A's NAPI flushes once
+# a poll) takes its slot and rings for it, a CQE each, as many as the
+# ring holds while one poll runs (each completion asks for one CQE a
+# doorbell: with bulks of several frames a call the fixed spin alone
+# no longer brings a CQ's worth of CQEs into one poll). The second only
+# if the first passed: an overrun leaves the SQ dead.
+xdp_slowed() {
+	local rc=0
+
+	xdp_setup || return 1
+	xdp_chase "$SLOW_WAIT" mlx5e_xdp_xmit && xdp_chase "$XDP_DELAY" || rc=1
+	xdp_bench_stop "$a" || rc=1
+	return $rc
+}
+ktap_check "xdp-bench redirect from A's NAPI on CPU 1 into B's XDP SQ polled on CPU 0, each frame's return held until the next ndo_xdp_xmit, then $XDP_DELAY ns, rings of 64: no CQ overrun" \
 	xdp_slowed
 
 pair_down

@@ -16,7 +16,9 @@
 # cannot work refused with the extack, state unchanged, and xdp-bench
 # redirect from A into B with no program on B (ndo_xdp_xmit without XDP),
 # then from A's NAPI on the CPU other than the one polling B's XDP SQ, B's
-# rings of 64, without a CQ overrun.
+# rings of 64, without a CQ overrun, and an error CQE on the ndo_xdp_xmit
+# SQ those frames take, armed once the redirect runs (counted in
+# tx_xdp_err, recovered: tx_xdp_recover; the SQ sends every frame after).
 # vm-args: --timeout 1500
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -29,7 +31,7 @@ PAGE=$(getconf PAGESIZE)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ktap_header $((19 + 2 * $(wc -w <<<"$MTUS")))
+ktap_header $((20 + 2 * $(wc -w <<<"$MTUS")))
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -701,29 +703,49 @@ xdp_prog_of() {
 	p=$(ip -n "$NS" -d link show "$1" | grep -o 'prog/xdp id [0-9]*')
 	echo "${p:-no program}"
 }
-# redirect_frames N: xdp-bench redirect A -> B, its dummy program taken
-# off B, N frames from pktgen on B to A between the snapshots S0 and S1
-# (A's counters in them too); fails when a step does or B had a program.
-redirect_frames() {
-	local rc=0
-
+# The redirect window: redirect_open starts xdp-bench redirect A -> B and
+# takes its dummy program off B, which rebuilds B's channels (new SQs):
+# B's queues stay as they are then until redirect_close stops xdp-bench.
+# Fails when a step does or B has a program.
+redirect_open() {
 	xdp_bench_start "$a" redirect -m native "$a" "$b" || return 1
 	# Its dummy program, attached after the one on A.
 	wait_for 20 xdp_attached
 	diag "xdp-bench redirect $a $b: ip -d link: $a $(xdp_prog_of "$a"), $b $(xdp_prog_of "$b"): taken off $b"
 	ip -n "$NS" link set dev "$b" xdp off
 	wait_for 15 ns_carrier "$b" 1
+	! xdp_attached
+}
+redirect_close() {
+	local rc=0
+
 	xdp_attached && rc=1
+	xdp_bench_stop "$a" || rc=1
+	return $rc
+}
+# redirect_burst N [DST_MAC]: in the window, N frames from pktgen on B
+# to A's MAC (or DST_MAC) between the snapshots S0 and S1 (A's counters
+# in them too).
+redirect_burst() {
+	local rc=0
+
 	PAIR_SNAP_MORE=a_counts
 	if pair_rest S0; then
-		pktgen_ns "$NS" "$b" "$a_mac" "$1"
+		pktgen_ns "$NS" "$b" "${2:-$a_mac}" "$1"
 		pair_rest S1 || rc=1
 	else
 		rc=1
 	fi
 	PAIR_SNAP_MORE=
-	xdp_attached && rc=1
-	xdp_bench_stop "$a" || rc=1
+	return $rc
+}
+# redirect_frames N: redirect_burst N in a window of its own.
+redirect_frames() {
+	local rc=0
+
+	redirect_open || rc=1
+	[ $rc -ne 0 ] || redirect_burst "$1" || rc=1
+	redirect_close || rc=1
 	return $rc
 }
 redirect_no_prog() {
@@ -788,6 +810,128 @@ redirect_cross_cpu() {
 		[ $((x + f)) -le "$r" ] && [ "$bt" -eq $((t + x)) ] && [ "$ov" = 0 ]
 }
 ktap_check "xdp-bench redirect from A's NAPI on CPU 1 into B's XDP SQs polled on CPU 0, rings of 64, a WQE a frame: every frame posted sent, no CQ overrun" redirect_cross_cpu
+
+# grown_sqs: B's SQs, but the control SQs, whose WQEs grew from S0 to S1.
+grown_sqs() {
+	local k
+
+	for k in "${!S1[@]}"; do
+		[[ $k =~ ^b\.sq\.[0-9]+$ ]] && [ -n "${S0[$k]+set}" ] || continue
+		[ "$(sq_field "${S1[$k]}" umr)" != 1 ] || continue
+		[ "$(sq_field "${S1[$k]}" wqes)" -gt "$(sq_field "${S0[$k]}" wqes)" ] &&
+			echo "${k#b.sq.}"
+	done | sort -n
+}
+# rx_xdp_tx_moved: B's counters of XDP_TX (rx_xdp_tx_*) that moved from
+# S0 to S1, "NAME +N" each, on one line (nothing when none did).
+rx_xdp_tx_moved() {
+	local k n out=''
+
+	for k in "${!S1[@]}"; do
+		[[ $k == e.rx_xdp_tx_* ]] || continue
+		n=$(( ${S1[$k]} - ${S0[$k]:-0} ))
+		[ "$n" -eq 0 ] || out+="${out:+, }${k#e.} +$n"
+	done
+	echo "$out"
+}
+
+# An error CQE on the ndo_xdp_xmit SQ (B has no program: no XDP_TX SQ).
+# Armed inside the redirect window, once its channels are the ones that
+# carry the frames: A's interrupts on CPU 1, so A's NAPI redirects from
+# CPU 1 and ndo_xdp_xmit posts on B's channel 1 % channels. Its SQ is the
+# one a redirect burst grows beside the TX SQ pktgen sends from, which a
+# burst to a MAC A's port drops at steering (nothing redirected) grows
+# alone. A WQE a frame (xdp_tx_mpwqe off): the first frame the SQ takes
+# fails, the device flushes the WQEs behind it, each with an error CQE
+# of its own (wqe.flushed): tx_xdp_err counts every error CQE, the
+# failed one and the flushed ones, exactly; B's port sent the frames
+# posted but those; the SQ recovered once (ERR -> RST -> RDY,
+# tx_xdp_recover, the tx reporter), nothing of XDP_TX's counted. Then the
+# same SQ carries every frame A redirects again, as redirect_no_prog
+# counts them.
+NOWHERE_MAC=02:00:00:00:00:01
+xmit_sq_error() {
+	local rc=0 n=$FRAMES ch sqn ptx g i0 he0 hr0 he hr st e rcv moved fl
+	local ar asd r d x f t bt br w
+
+	[ "$(nproc)" -ge 2 ] || { diag "one CPU"; return 0; }
+	ch=$(nsx ethtool -l "$b" |
+		awk '/^Current/ { c = 1 } c && $1 == "Combined:" { print 1 % $2; exit }')
+	xdp_tx_mpwqe off || return 1
+	irqs_to 1 "$bdf_a" && irqs_to 0 "$bdf_b" || return 1
+	if ! redirect_open; then
+		redirect_close
+		xdp_tx_mpwqe on
+		return 1
+	fi
+	# pktgen's TX SQ: the one a burst nobody takes grows.
+	redirect_burst 200 "$NOWHERE_MAC" || rc=1
+	ptx=$(grown_sqs)
+	# The ndo_xdp_xmit SQ: the other one a redirect burst grows.
+	redirect_burst 200 || rc=1
+	g=$(grown_sqs)
+	sqn=$(grep -vx "$ptx" <<<"$g")
+	diag "in the redirect window: pktgen's TX SQ ${ptx//$'\n'/,}; a redirect burst grew SQs ${g//$'\n'/,}: the ndo_xdp_xmit SQ of channel $ch is ${sqn:-?}"
+	if [ $rc -ne 0 ] || [ "$(wc -w <<<"$ptx")" != 1 ] || [ "$(wc -w <<<"$sqn")" != 1 ]; then
+		redirect_close
+		xdp_tx_mpwqe on
+		return 1
+	fi
+
+	# The error: armed now, taken by the burst's first frame on that SQ.
+	i0=${S1[b.sq.errors_injected]}
+	read -r he0 hr0 _ <<<"$(tx_health)"
+	cxsim errcqe "$bdf_b" "$sqn" || rc=1
+	redirect_burst "$n" || rc=1
+	cxsim errcqe "$bdf_b" 0
+	recovered() {
+		read -r he hr st <<<"$(tx_health)"
+		[ "$he" -eq $((he0 + 1)) ] && [ "$hr" -eq $((hr0 + 1)) ] && [ "$st" = healthy ] &&
+			[ "$(bstat tx_xdp_recover)" -eq $((${S0[e.tx_xdp_recover]} + 1)) ]
+	}
+	wait_for 15 recovered
+	# S1 now: after the recovery, S0 before the error.
+	pair_rest S1 || rc=1
+	delta e e.tx_xdp_err
+	delta rcv e.tx_xdp_recover
+	delta x e.tx_xdp_xmit
+	delta f e.tx_xdp_full
+	delta fl b.wqe.flushed
+	delta t e.tx_packets
+	delta bt b.tx.packets
+	moved=$(rx_xdp_tx_moved)
+	diag "error CQE on SQ $sqn: injected +$((${S1[b.sq.errors_injected]} - i0)), WQEs flushed behind it +$fl; tx_xdp_err +$e, tx_xdp_recover +$rcv, tx_xdp_xmit +$x, tx_xdp_full +$f; B's port sent $bt, pktgen's $t; model SQ errors=$(sq_field "${S1[b.sq.$sqn]}" errors) err_resets=$(sq_field "${S1[b.sq.$sqn]}" err_resets) $(sq_field "${S1[b.sq.$sqn]}" st); reporter tx: $(tx_health); rx_xdp_tx_*: ${moved:-none moved}"
+	[ "${S1[b.sq.errors_injected]}" -eq $((i0 + 1)) ] && [ "$e" -eq $((1 + fl)) ] &&
+		[ "$bt" -eq $((t + x - e)) ] &&
+		[ "$rcv" -eq 1 ] && recovered && [ -z "$moved" ] &&
+		[ "$(sq_field "${S1[b.sq.$sqn]}" errors)" = 1 ] &&
+		[ "$(sq_field "${S1[b.sq.$sqn]}" err_resets)" = 1 ] &&
+		[ "$(sq_field "${S1[b.sq.$sqn]}" st)" = RDY ] || rc=1
+
+	# The same SQ again: every frame A redirects is sent.
+	redirect_burst "$n" || rc=1
+	redirect_close || rc=1
+	xdp_tx_mpwqe on
+	delta ar a.rx.packets
+	delta asd a.rx.drops.steering
+	delta r x.a_rx_xdp_redirect
+	delta d x.a_rx_xdp_drop
+	delta x e.tx_xdp_xmit
+	delta f e.tx_xdp_full
+	delta e e.tx_xdp_err
+	delta t e.tx_packets
+	delta bt b.tx.packets
+	delta br e.rx_packets
+	w=$(( $(sq_field "${S1[b.sq.$sqn]}" wqes) - $(sq_field "${S0[b.sq.$sqn]}" wqes) ))
+	moved=$(rx_xdp_tx_moved)
+	diag "after the recovery: pktgen $n from $b (tx_packets +$t); A's port delivered $ar, A rx_xdp_redirect +$r, rx_xdp_drop +$d; B tx_xdp_xmit +$x, tx_xdp_full +$f, tx_xdp_err +$e; SQ $sqn WQEs +$w; B's port sent $bt; A's port dropped $asd at steering; B rx_packets +$br; rx_xdp_tx_*: ${moved:-none moved}"
+	[ $rc -eq 0 ] && [ "$t" -ge "$n" ] && [ "$ar" -gt 0 ] &&
+		[ "$r" -eq "$ar" ] && [ "$d" -eq 0 ] && [ "$x" -eq "$r" ] &&
+		[ "$f" -eq 0 ] && [ "$e" -eq 0 ] && [ "$w" -eq "$x" ] &&
+		[ "$bt" -eq $((t + x)) ] && [ "$asd" -eq "$x" ] &&
+		[ "$br" -eq 0 ] && [ -z "$moved" ]
+}
+ktap_check "error CQE on the ndo_xdp_xmit SQ, armed in the redirect window: tx_xdp_err counts it and each WQE flushed behind it, tx_xdp_recover +1, tx reporter, no XDP_TX counter; the SQ then sends every frame A redirects" xmit_sq_error
 
 teardown() {
 	pair_down

@@ -5,6 +5,10 @@
  * one (else they are dropped); every other frame to the stack. Loaded and
  * swapped by xsk_fwd.c, each copy of it on the same XSKMAP. With -DXSK_ALL
  * (xsk_fwd_all.bpf.o, the benchmark's) every frame goes to the socket.
+ * With -DXSK_TX (xsk_fwd_tx.bpf.o) the program sends every eighth frame of
+ * the test's back itself, its addresses swapped as the forwarder swaps
+ * them (XDP_TX): those whose number (xsk_fwd_gen.py: the first 4 bytes
+ * after the Ethernet header, big endian) is 7 modulo 8.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -30,6 +34,20 @@ int xsk_fwd(struct xdp_md *ctx)
 	if ((void *)(eth + 1) > data_end ||
 	    eth->h_proto != bpf_htons(XSK_FWD_ETHERTYPE))
 		return XDP_PASS;
+#endif
+#ifdef XSK_TX
+	{
+		__u8 *num = (void *)(eth + 1), mac[ETH_ALEN];
+
+		if ((void *)(num + 4) > data_end)
+			return XDP_DROP;
+		if ((num[3] & 7) == 7) {
+			__builtin_memcpy(mac, eth->h_dest, ETH_ALEN);
+			__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
+			__builtin_memcpy(eth->h_source, mac, ETH_ALEN);
+			return XDP_TX;
+		}
+	}
 #endif
 	return bpf_redirect_map(&xsks, ctx->rx_queue_index, XDP_DROP);
 }
