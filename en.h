@@ -238,6 +238,8 @@ struct mlx5e_sq_cq_stats {
  * @xdp_tx_err: error completions of the XDP_TX SQ, and XDP_TX frames it
  *	cannot take (more buffers than its largest WQE, too short to inline)
  * @xdp_tx_mpwqe: MPWQE sessions XDP_TX opened on the XDP_TX SQ
+ * @xdp_tx_inlnw: XDP_TX frames copied into their MPWQE (the device
+ *	behind: struct mlx5e_xdpsq @mpwqe_inline)
  * @xdp_tx_recover: XDP_TX SQ recoveries after an error CQE
  * @recover: RQ recoveries after an error CQE
  * @mpwqe_filler_cqes: striding RQ: filler CQEs (the rest of a WQE skipped)
@@ -272,6 +274,7 @@ struct mlx5e_rq_stats {
 	u64_stats_t xdp_tx_full;
 	u64_stats_t xdp_tx_err;
 	u64_stats_t xdp_tx_mpwqe;
+	u64_stats_t xdp_tx_inlnw;
 	u64_stats_t xdp_tx_recover;
 	u64_stats_t mpwqe_filler_cqes;
 	u64_stats_t mpwqe_filler_strides;
@@ -291,6 +294,7 @@ struct mlx5e_rq_stats {
  * @xdp_err: frames refused (DMA mapping failed, more buffers than a
  *	send WQE takes, or too short to inline), and error completions
  * @xdp_mpwqe: MPWQE sessions ndo_xdp_xmit opened on the XDP SQ
+ * @xdp_inlnw: frames copied into their MPWQE (the device behind)
  * @xdp_recover: recoveries of the XDP SQ after an error completion (each
  *	also counted in @xdp_err)
  */
@@ -300,6 +304,7 @@ struct mlx5e_xdp_xmit_stats {
 	u64_stats_t xdp_full;
 	u64_stats_t xdp_err;
 	u64_stats_t xdp_mpwqe;
+	u64_stats_t xdp_inlnw;
 	u64_stats_t xdp_recover;
 };
 
@@ -311,6 +316,7 @@ struct mlx5e_xdp_xmit_stats {
  *	upstream's name)
  * @bytes: their bytes
  * @mpwqe: MPWQE sessions opened for them
+ * @inlnw: descriptors copied into their MPWQE (the device behind)
  * @full: NAPI polls that stopped with descriptors left, the SQ full
  * @err: descriptors the SQ could not take (too short to inline), and
  *	error completions
@@ -322,6 +328,7 @@ struct mlx5e_xsk_tx_stats {
 	u64_stats_t packets;
 	u64_stats_t bytes;
 	u64_stats_t mpwqe;
+	u64_stats_t inlnw;
 	u64_stats_t full;
 	u64_stats_t err;
 	u64_stats_t cqes;

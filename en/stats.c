@@ -50,6 +50,7 @@ static const struct mlx5e_counter_desc mlx5e_rq_desc[] = {
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_full),
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_err),
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_mpwqe),
+	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_inlnw),
 	MLX5E_DESC(struct mlx5e_rq_stats, xdp_tx_recover),
 	MLX5E_DESC(struct mlx5e_rq_stats, mpwqe_filler_cqes),
 	MLX5E_DESC(struct mlx5e_rq_stats, mpwqe_filler_strides),
@@ -65,6 +66,7 @@ static const struct mlx5e_counter_desc mlx5e_xdp_xmit_desc[] = {
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_full),
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_err),
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_mpwqe),
+	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_inlnw),
 	MLX5E_DESC(struct mlx5e_xdp_xmit_stats, xdp_recover),
 };
 
@@ -90,6 +92,7 @@ static const struct mlx5e_counter_desc mlx5e_xsktx_desc[] = {
 	{ "xsk_xmit", offsetof(struct mlx5e_xsk_tx_stats, packets) },
 	{ "xsk_bytes", offsetof(struct mlx5e_xsk_tx_stats, bytes) },
 	{ "xsk_mpwqe", offsetof(struct mlx5e_xsk_tx_stats, mpwqe) },
+	{ "xsk_inlnw", offsetof(struct mlx5e_xsk_tx_stats, inlnw) },
 	{ "xsk_full", offsetof(struct mlx5e_xsk_tx_stats, full) },
 	{ "xsk_err", offsetof(struct mlx5e_xsk_tx_stats, err) },
 	{ "xsk_cqes", offsetof(struct mlx5e_xsk_tx_stats, cqes) },

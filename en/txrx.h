@@ -114,6 +114,17 @@ struct mlx5e_wqe_data_seg {
 };
 
 /**
+ * struct mlx5e_wqe_inline_seg - a packet inside the WQE (PRM inline data
+ *	segment): padded to whole 16-byte segments
+ * @byte_count: bytes of @data, with MLX5_INLINE_SEG
+ * @data: the packet
+ */
+struct mlx5e_wqe_inline_seg {
+	__be32 byte_count;
+	u8 data[];
+};
+
+/**
  * struct mlx5e_tx_wqe - the start of every send WQE
  * @ctrl: control segment
  * @eth: Ethernet segment
@@ -338,6 +349,39 @@ static inline void mlx5e_mpwqe_add_dseg(struct mlx5e_tx_mpwqe *s,
 	s->ds_count++;
 	s->pkts++;
 	s->bytes += num_bytes;
+}
+
+/* 16-byte segments a packet of @len bytes takes inline in a session. */
+static inline u8 mlx5e_mpwqe_inline_ds(u32 len)
+{
+	return DIV_ROUND_UP(sizeof(struct mlx5e_wqe_inline_seg) + len,
+			    MLX5E_SEND_WQE_DS);
+}
+
+/* Whether the open session has room for @len bytes inline. */
+static inline bool mlx5e_mpwqe_inline_fits(const struct mlx5e_tx_mpwqe *s,
+					   u32 len)
+{
+	return s->ds_count + mlx5e_mpwqe_inline_ds(len) <= s->max_ds;
+}
+
+/*
+ * One packet copied into the open session (mlx5e_mpwqe_inline_fits()):
+ * the device reads it with the WQE, not from @data. Each WQEBB of the
+ * session is contiguous (a session never wraps the ring).
+ */
+static inline void mlx5e_mpwqe_add_inline(struct mlx5e_tx_mpwqe *s,
+					  const void *data, u32 len)
+{
+	struct mlx5e_wqe_inline_seg *iseg;
+
+	iseg = (struct mlx5e_wqe_inline_seg *)
+	       ((struct mlx5e_wqe_data_seg *)s->wqe + s->ds_count);
+	iseg->byte_count = cpu_to_be32(len | MLX5_INLINE_SEG);
+	memcpy(iseg->data, data, len);
+	s->ds_count += mlx5e_mpwqe_inline_ds(len);
+	s->pkts++;
+	s->bytes += len;
 }
 
 static inline bool mlx5e_mpwqe_is_full(const struct mlx5e_tx_mpwqe *s)

@@ -59,6 +59,18 @@ static void mlx5e_xdp_stat(struct u64_stats_sync *syncp, u64_stats_t *c)
 	u64_stats_update_end(syncp);
 }
 
+/**
+ * struct mlx5e_xdp_post_stats - a poster's counters of what it posts
+ * @syncp: their sync
+ * @mpwqe: MPWQE sessions it opened
+ * @inlnw: frames it copied into a session's WQE
+ */
+struct mlx5e_xdp_post_stats {
+	struct u64_stats_sync *syncp;
+	u64_stats_t *mpwqe;
+	u64_stats_t *inlnw;
+};
+
 /* A frame the SQ did not take, in its poster's counters. */
 static void mlx5e_xdp_refused(struct u64_stats_sync *syncp, int err,
 			      u64_stats_t *full, u64_stats_t *errs)
@@ -122,26 +134,46 @@ static void mlx5e_xdpsq_mpwqe_close(struct mlx5e_xdpsq *sq)
 	mlx5e_xdpsq_posted(sq, ctrl, mlx5e_mpwqe_wqebbs(s), s->pkts);
 }
 
+/*
+ * Whether the session opening now inlines small frames: on once the
+ * device owes completions for MLX5E_XDP_INLINE_WATERMARK_HIGH frames or
+ * more, off again at MLX5E_XDP_INLINE_WATERMARK_LOW or fewer. Only the
+ * SQ's poster (its lock, or its NAPI) moves it; the completion side's
+ * counter is read as it stands.
+ */
+static void mlx5e_xdpsq_update_inline(struct mlx5e_xdpsq *sq)
+{
+	u32 outstanding = sq->fifo_pc - READ_ONCE(sq->fifo_cc);
+
+	if (sq->mpwqe_inline)
+		sq->mpwqe_inline = outstanding > MLX5E_XDP_INLINE_WATERMARK_LOW;
+	else
+		sq->mpwqe_inline = outstanding >= MLX5E_XDP_INLINE_WATERMARK_HIGH;
+}
+
 /**
  * mlx5e_xdpsq_post_mpwqe() - one frame into the SQ's MPWQE session
  * @sq: the XDP SQ, its lock held
  * @dma: bus address of the frame
+ * @data: the frame
  * @len: its bytes
  * @info: what the session owns for it until it completes
- * @syncp: the poster's counters
- * @sessions: the poster's session counter, bumped when one opens
+ * @st: the poster's counters
  *
  * A session opens on the first frame (when the ring has room for the
  * largest one), takes frames while their Ethernet segments are the same
  * (an XDP frame asks for no offload: always), and is closed when full,
- * before a frame that cannot join, and before the doorbell.
+ * before a frame that cannot join, and before the doorbell. While the
+ * device is behind (mlx5e_xdpsq_update_inline()) a frame of up to
+ * MLX5E_XDP_INLINE_MAX bytes is copied into the WQE when the session has
+ * room for it, else it takes a data segment as any other.
  *
  * Return: 0, or -ENOSPC when the SQ is full.
  */
 static int mlx5e_xdpsq_post_mpwqe(struct mlx5e_xdpsq *sq, dma_addr_t dma,
-				  u32 len, const struct mlx5e_xdp_info *info,
-				  struct u64_stats_sync *syncp,
-				  u64_stats_t *sessions)
+				  const void *data, u32 len,
+				  const struct mlx5e_xdp_info *info,
+				  const struct mlx5e_xdp_post_stats *st)
 {
 	static const struct mlx5e_wqe_eth_seg eseg = {};
 	struct mlx5e_tx_mpwqe *s = &sq->mpwqe;
@@ -153,11 +185,18 @@ static int mlx5e_xdpsq_post_mpwqe(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 			     mlx5e_mpwqe_max_wqebbs(&sq->wq, sq->pc,
 						    sq->max_mpw_ds)))
 			return -ENOSPC;
+		mlx5e_xdpsq_update_inline(sq);
 		mlx5e_mpwqe_open(s, &sq->wq, sq->pc, sq->max_mpw_ds, &eseg);
-		mlx5e_xdp_stat(syncp, sessions);
+		mlx5e_xdp_stat(st->syncp, st->mpwqe);
 	}
 	mlx5e_xdpsq_push_frame(sq, info);
-	mlx5e_mpwqe_add_dseg(s, dma, len, sq->mkey_be, len);
+	if (sq->mpwqe_inline && len <= MLX5E_XDP_INLINE_MAX &&
+	    mlx5e_mpwqe_inline_fits(s, len)) {
+		mlx5e_mpwqe_add_inline(s, data, len);
+		mlx5e_xdp_stat(st->syncp, st->inlnw);
+	} else {
+		mlx5e_mpwqe_add_dseg(s, dma, len, sq->mkey_be, len);
+	}
 	if (mlx5e_mpwqe_is_full(s))
 		mlx5e_xdpsq_mpwqe_close(sq);
 	return 0;
@@ -351,8 +390,7 @@ static int mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
  * @data: the frame
  * @len: its bytes
  * @info: what the SQ owns for it until it completes
- * @syncp: the poster's counters
- * @sessions: the poster's MPWQE session counter
+ * @st: the poster's counters
  *
  * Return: 0, -ENOSPC when the SQ is full or recovering, -EINVAL when it
  * cannot take the frame.
@@ -360,13 +398,12 @@ static int mlx5e_xdpsq_post_sg(struct mlx5e_xdpsq *sq,
 static int mlx5e_xdpsq_post(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 			    void *data, u32 len,
 			    const struct mlx5e_xdp_info *info,
-			    struct u64_stats_sync *syncp, u64_stats_t *sessions)
+			    const struct mlx5e_xdp_post_stats *st)
 {
 	if (unlikely(test_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state)))
 		return -ENOSPC;
 	if (test_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state))
-		return mlx5e_xdpsq_post_mpwqe(sq, dma, len, info, syncp,
-					      sessions);
+		return mlx5e_xdpsq_post_mpwqe(sq, dma, data, len, info, st);
 	return mlx5e_xdpsq_post_send(sq, dma, data, len, info);
 }
 
@@ -594,6 +631,7 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 		sq->pc = 0;
 		sq->fifo_cc = 0;
 		sq->fifo_pc = 0;
+		sq->mpwqe_inline = false;
 		err = mlx5e_modify_sq_state(mdev, sq->sqn, MLX5_SQC_STATE_RST,
 					    MLX5_SQC_STATE_RDY);
 	}
@@ -647,9 +685,13 @@ static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct xdp_buff *xdp)
 			.page = page,
 		};
 
-		err = mlx5e_xdpsq_post(sq, sg.dma, sg.data, sg.len, &info,
-				       &rq->stats->syncp,
-				       &rq->stats->xdp_tx_mpwqe);
+		struct mlx5e_xdp_post_stats st = {
+			.syncp = &rq->stats->syncp,
+			.mpwqe = &rq->stats->xdp_tx_mpwqe,
+			.inlnw = &rq->stats->xdp_tx_inlnw,
+		};
+
+		err = mlx5e_xdpsq_post(sq, sg.dma, sg.data, sg.len, &info, &st);
 	} else {
 		err = mlx5e_xdpsq_post_sg(sq, &sg);
 	}
@@ -877,6 +919,11 @@ bool mlx5e_xsk_tx(struct mlx5e_xdpsq *sq, int budget)
 {
 	struct mlx5e_xdp_info info = { .mode = MLX5E_XDP_INFO_XSK };
 	struct mlx5e_xsk_tx_stats *st = sq->xsk_stats;
+	const struct mlx5e_xdp_post_stats post = {
+		.syncp = &st->syncp,
+		.mpwqe = &st->mpwqe,
+		.inlnw = &st->inlnw,
+	};
 	struct xsk_buff_pool *pool = sq->xsk_pool;
 	u32 pkts = 0, bytes = 0, errs = 0;
 	bool more = true, full = false;
@@ -903,7 +950,7 @@ bool mlx5e_xsk_tx(struct mlx5e_xdpsq *sq, int budget)
 		mlx5e_xsk_sync_for_device(pool, dma, desc.len);
 		if (unlikely(desc.len > sq->hw_mtu ||
 			     mlx5e_xdpsq_post(sq, dma, data, desc.len, &info,
-					      &st->syncp, &st->mpwqe))) {
+					      &post))) {
 			struct mlx5e_wqe_ctrl_seg *ctrl;
 
 			/* The open session's WQE is at pc: it goes first. */
@@ -1065,16 +1112,14 @@ err_unmap:
  * mlx5e_xdpsq_post_frame() - map an xdp_frame and post it
  * @sq: the XDP SQ, its lock held unless it is lockless
  * @f: the frame, returned (with its fragments) when its WQE completes
- * @syncp: the poster's counters
- * @sessions: the poster's MPWQE session counter
+ * @st: the poster's counters
  *
  * Return: 0, -ENOMEM when a mapping failed, or mlx5e_xdpsq_post()'s
  * error; on error the frame is still the caller's, unmapped.
  */
 static int mlx5e_xdpsq_post_frame(struct mlx5e_xdpsq *sq,
 				  struct xdp_frame *f,
-				  struct u64_stats_sync *syncp,
-				  u64_stats_t *sessions)
+				  const struct mlx5e_xdp_post_stats *st)
 {
 	struct mlx5e_xdp_info info = {
 		.mode = MLX5E_XDP_INFO_FRAME,
@@ -1088,8 +1133,7 @@ static int mlx5e_xdpsq_post_frame(struct mlx5e_xdpsq *sq,
 	info.dma = dma_map_single(sq->pdev, f->data, f->len, DMA_TO_DEVICE);
 	if (unlikely(dma_mapping_error(sq->pdev, info.dma)))
 		return -ENOMEM;
-	err = mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info, syncp,
-			       sessions);
+	err = mlx5e_xdpsq_post(sq, info.dma, f->data, f->len, &info, st);
 	if (unlikely(err))
 		dma_unmap_single(sq->pdev, info.dma, f->len, DMA_TO_DEVICE);
 	return err;
@@ -1110,10 +1154,14 @@ static int mlx5e_xdpsq_post_frame(struct mlx5e_xdpsq *sq,
 bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *f)
 {
 	struct mlx5e_rq_stats *s = rq->stats;
+	const struct mlx5e_xdp_post_stats st = {
+		.syncp = &s->syncp,
+		.mpwqe = &s->xdp_tx_mpwqe,
+		.inlnw = &s->xdp_tx_inlnw,
+	};
 	int err;
 
-	err = mlx5e_xdpsq_post_frame(rq->xdpsq, f, &s->syncp,
-				     &s->xdp_tx_mpwqe);
+	err = mlx5e_xdpsq_post_frame(rq->xdpsq, f, &st);
 	if (likely(!err))
 		return true;
 	mlx5e_xdp_refused(&s->syncp, err, &s->xdp_tx_full, &s->xdp_tx_err);
@@ -1126,9 +1174,14 @@ bool mlx5e_xdp_tx_frame(struct mlx5e_rq *rq, struct xdp_frame *f)
 static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 {
 	struct mlx5e_xdp_xmit_stats *s = sq->xmit_stats;
+	const struct mlx5e_xdp_post_stats st = {
+		.syncp = &s->syncp,
+		.mpwqe = &s->xdp_mpwqe,
+		.inlnw = &s->xdp_inlnw,
+	};
 	int err;
 
-	err = mlx5e_xdpsq_post_frame(sq, f, &s->syncp, &s->xdp_mpwqe);
+	err = mlx5e_xdpsq_post_frame(sq, f, &st);
 	if (unlikely(err)) {
 		mlx5e_xdp_refused(&s->syncp, err, &s->xdp_full, &s->xdp_err);
 		return false;

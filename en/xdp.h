@@ -14,6 +14,22 @@
 /* Header bytes an XDP send WQE inlines when the SQ must inline L2. */
 #define MLX5E_XDP_MIN_INLINE	(ETH_HLEN + VLAN_HLEN)
 
+/*
+ * Inline frames in MPWQE sessions (upstream's inline state): once
+ * MLX5E_XDP_INLINE_WATERMARK_HIGH frames or more are outstanding (posted,
+ * not yet completed: the device is behind, its reads of the frames the
+ * bottleneck), a session opened copies each frame of up to
+ * MLX5E_XDP_INLINE_MAX bytes into its WQE (an inline segment of at most
+ * MLX5E_XDP_INLINE_MAX_DS segments), sparing the device a read; back to
+ * data segments once MLX5E_XDP_INLINE_WATERMARK_LOW or fewer are.
+ */
+#define MLX5E_XDP_INLINE_WATERMARK_LOW	10
+#define MLX5E_XDP_INLINE_WATERMARK_HIGH	128
+#define MLX5E_XDP_INLINE_MAX_DS		16
+#define MLX5E_XDP_INLINE_MAX \
+	(MLX5E_XDP_INLINE_MAX_DS * MLX5E_SEND_WQE_DS - \
+	 sizeof(struct mlx5e_wqe_inline_seg))
+
 /**
  * enum mlx5e_xdp_verdict - what became of a frame XDP ran on
  * @MLX5E_XDP_PASS: to the stack: build the SKB
@@ -140,6 +156,8 @@ enum mlx5e_xdpsq_kind {
  * @fifo_pc: frame fifo producer counter
  * @db_ctrl: control segment of the last WQE posted and not rung yet
  * @mpwqe: the open MPWQE session
+ * @mpwqe_inline: sessions opened now inline small frames (MPWQE sessions
+ *	only; MLX5E_XDP_INLINE_WATERMARK_HIGH, _LOW)
  * @lock: serialises posting on the channel's ndo_xdp_xmit SQ (any CPU)
  *	and its XSK SQ (NAPI, against ethtool's xdp_tx_mpwqe), and the
  *	error counters; the XDP_TX SQ (@lockless) is fenced from recovery
@@ -187,6 +205,7 @@ struct mlx5e_xdpsq {
 	u32 fifo_pc;
 	struct mlx5e_wqe_ctrl_seg *db_ctrl;
 	struct mlx5e_tx_mpwqe mpwqe;
+	bool mpwqe_inline;
 	spinlock_t lock; /* posting */
 
 	/* read only */

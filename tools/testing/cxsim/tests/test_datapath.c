@@ -859,6 +859,68 @@ static void test_mpwqe(void)
 }
 
 /*
+ * MPWQE as mlx5e's XDP SQ builds it behind (upstream en/xdp.h): inline
+ * segments (byte_count | MLX5_INLINE_SEG, the frame, padded to 16 bytes)
+ * of up to 252 bytes (16 segments) between data segments, a session of up
+ * to 15 WQEBBs; the device may be given one across the ring's end.
+ */
+static void test_mpwqe_inline(void)
+{
+	struct cx_sq_ring sq = sq_ring();
+	enum { n = 12 };	/* frames: 9 inline, every 4th a data segment */
+	static const uint32_t plen[n] = { 18, 19, 210, 18, 40, 18, 18, 18,
+					  18, 18, 18, 18 };
+	uint8_t f[16][512], w[1024];
+	size_t len[16];
+	unsigned int i, good = 0;
+	uint32_t p = 32, payload = 0, inl = 0;
+	uint16_t cc = (1u << LOG_WQ_SZ) - 3;	/* wraps after 3 WQEBBs */
+
+	memset(w, 0xa5, sizeof(w));		/* stale ring bytes in the pads */
+	memset(w, 0, 32);
+	for (i = 0; i < n; i++) {
+		len[i] = build(f[i], false, true, 0, plen[i], 0, false);
+		f[i][40] = (uint8_t)i;		/* UDP checksum byte: tells them apart */
+		if (i % 4 == 3) {
+			memcpy(mem + DATA_BASE + 0x1000 * i, f[i], len[i]);
+			dseg(w + p, (uint32_t)len[i], DATA_BASE + 0x1000 * i);
+			payload += (uint32_t)len[i];
+			p += 16;
+		} else {
+			put32(w + p, (uint32_t)len[i] | MLX5_INLINE_SEG);
+			memcpy(w + p + 4, f[i], len[i]);
+			p += (uint32_t)((4 + len[i] + 15) / 16 * 16);
+			inl++;
+		}
+	}
+	ok(p / 16 <= 60 && len[2] == 252, "inline session layout fits 15 WQEBBs, a 252-byte frame");
+	post(cc, w, MLX5_OPCODE_ENHANCED_MPSW, (uint8_t)(p / 16), 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 15)) == CX_WQE_OK &&
+	   wq.npkts == n && wq.payload_bytes == payload &&
+	   wq.desc_bytes == wq.wqebbs * 64u,
+	   "MPWQE across the ring end: inline and data segments, only the data segments read");
+	for (i = 0; i < n && i < wq.npkts; i++)
+		good += wq.pkt[i].len == len[i] &&
+			!memcmp(pktbuf + wq.pkt[i].off, f[i], len[i]);
+	ok(good == n && inl == 9,
+	   "MPWQE inline: every frame byte-exact, the next segment after the 16-byte pad");
+
+	/* 252 bytes in 16 segments end at ds_cnt; 253 would need a 17th. */
+	memset(w, 0, sizeof(w));
+	put32(w + 32, 252 | MLX5_INLINE_SEG);
+	memcpy(w + 36, f[2], 252);
+	post(cc, w, MLX5_OPCODE_ENHANCED_MPSW, 18, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 8)) == CX_WQE_OK && wq.npkts == 1 &&
+	   wq.pkt[0].len == 252 && !memcmp(pktbuf + wq.pkt[0].off, f[2], 252),
+	   "MPWQE: a 252-byte inline frame in 16 segments");
+	put32(w + 32, 253 | MLX5_INLINE_SEG);
+	post(cc, w, MLX5_OPCODE_ENHANCED_MPSW, 18, 8);
+	ok(decode(&sq, cc, (uint16_t)(cc + 8)) == CX_WQE_E_INLINE &&
+	   wq.syndrome == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+	   "MPWQE: inline data one byte past ds_cnt: LOCAL_LENGTH_ERR");
+}
+
+/*
  * Segment @i of a UDP LSO of @sp (@hlen header bytes, segments of @mss,
  * @nsegs of them): IP length and id, the UDP header as in @sp but its
  * checksum, which must verify, the payload in order.
@@ -2221,6 +2283,7 @@ int main(void)
 	test_send();
 	test_map();
 	test_mpwqe();
+	test_mpwqe_inline();
 	test_lso();
 	test_lso_udp();
 	test_vxlan();

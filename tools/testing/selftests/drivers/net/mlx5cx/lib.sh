@@ -660,7 +660,7 @@ settled() {
 # completion moves, ethtool -S asking for the port's counters), for
 # settled.
 traffic_counters() {
-	cxsim report "$@" | grep -E '^(# |(tx|rx|cqe|wqe|sq|cq)\.|eqe\.comp|pcie\.rx\.wr_pages)'
+	cxsim report "$@" | grep -E '^(# |(tx|rx|cqe|wqe|sq|cq)\.|eqe\.comp|pcie\.payload\.|pcie\.rx\.wr_pages)'
 }
 
 # Counters compared across a step of traffic between the two hosts

@@ -10,6 +10,9 @@
 # of several frames
 # (xdp_tx_mpwqe, fewer WQEBBs than frames) or one SEND WQE a frame with
 # the flag off, the flag toggled under traffic without recreating an SQ,
+# small frames inlined into the sessions while the XDP_TX SQ is behind
+# (B's port held off: fewer payload reads per frame, byte-exact) and
+# not in ping-pong,
 # an error CQE on the XDP SQ recovered and reported to the tx health reporter, XDP_PASS leaving TCP byte-exact, XDP_REDIRECT to
 # a veth and ndo_xdp_xmit from one (bursts in sessions too), programs attached, detached and
 # swapped under traffic (swaps without rebuilding the RQs), what
@@ -28,10 +31,12 @@ ROUNDS=${ROUNDS:-$(sized 50 5)}
 FRAMES=${FRAMES:-$(sized 5000 1000)}
 MTUS=${MTUS:-$(sized "1000 1500 3000" "1000 1500")}
 PAGE=$(getconf PAGESIZE)
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ktap_header $((20 + 2 * $(wc -w <<<"$MTUS")))
+ktap_header $((22 + 2 * $(wc -w <<<"$MTUS")))
 
 bdf_a=$(cx_functions | sed -n 1p)
 bdf_b=$(cx_functions | sed -n 2p)
@@ -46,7 +51,8 @@ PEER_DEV=$b
 
 # The programs, built on the host (gen_files).
 build_progs() {
-	gen_files "$TMP" xdp_pass.bpf.o xdp_drop.bpf.o xdp_pass_frags.bpf.o
+	gen_files "$TMP" xdp_pass.bpf.o xdp_drop.bpf.o xdp_pass_frags.bpf.o \
+		xdp_reflect_frags.bpf.o
 }
 needs_tools() {
 	command -v xdp-bench >/dev/null && command -v clang >/dev/null && return 0
@@ -96,6 +102,8 @@ stride_of() {
 # (pair_snapshot); with XDP_TX, what came back to A: A's port's drops for
 # want of RX buffers, the UDP frames A's driver got (a tc tap, udp_tap_add).
 declare -A S2
+attach_b() { ip -n "$NS" link set dev "$b" xdpdrv obj "$TMP/xdp_$1.bpf.o" sec "$2"; }
+detach_b() { ip -n "$NS" link set dev "$b" xdpdrv off; }
 tx_back() {
 	echo "rx_out_of_buffer $(ethtool_stat "$a" rx_out_of_buffer)"
 	echo "udp $(udp_tap_get "" "$a" ingress)"
@@ -298,6 +306,130 @@ xdp_tx_send() {
 		[ "$T_W" -ge "$T_X" ] && [ "$T_WB" -ge "$T_X" ]
 }
 ktap_check "XDP_TX, xdp_tx_mpwqe off (switched in place, no SQ recreated): one WQE and one WQEBB per frame, one CQE per doorbell at most, every frame reaches A" xdp_tx_send
+
+# Inline frames in XDP_TX's MPWQE sessions (struct mlx5e_xdpsq
+# @mpwqe_inline): UDP datagrams of 18 to 120 random bytes (frames of 60 to
+# 162) from a socket on A, which B's program sends back with addresses
+# and ports swapped (XDP_TX), to the same socket, each compared with what
+# was sent. inline_run pingpong N: one at a time, each back before the
+# next (the XDP_TX SQ never behind); inline_run burst N: B's port held
+# off (XOFF) while all N are sent, so that the XDP_TX SQ falls behind
+# (frames posted, none completed), then let go. The deltas: I_GOT
+# datagrams back, I_SAME of them identical, I_LEN their frames' bytes
+# sent, I_X rx_xdp_tx_xmit, I_F rx_xdp_tx_full, I_IN rx_xdp_tx_inlnw,
+# what B's port sent (I_TX frames, I_TB bytes), the payload B's device
+# read through data segments (I_RQ read requests, I_RB bytes), the
+# WQEBBs of B's SQs (I_WB).
+inline_posted() {
+	[ $(( $(bstat rx_xdp_tx_xmit) + $(bstat rx_xdp_tx_full) )) -ge "$1" ]
+}
+inline_run() {
+	local mode=$1 n=$2 x0 pid rc=0
+
+	I_GOT=0 I_SAME=0 I_LEN=0 I_X='' I_F='' I_IN='' I_TX='' I_TB='' I_RQ=''
+	I_RB='' I_WB=''
+	rm -f "$TMP/inl.sent"
+	pair_rest S0 || return 1
+	x0=$(( ${S0[e.rx_xdp_tx_xmit]} + ${S0[e.rx_xdp_tx_full]} ))
+	if [ "$mode" = burst ]; then
+		cxsim xoff "$bdf_b" on || return 1
+	fi
+	"$PY" - "$A_IP" "$B_IP" "$n" "$mode" "$TMP/inl.sent" >"$TMP/inl.out" <<'PYEOF' &
+import os, random, socket, sys
+a, b, n, mode, mark = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+rnd = random.Random(26)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 33, 8 << 20)	# SO_RCVBUFFORCE
+s.bind((a, 6000))
+pending, got, same, nbytes = {}, 0, 0, 0
+def back(data, timeout):
+    global got, same
+    s.settimeout(timeout)
+    try:
+        r, peer = s.recvfrom(2048)
+    except socket.timeout:
+        return False
+    got += 1
+    if peer == (b, 6001) and pending.pop(r, None) is not None:
+        same += 1
+    return True
+for i in range(n):
+    data = bytes([i & 0xff]) + os.urandom(rnd.randint(17, 119))
+    pending[data] = 1
+    nbytes += 42 + len(data)
+    s.sendto(data, (b, 6001))
+    if mode == "pingpong":
+        back(data, 5)
+if mode == "burst":
+    open(mark, "w").close()
+    while got < n and back(None, 30):
+        pass
+print(got, same, nbytes)
+PYEOF
+	pid=$!
+	if [ "$mode" = burst ]; then
+		# Every datagram sent, and posted on B's XDP_TX SQ (or refused).
+		wait_for 120 test -f "$TMP/inl.sent" &&
+			wait_for 60 inline_posted $((x0 + n)) || rc=1
+		diag "held off: rx_xdp_tx_xmit + _full +$(( $(bstat rx_xdp_tx_xmit) + $(bstat rx_xdp_tx_full) - x0 )) of $n, rx_xdp_tx_inlnw $(bstat rx_xdp_tx_inlnw)"
+		cxsim xoff "$bdf_b" off || rc=1
+	fi
+	wait "$pid" || rc=1
+	read -r I_GOT I_SAME I_LEN <"$TMP/inl.out" || rc=1
+	pair_rest S1 || return 1
+	delta I_X e.rx_xdp_tx_xmit
+	delta I_F e.rx_xdp_tx_full
+	delta I_IN e.rx_xdp_tx_inlnw
+	delta I_TX b.tx.packets
+	delta I_TB b.tx.bytes
+	delta I_RQ b.pcie.payload.rd_req
+	delta I_RB b.pcie.payload.rd_bytes
+	delta I_WB b.sq_wqebbs
+	diag "XDP_TX $mode of $n: $I_GOT came back, $I_SAME identical ($I_LEN bytes sent); rx_xdp_tx_xmit +$I_X, _full +$I_F, _inlnw +$I_IN; B's port sent $I_TX frames, $I_TB bytes, in $I_WB WQEBBs; B's device read payload $I_RQ times, $I_RB bytes: $(( I_TX ? I_RQ * 100 / I_TX : 0 )) reads and $(( I_TX ? (I_RB + 64 * I_WB) / I_TX : 0 )) inbound bytes (payload + WQEBBs) per 100 frames / per frame"
+	return $rc
+}
+
+# Ping-pong: the XDP_TX SQ never behind, nothing inlined; each frame one
+# payload read of all its bytes. Kept for the burst to compare with.
+inline_pingpong() {
+	local rc
+
+	attach_b reflect_frags xdp.frags || return 1
+	inline_run pingpong 20
+	rc=$?
+	detach_b
+	P_TX=$I_TX P_RQ=$I_RQ P_RB=$I_RB P_WB=$I_WB
+	[ $rc -eq 0 ] && [ "$I_GOT" -eq 20 ] && [ "$I_SAME" -eq 20 ] &&
+		[ "$I_X" -eq 20 ] && [ "$I_IN" -eq 0 ] && [ "$I_TX" -eq 20 ] &&
+		[ "$I_TB" -eq "$I_LEN" ] && [ "$I_RQ" -eq "$I_TX" ] &&
+		[ "$I_RB" -eq "$I_TB" ]
+}
+ktap_check "XDP_TX ping-pong (the SQ never behind): nothing inlined (rx_xdp_tx_inlnw +0), each frame one payload read of all its bytes, every datagram back byte-exact" inline_pingpong
+
+# Burst held off: once 128 frames are outstanding the sessions opened
+# inline (a session of up to 58 frames opened before stays as it is);
+# every datagram back byte-exact, each inlined frame one payload read
+# fewer (the device read the others' bytes, fewer than all), fewer reads
+# per frame than ping-pong's, and fewer inbound bytes (payload and
+# WQEBBs; batching, a session a poll against ping-pong's one a frame,
+# helps there too).
+inline_burst() {
+	local rc n=250
+
+	attach_b reflect_frags xdp.frags || return 1
+	inline_run burst $n
+	rc=$?
+	detach_b
+	[ "${P_TX:-0}" -gt 0 ] || { diag "no ping-pong figures to compare with"; return 1; }
+	diag "per frame: ping-pong $((P_RQ * 100 / P_TX))/100 payload reads, $(( (P_RB + 64 * P_WB) / P_TX )) inbound bytes; burst held off $((I_RQ * 100 / I_TX))/100, $(( (I_RB + 64 * I_WB) / I_TX ))"
+	[ $rc -eq 0 ] && [ "$I_GOT" -eq $n ] && [ "$I_SAME" -eq $n ] &&
+		[ "$I_X" -eq $n ] && [ "$I_F" -eq 0 ] && [ "$I_IN" -gt 0 ] &&
+		[ "$I_TX" -eq $n ] && [ "$I_TB" -eq "$I_LEN" ] &&
+		[ "$I_RQ" -eq $((I_TX - I_IN)) ] && [ "$I_RB" -lt "$I_TB" ] &&
+		[ $((I_RQ * P_TX)) -lt $((P_RQ * I_TX)) ] &&
+		[ $(( (I_RB + 64 * I_WB) * P_TX )) -lt $(( (P_RB + 64 * P_WB) * I_TX )) ]
+}
+ktap_check "XDP_TX behind (B's port held off, a burst of 250): sessions inline small frames (rx_xdp_tx_inlnw > 0), one payload read fewer per inlined frame, fewer payload reads and inbound bytes per frame than ping-pong, every datagram back byte-exact" inline_burst
 
 tx_health() { health_counts "$(eth_health_dl "$bdf_b")" tx; }
 # An error CQE on the XDP SQ that pktgen's flow reaches: the driver
