@@ -481,12 +481,15 @@ static u16 mlx5e_xdpsq_complete_wqe(struct mlx5e_xdpsq *sq, u16 cc,
 				    struct xdp_frame_bulk *bq, bool napi)
 {
 	struct mlx5e_xdp_wqe_info *wi;
+	u32 fifo_cc = sq->fifo_cc;
 	u8 i;
 
 	wi = &sq->wqe_info[mlx5_wq_cyc_ctr2ix(&sq->wq, cc)];
 	for (i = 0; i < wi->num_frames; i++)
-		mlx5e_xdpsq_free_info(sq, &sq->fifo[sq->fifo_cc++ &
-						    sq->fifo_mask], bq, napi);
+		mlx5e_xdpsq_free_info(sq, &sq->fifo[fifo_cc++ & sq->fifo_mask],
+				      bq, napi);
+	/* ndo_xdp_xmit reads it on another CPU (its inline state). */
+	WRITE_ONCE(sq->fifo_cc, fifo_cc);
 	return cc + wi->num_wqebbs;
 }
 
