@@ -1292,9 +1292,9 @@ struct mlx5e_xdpsq *mlx5e_open_xdpsq(struct mlx5e_channel *c,
 	if ((params->pflags & BIT(MLX5E_PFLAG_XDP_TX_MPWQE)) &&
 	    sq->min_inline_mode == MLX5_INLINE_MODE_NONE)
 		set_bit(MLX5E_XDPSQ_STATE_MPWQE, &sq->state);
-	sq->xmit_stats = &stats->xdp_xmit;
 	switch (kind) {
 	case MLX5E_XDPSQ_XMIT:
+		sq->xmit_stats = &stats->xdp_xmit;
 		sq->err_syncp = &stats->xdp_xmit.syncp;
 		sq->err_stat = &stats->xdp_xmit.xdp_err;
 		sq->recover_stat = &stats->xdp_xmit.xdp_recover;
