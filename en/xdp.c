@@ -769,7 +769,8 @@ xdp_abort:
  *	(bpf_xdp_adjust_meta()), for skb_metadata_set()
  *
  * Return: true when XDP consumed the frame (dropped, sent or redirected;
- * the fragment is the RQ's to release unless taken), false for XDP_PASS.
+ * unless taken, the buffer stays in the RQ's WQE, posted again), false
+ * for XDP_PASS.
  */
 bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		  struct mlx5_cqe64 *cqe, struct mlx5e_rq_frag *frag,
