@@ -83,11 +83,19 @@ static void mlx5e_xdp_refused(struct u64_stats_sync *syncp, int err,
  * ndo_xdp_xmit SQ's counters are written by posters on any CPU, under the
  * lock.
  */
-static void mlx5e_xdpsq_stat(struct mlx5e_xdpsq *sq, u64_stats_t *c)
+static void mlx5e_xdpsq_stat_add(struct mlx5e_xdpsq *sq, u64_stats_t *c,
+				 u32 n)
 {
 	spin_lock_bh(&sq->lock);
-	mlx5e_xdp_stat(sq->err_syncp, c);
+	u64_stats_update_begin(sq->err_syncp);
+	u64_stats_add(c, n);
+	u64_stats_update_end(sq->err_syncp);
 	spin_unlock_bh(&sq->lock);
+}
+
+static void mlx5e_xdpsq_stat(struct mlx5e_xdpsq *sq, u64_stats_t *c)
+{
+	mlx5e_xdpsq_stat_add(sq, c, 1);
 }
 
 /* ---- the XDP send queue: posting ------------------------------------ */
@@ -561,17 +569,18 @@ bool mlx5e_poll_xdpsq_cq(struct mlx5e_xdpsq *sq)
 }
 
 /* WQEs the device will never complete (the SQ destroyed or in reset),
- * and the frames of a session left open.
+ * and the frames of a session left open. Return: how many WQEs.
  */
-static void mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
+static u32 mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
 {
 	struct xdp_frame_bulk bq;
+	u32 n = 0;
 
 	xdp_frame_bulk_init(&bq);
 	mlx5e_xdpsq_mpwqe_close(sq);
 	sq->db_ctrl = NULL;
 	rcu_read_lock(); /* xdp_return_frame_bulk() */
-	while (sq->cc != sq->pc)
+	for (; sq->cc != sq->pc; n++)
 		sq->cc = mlx5e_xdpsq_complete_wqe(sq, sq->cc, &bq, false);
 	xdp_flush_frame_bulk(&bq);
 	rcu_read_unlock();
@@ -579,6 +588,7 @@ static void mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
 	if (sq->xsk_done)
 		xsk_tx_completed(sq->xsk_pool, sq->xsk_done);
 	sq->xsk_done = 0;
+	return n;
 }
 
 /**
@@ -588,7 +598,8 @@ static void mlx5e_xdpsq_free_descs(struct mlx5e_xdpsq *sq)
  * As the TX SQ's: the device moved the SQ to ERR and flushed what was
  * posted behind the failed WQE. NAPI is kept away while the completions
  * it left are taken, every frame still posted (or in an open session) is
- * returned, and the SQ goes ERR -> RST -> RDY with its counters at zero.
+ * returned, each such WQE counted as an error completion, and the SQ goes
+ * ERR -> RST -> RDY with its counters at zero.
  *
  * Also where an earlier attempt stopped: the SQ still in ERR, or in RST
  * when only the move to RDY failed.
@@ -600,6 +611,7 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 {
 	struct mlx5e_channel *c = sq->ch;
 	struct mlx5_core_dev *mdev = c->mdev;
+	u32 unsent;
 	u8 state;
 	int err;
 
@@ -628,7 +640,14 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 					    MLX5_SQC_STATE_RST);
 	while (mlx5e_xdpsq_poll(sq, false))
 		;
-	mlx5e_xdpsq_free_descs(sq);
+	/*
+	 * Left: WQEs posted as the error came and never rung (the doorbell
+	 * is not rung on an SQ in recovery), and any the device dropped at
+	 * the reset. Their frames are lost as the flushed ones are.
+	 */
+	unsent = mlx5e_xdpsq_free_descs(sq);
+	if (unsent)
+		mlx5e_xdpsq_stat_add(sq, sq->err_stat, unsent);
 	if (!err) {
 		sq->cc = 0;
 		sq->pc = 0;

@@ -1032,8 +1032,11 @@ xmit_sq_error() {
 	delta t e.tx_packets
 	delta bt b.tx.packets
 	moved=$(rx_xdp_tx_moved)
-	diag "error CQE on SQ $sqn: injected +$((${S1[b.sq.errors_injected]} - i0)), WQEs flushed behind it +$fl; tx_xdp_err +$e, tx_xdp_recover +$rcv, tx_xdp_xmit +$x, tx_xdp_full +$f; B's port sent $bt, pktgen's $t; model SQ errors=$(sq_field "${S1[b.sq.$sqn]}" errors) err_resets=$(sq_field "${S1[b.sq.$sqn]}" err_resets) $(sq_field "${S1[b.sq.$sqn]}" st); reporter tx: $(tx_health); rx_xdp_tx_*: ${moved:-none moved}"
-	[ "${S1[b.sq.errors_injected]}" -eq $((i0 + 1)) ] && [ "$e" -eq $((1 + fl)) ] &&
+	diag "error CQE on SQ $sqn: injected +$((${S1[b.sq.errors_injected]} - i0)), WQEs flushed behind it +$fl, released unsent by the recovery $((e - 1 - fl)); tx_xdp_err +$e, tx_xdp_recover +$rcv, tx_xdp_xmit +$x, tx_xdp_full +$f; B's port sent $bt, pktgen's $t; model SQ errors=$(sq_field "${S1[b.sq.$sqn]}" errors) err_resets=$(sq_field "${S1[b.sq.$sqn]}" err_resets) $(sq_field "${S1[b.sq.$sqn]}" st); reporter tx: $(tx_health); rx_xdp_tx_*: ${moved:-none moved}"
+	# Posted in the call the error met, after NAPI saw it: never rung,
+	# released by the recovery, counted with the flushed (the race
+	# decides how many).
+	[ "${S1[b.sq.errors_injected]}" -eq $((i0 + 1)) ] && [ "$e" -ge $((1 + fl)) ] &&
 		[ "$bt" -eq $((t + x - e)) ] &&
 		[ "$rcv" -eq 1 ] && recovered && [ -z "$moved" ] &&
 		[ "$(sq_field "${S1[b.sq.$sqn]}" errors)" = 1 ] &&
@@ -1063,7 +1066,7 @@ xmit_sq_error() {
 		[ "$bt" -eq $((t + x)) ] && [ "$asd" -eq "$x" ] &&
 		[ "$br" -eq 0 ] && [ -z "$moved" ]
 }
-ktap_check "error CQE on the ndo_xdp_xmit SQ, armed in the redirect window: tx_xdp_err counts it and each WQE flushed behind it, tx_xdp_recover +1, tx reporter, no XDP_TX counter; the SQ then sends every frame A redirects" xmit_sq_error
+ktap_check "error CQE on the ndo_xdp_xmit SQ, armed in the redirect window: tx_xdp_err counts it, each WQE flushed behind it and each released unsent, tx_xdp_recover +1, tx reporter, no XDP_TX counter; the SQ then sends every frame A redirects" xmit_sq_error
 
 teardown() {
 	pair_down
