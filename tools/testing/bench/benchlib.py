@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """What the benchmark reports share: loading a tool of this folder by its
-file name, and guest instructions per packet from insn-count snapshots."""
+file name, guest instructions per packet from insn-count snapshots,
+`ethtool -S` dumps, a setting's run of median instructions."""
 
 import importlib.machinery
 import importlib.util
@@ -101,3 +102,47 @@ def print_symbol_split(rawdir, runs, what, top=10):
 def read(path):
     with open(path) as f:
         return f.read()
+
+
+def ethtool(path):
+    """{counter: value} of an `ethtool -S` dump ({} when it is missing)."""
+    out = {}
+    try:
+        for line in read(path).splitlines():
+            m = re.match(r"\s*([\w.]+):\s+(\d+)$", line)
+            if m:
+                out[m.group(1)] = int(m.group(2))
+    except OSError:
+        pass
+    return out
+
+
+def median_settings(rs, key, order):
+    """[(the run of median instructions per packet, its setting's runs,
+    the spread of their instructions per packet in % of the median)], a
+    setting each (the runs with equal key(r)), sorted by order(key);
+    spread None with fewer than two runs counted.  Of an even count of
+    runs, the lower of the two middle ones."""
+    groups = {}
+    for r in rs:
+        groups.setdefault(key(r), []).append(r)
+    out = []
+    for k in sorted(groups, key=order):
+        g = groups[k]
+        counted = sorted((r for r in g if r["insn_per_pkt"] is not None),
+                         key=lambda r: r["insn_per_pkt"])
+        if not counted:
+            out.append((g[0], g, None))
+            continue
+        med = counted[(len(counted) - 1) // 2]
+        spread = None
+        if len(counted) > 1:
+            spread = 100.0 * (counted[-1]["insn_per_pkt"] -
+                              counted[0]["insn_per_pkt"]) / med["insn_per_pkt"]
+        out.append((med, g, spread))
+    return out
+
+
+def fmt(v, spec):
+    """v by the %-format spec, or "-" for None."""
+    return "-" if v is None else spec % v
