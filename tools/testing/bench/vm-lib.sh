@@ -205,7 +205,8 @@ xdp_bench_or_refused() {
 # frame A counts as sent falls in B's window. LAST=a takes A's after
 # report last, for a workload where B sends the frames back: once B's
 # last one is on the wire. The insn-count plugin's two counts go to
-# T.insn0 and T.insn1.
+# T.insn0 and T.insn1. PKTGEN_DST: the frames' IPv4 destination, when not
+# B's address.
 bench_counted_run() {
 	local t=$1 last=$2 i f
 
@@ -213,6 +214,7 @@ bench_counted_run() {
 	ip netns exec "$NS" ethtool -S "$b" >"$t.ethtool-before"
 	cxsim report "$bdf_a" >"$t.a-before"
 	pktgen_setup "$a" "$N" 32
+	[ -z "${PKTGEN_DST:-}" ] || echo "dst $PKTGEN_DST" >"/proc/net/pktgen/$a"
 	# B's NAPI runs beside pktgen; 200 ms for its last poll (and its XDP
 	# SQ's completions).
 	pktgen_start_counted "${t##*/}" 200
