@@ -12,12 +12,11 @@
 # the host's speed: two xdp-drop runs (BENCH_ICOUNT=5), one idle, one
 # sharing its core with a busy loop, agreed within 2.2 % on every row's
 # instructions per packet, where two idle runs without it differed by up
-# to 86 %.  Not the default: in 2 of 8 such runs QEMU 7.2 left a vCPU's
-# RFLAGS with reserved bits set and the guest died (a NULL dereference in
-# net_rx_action under pktgen), with one vCPU as with two; xdp-tx: in 3
-# of 5 VMs, a double fault in kpktgend (once right after the cmpxchg16b
-# of kmem_cache_alloc_node_noprof), each while our driver ran (the one
-# VM with the distribution driver alone finished).
+# to 86 %.  Not the default (the guest's clock then runs slow against the
+# host's; the workloads' timeouts are the host's).  Such VMs used to die
+# with RFLAGS holding reserved bits (a #DB, a double fault, a NULL
+# dereference under pktgen): QEMU 7.2's cmpxchg16b, in SLUB's fast path,
+# left garbage flags, which build-qemu now patches (cxsim/qemu-patches).
 #
 # NAME-report [BENCH_REPORT_ARGS...] --csv FILE RAWDIR writes NAME.md
 # (stdout) and NAME.csv.
