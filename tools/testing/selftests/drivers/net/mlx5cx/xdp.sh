@@ -880,29 +880,46 @@ redirect_frames() {
 	redirect_close || rc=1
 	return $rc
 }
-redirect_no_prog() {
-	local rc=0 n=$FRAMES ar asd r d x f t bt br
-
-	ip link set "$a" netns "$NS" || return 1
-	ip -n "$NS" link set "$a" up
-	wait_for 15 ns_carrier "$a" 1 || return 1
-	xdp_attached && return 1
-	redirect_frames "$n" || rc=1
+# A redirect run's counts, S0 to S1, into the caller's locals: A's port
+# delivered (ar) and dropped at steering (asd), A's XDP verdicts (r, d),
+# B's ndo_xdp_xmit counters (x, f, e), B's tx_packets (t: pktgen's),
+# B's port sent (bt), B's stack received (br).
+redirect_deltas() {
 	delta ar a.rx.packets
 	delta asd a.rx.drops.steering
 	delta r x.a_rx_xdp_redirect
 	delta d x.a_rx_xdp_drop
 	delta x e.tx_xdp_xmit
 	delta f e.tx_xdp_full
+	delta e e.tx_xdp_err
 	delta t e.tx_packets
 	delta bt b.tx.packets
 	delta br e.rx_packets
-	# (pktgen's count is rounded up to its bursts: B sent t.)
-	diag "xdp-bench redirect $a -> $b, no program on $b: pktgen $n from $b (tx_packets +$t); A's port delivered $ar, A rx_xdp_redirect +$r, rx_xdp_drop +$d; B tx_xdp_xmit +$x, tx_xdp_full +$f; B's port sent $bt; A's port dropped $asd at steering (addressed to B: MACs swapped); B rx_packets +$br"
-	[ $rc -eq 0 ] && [ "$t" -ge "$n" ] && [ "$ar" -gt 0 ] &&
+}
+
+# Of those: pktgen sent its n (rounded up to its bursts), every frame A
+# delivered was redirected, posted on B's XDP SQs and sent by B's port
+# (beside pktgen's) back to A, whose port drops it at steering (addressed
+# to B: MACs swapped); none refused, none on B's stack.
+redirect_all_sent() {
+	[ "$t" -ge "$n" ] && [ "$ar" -gt 0 ] &&
 		[ "$r" -eq "$ar" ] && [ "$d" -eq 0 ] && [ "$x" -eq "$r" ] &&
 		[ "$f" -eq 0 ] && [ "$bt" -eq $((t + x)) ] && [ "$asd" -eq "$x" ] &&
-		[ "$br" -eq 0 ] && return 0
+		[ "$br" -eq 0 ]
+}
+
+redirect_no_prog() {
+	local rc=0 n=$FRAMES ar asd r d x f e t bt br
+
+	ip link set "$a" netns "$NS" || return 1
+	ip -n "$NS" link set "$a" up
+	wait_for 15 ns_carrier "$a" 1 || return 1
+	xdp_attached && return 1
+	redirect_frames "$n" || rc=1
+	redirect_deltas
+	# (pktgen's count is rounded up to its bursts: B sent t.)
+	diag "xdp-bench redirect $a -> $b, no program on $b: pktgen $n from $b (tx_packets +$t); A's port delivered $ar, A rx_xdp_redirect +$r, rx_xdp_drop +$d; B tx_xdp_xmit +$x, tx_xdp_full +$f; B's port sent $bt; A's port dropped $asd at steering (addressed to B: MACs swapped); B rx_packets +$br"
+	[ $rc -eq 0 ] && redirect_all_sent && return 0
 	grep -v '^ *$' "$XDP_BENCH_LOG" | tail -n 12 | sed 's/^/# xdp-bench: /'
 	return 1
 }
@@ -1047,24 +1064,12 @@ xmit_sq_error() {
 	redirect_burst "$n" || rc=1
 	redirect_close || rc=1
 	xdp_tx_mpwqe on
-	delta ar a.rx.packets
-	delta asd a.rx.drops.steering
-	delta r x.a_rx_xdp_redirect
-	delta d x.a_rx_xdp_drop
-	delta x e.tx_xdp_xmit
-	delta f e.tx_xdp_full
-	delta e e.tx_xdp_err
-	delta t e.tx_packets
-	delta bt b.tx.packets
-	delta br e.rx_packets
+	redirect_deltas
 	w=$(( $(sq_field "${S1[b.sq.$sqn]}" wqes) - $(sq_field "${S0[b.sq.$sqn]}" wqes) ))
 	moved=$(rx_xdp_tx_moved)
 	diag "after the recovery: pktgen $n from $b (tx_packets +$t); A's port delivered $ar, A rx_xdp_redirect +$r, rx_xdp_drop +$d; B tx_xdp_xmit +$x, tx_xdp_full +$f, tx_xdp_err +$e; SQ $sqn WQEs +$w; B's port sent $bt; A's port dropped $asd at steering; B rx_packets +$br; rx_xdp_tx_*: ${moved:-none moved}"
-	[ $rc -eq 0 ] && [ "$t" -ge "$n" ] && [ "$ar" -gt 0 ] &&
-		[ "$r" -eq "$ar" ] && [ "$d" -eq 0 ] && [ "$x" -eq "$r" ] &&
-		[ "$f" -eq 0 ] && [ "$e" -eq 0 ] && [ "$w" -eq "$x" ] &&
-		[ "$bt" -eq $((t + x)) ] && [ "$asd" -eq "$x" ] &&
-		[ "$br" -eq 0 ] && [ -z "$moved" ]
+	[ $rc -eq 0 ] && redirect_all_sent && [ "$e" -eq 0 ] && [ "$w" -eq "$x" ] &&
+		[ -z "$moved" ]
 }
 ktap_check "error CQE on the ndo_xdp_xmit SQ, armed in the redirect window: tx_xdp_err counts it, each WQE flushed behind it and each released unsent, tx_xdp_recover +1, tx reporter, no XDP_TX counter; the SQ then sends every frame A redirects" xmit_sq_error
 
