@@ -38,9 +38,9 @@ set_compress() {
 		grep -Eq "^rx_cqe_compress *: $1\$"
 }
 
-ip netns exec "$NS" sysctl -qw net.ipv4.ip_forward=0
 for drv in $DRIVERS; do
 	bench_pair "$drv" || exit 1
+	ip netns exec "$NS" sysctl -qw net.ipv4.ip_forward=0
 	for rq in $RQS; do
 		for c in $COMPRESS; do
 			tag=$RAW/$drv-$rq-c$c
