@@ -7,7 +7,8 @@
  * parameters (mlx5e_validate_xsk_param()), DMA mapped for the device, and
  * kept per channel index in the netdev's private area, where channel
  * rebuilds find it. While it is there and an XDP program runs, channel N
- * has an XSK RQ (a legacy RQ on the pool's frames, en_rx.c) and an XSK SQ
+ * has an XSK RQ (an RQ on the pool's frames, en_rx.c: striding, a frame
+ * per stride, where mlx5e_xsk_striding() says so, else legacy) and an XSK SQ
  * (an XDP SQ sending the socket's TX ring, en/xdp.c) beside its regular
  * queues, which keep running; the RQTs that name channel N name its XSK
  * RQ (en/rss.c). Attaching or detaching the pool rebuilds the channels by
@@ -21,6 +22,7 @@
  */
 #include <net/xdp_sock_drv.h>
 
+#include "params.h"
 #include "xdp.h"
 
 /* The smallest UMEM frame: an MTU of 1500 with XDP headroom, as upstream. */
@@ -68,6 +70,26 @@ int mlx5e_validate_xsk_param(u32 chunk_size, u32 headroom, u32 rx_frame_size,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/**
+ * mlx5e_xsk_striding() - whether a pool's XSK RQ is a striding RQ
+ * @params: the channels' parameters
+ * @pool: the pool
+ *
+ * Where the regular RQ is striding and each of the pool's frames can be
+ * a stride the UMR maps with one MTT entry: aligned frames of a page (at
+ * most the largest stride, 8 KiB). Other pools (frames of 2 KiB,
+ * unaligned mode) get the legacy XSK RQ, a frame per WQE.
+ *
+ * Return: true for a striding XSK RQ.
+ */
+bool mlx5e_xsk_striding(const struct mlx5e_params *params,
+			struct xsk_buff_pool *pool)
+{
+	return mlx5e_rq_is_striding(params) && !pool->unaligned &&
+	       xsk_pool_get_chunk_size(pool) == PAGE_SIZE &&
+	       PAGE_SHIFT <= MLX5_MPWQE_LOG_STRIDE_SZ_MAX;
 }
 
 static int mlx5e_xsk_validate_pool(struct xsk_buff_pool *pool, u16 sw_mtu,
