@@ -1180,6 +1180,7 @@ void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv);
 /* en_rx.c */
 int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget);
 bool mlx5e_xsk_post_rx_wqes(struct mlx5e_rq *rq);
+bool mlx5e_xsk_rx_short(struct mlx5e_rq *rq, u32 need);
 int mlx5e_rx_cq_drain(struct mlx5e_rq *rq);
 bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq);
 void mlx5e_free_rx_descs(struct mlx5e_rq *rq);

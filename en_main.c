@@ -1067,7 +1067,10 @@ static void mlx5e_close_xsk(struct mlx5e_channel *c)
  * need_wakeup told the socket as upstream does: set before looking (an
  * empty RQ brings no frame, an empty SQ no completion, to bring NAPI
  * back), cleared once there is work in flight. Without need_wakeup NAPI
- * polls on while the fill ring is dry.
+ * polls on while the fill ring is dry. The striding XSK RQ's refill is
+ * the device's only once its UMRs complete: while they are in flight and
+ * the RQ has fewer free strides than a TX budget, the TX ring waits for
+ * the UMRs' completion, which brings NAPI back.
  */
 static bool mlx5e_xsk_napi_post(struct mlx5e_channel *c)
 {
@@ -1085,6 +1088,8 @@ static bool mlx5e_xsk_napi_post(struct mlx5e_channel *c)
 		xsk_set_rx_need_wakeup(rq->xsk_pool);
 	else
 		xsk_clear_rx_need_wakeup(rq->xsk_pool);
+	if (mlx5e_xsk_rx_short(rq, MLX5E_XSK_TX_BUDGET))
+		return busy;
 
 	if (wakeup && sq->pc == READ_ONCE(sq->cc))
 		xsk_set_tx_need_wakeup(sq->xsk_pool);

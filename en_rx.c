@@ -627,6 +627,31 @@ bool mlx5e_xsk_post_rx_wqes(struct mlx5e_rq *rq)
 	return short_of;
 }
 
+/**
+ * mlx5e_xsk_rx_short() - whether the striding XSK RQ waits for its UMRs
+ *	with fewer strides for the device than @need
+ * @rq: the XSK RQ
+ * @need: strides the caller's frames may take
+ *
+ * The WQEs a refill posted are the device's only once their UMRs
+ * complete (the next NAPI poll after their CQE): until then frames the
+ * port loops back from the channel's own XSK SQ would find no stride.
+ *
+ * Return: true while UMRs are in flight and the published WQEs hold
+ *	fewer than @need free strides; false on a legacy XSK RQ.
+ */
+bool mlx5e_xsk_rx_short(struct mlx5e_rq *rq, u32 need)
+{
+	u32 free;
+
+	if (!rq->striding || rq->umr_pc == rq->pc)
+		return false;
+	free = (u32)(u16)(rq->pc - rq->cc) << rq->log_strides;
+	if (free)
+		free -= rq->mpw_consumed[mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc)];
+	return free < need;
+}
+
 /* XDP_PASS: the frame (and the metadata the program left) copied into a
  * new SKB; the caller frees the frame to its pool.
  */
