@@ -82,6 +82,17 @@ int mlx5e_validate_xsk_param(u32 chunk_size, u32 headroom, u32 rx_frame_size,
  * most the largest stride, 8 KiB). Other pools (frames of 2 KiB,
  * unaligned mode) get the legacy XSK RQ, a frame per WQE.
  *
+ * So does a ring smaller than the striding RQ's fewest WQEs
+ * (2^MLX5E_MPWQE_LOG_WQES_MIN of MLX5E_MPWQE_PAGES frames: 512 at 4 KiB).
+ * A striding XSK RQ takes the socket's frames a WQE at a time and the
+ * device receives into none of them before the WQE's UMR completes; the
+ * frames of a WQE still filling or mapping are frames the socket lent
+ * and the device cannot use. Against a UMEM of a few ring sizes whose
+ * sender keeps all of it but a batch in flight (the kernel's
+ * xskxceiver, HW_SW_MIN_RING_SIZE: an RX ring of 128, batches of 1 and
+ * 63), that loses frames; the legacy XSK RQ hands each frame to the
+ * device as the refill takes it, and holds no more than the ring.
+ *
  * Return: true for a striding XSK RQ.
  */
 bool mlx5e_xsk_striding(const struct mlx5e_params *params,
@@ -89,7 +100,9 @@ bool mlx5e_xsk_striding(const struct mlx5e_params *params,
 {
 	return mlx5e_rq_is_striding(params) && !pool->unaligned &&
 	       xsk_pool_get_chunk_size(pool) == PAGE_SIZE &&
-	       PAGE_SHIFT <= MLX5_MPWQE_LOG_STRIDE_SZ_MAX;
+	       MLX5_MPWQE_LOG_STRIDE_SZ_MAX >= PAGE_SHIFT &&
+	       params->log_rq_size >= MLX5E_MPWQE_LOG_PAGES +
+				      MLX5E_MPWQE_LOG_WQES_MIN;
 }
 
 static int mlx5e_xsk_validate_pool(struct xsk_buff_pool *pool, u16 sw_mtu,
