@@ -28,7 +28,8 @@
 # redirected from the XSK RQ, rx_xsk_xdp_redirect, descriptors sent and
 # completed by the XSK SQ, tx_xsk_xmit and tx_xsk_cqes; the XSK RQ
 # striding, rx_striding_rq on, for the cases of aligned 4 KiB frames, the
-# tool's default: frames mapped by UMR, rx_xsk_umr_frames), the frames
+# tool's default, on a ring of 512 frames or more, as all but
+# HW_SW_MIN_RING_SIZE's: frames mapped by UMR, rx_xsk_umr_frames), the frames
 # really crossed the model's port (looped back there), and port B got
 # none of them.
 #
