@@ -704,8 +704,9 @@ struct mlx5e_icosq {
  * @ix: queue index
  * @ch: its channel
  * @xsk_pool: an XSK RQ: the AF_XDP buffer pool its frames come from
- *	(no page_pool then: @xsk_bufs, one frame per WQE)
- * @xsk_bufs: XSK RQ: per WQE index, the pool's buffer posted
+ *	(no page_pool then: @xsk_bufs, one frame per WQE or per stride)
+ * @xsk_bufs: XSK RQ: per WQE index, the pool's buffer posted; striding:
+ *	MLX5E_MPWQE_PAGES of them per WQE index, one per stride
  * @hwtstamp: the netdev's hardware timestamping (&mlx5e_priv.hwtstamp)
  * @state: MLX5E_RQ_STATE_*
  * @recover_work: recovery after an error CQE
@@ -788,6 +789,7 @@ enum {
  * @sq: the send queue (one traffic class)
  * @rq: the receive queue
  * @icosq: the control SQ of a striding @rq
+ * @xskicosq: the control SQ of a striding @xskrq
  * @xdpsq: the XDP send queue of ndo_xdp_xmit, any CPU's (always there)
  * @rq_xdpsq: the XDP_TX SQ of @rq and @xskrq, posted by NAPI alone
  *	(while a program is attached, else NULL)
@@ -819,6 +821,7 @@ struct mlx5e_channel {
 	struct mlx5e_txqsq sq;
 	struct mlx5e_rq rq;
 	struct mlx5e_icosq icosq;
+	struct mlx5e_icosq xskicosq;
 	struct mlx5e_xdpsq *xdpsq;
 	struct mlx5e_xdpsq *rq_xdpsq;
 	struct mlx5e_rq *xskrq;
@@ -1103,7 +1106,7 @@ int mlx5e_create_sq_cmd(struct mlx5e_channel *c,
 			const struct mlx5_wq_cyc *wq, u32 cqn, bool reg_umr,
 			u32 *sqn);
 void mlx5e_destroy_sq_cmd(struct mlx5_core_dev *mdev, u32 sqn);
-int mlx5e_reset_icosq(struct mlx5e_channel *c);
+int mlx5e_reset_icosq(struct mlx5e_channel *c, struct mlx5e_icosq *sq);
 int mlx5e_create_cq(struct mlx5e_channel *c, struct mlx5e_cq *cq,
 		    const struct mlx5e_params *params, bool rx, u8 log_size);
 void mlx5e_destroy_cq(struct mlx5_core_dev *mdev, struct mlx5e_cq *cq);
@@ -1177,6 +1180,7 @@ void mlx5e_tx_reporter_destroy(struct mlx5e_priv *priv);
 /* en_rx.c */
 int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget);
 bool mlx5e_xsk_post_rx_wqes(struct mlx5e_rq *rq);
+bool mlx5e_xsk_rx_short(struct mlx5e_rq *rq, u32 need);
 int mlx5e_rx_cq_drain(struct mlx5e_rq *rq);
 bool mlx5e_post_rx_wqes(struct mlx5e_rq *rq);
 void mlx5e_free_rx_descs(struct mlx5e_rq *rq);

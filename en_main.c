@@ -519,7 +519,14 @@ static int mlx5e_create_rq_obj(struct mlx5e_channel *c, struct mlx5e_rq *rq,
 	rqc = MLX5_ADDR_OF(create_rq_in, in, ctx);
 	wq = MLX5_ADDR_OF(rqc, rqc, wq);
 	mlx5e_build_rq_ctx(params, rqc);
-	if (rq->xsk_pool) {
+	if (rq->xsk_pool && rq->striding) {
+		/* A stride per frame, whatever the MTU asks of ours. */
+		MLX5_SET(wq, wq, log_wqe_num_of_strides,
+			 (rq->log_strides - MLX5_MPWQE_LOG_NUM_STRIDES_BASE) & 0xf);
+		MLX5_SET(wq, wq, log_wqe_stride_size,
+			 rq->log_stride_sz - MLX5_MPWQE_LOG_STRIDE_SZ_BASE);
+		MLX5_SET(wq, wq, log_wq_sz, rq->wq.log_sz);
+	} else if (rq->xsk_pool) {
 		/* One data segment per WQE, whatever the MTU asks of ours. */
 		MLX5_SET(wq, wq, log_wq_stride, rq->wq.log_stride);
 		MLX5_SET(wq, wq, log_wq_sz, rq->wq.log_sz);
@@ -651,10 +658,9 @@ static void mlx5e_destroy_umr_mkey(struct mlx5_core_dev *mdev, u32 mkey)
  * that pad the ring's end once before one of them (what is in flight
  * spans less than the ring, so it wraps the end at most once).
  */
-static int mlx5e_open_icosq(struct mlx5e_channel *c,
+static int mlx5e_open_icosq(struct mlx5e_channel *c, struct mlx5e_icosq *sq,
 			    const struct mlx5e_params *params, u16 rq_wqes)
 {
-	struct mlx5e_icosq *sq = &c->icosq;
 	u8 log_sz = max_t(u8, order_base_2((rq_wqes + 1) * MLX5E_UMR_WQEBBS - 1),
 			  MLX5E_LOG_SQ_SIZE_MIN);
 	int err;
@@ -702,6 +708,7 @@ err_cq:
 /**
  * mlx5e_reset_icosq() - an empty, ready ICOSQ again (RQ recovery)
  * @c: the channel, its NAPI disabled
+ * @sq: its ICOSQ to reset
  *
  * Whatever the ICOSQ holds is dropped: a failed UMR and the UMRs behind
  * it, or UMRs the device never completed. The SQ goes through ERR to RST,
@@ -711,9 +718,8 @@ err_cq:
  *
  * Return: 0 or a command error (the ICOSQ then stays out of service).
  */
-int mlx5e_reset_icosq(struct mlx5e_channel *c)
+int mlx5e_reset_icosq(struct mlx5e_channel *c, struct mlx5e_icosq *sq)
 {
-	struct mlx5e_icosq *sq = &c->icosq;
 	u8 state;
 	int err;
 
@@ -749,17 +755,19 @@ int mlx5e_reset_icosq(struct mlx5e_channel *c)
 				     MLX5_SQC_STATE_RDY);
 }
 
-static void mlx5e_close_icosq(struct mlx5e_channel *c)
+static void mlx5e_close_icosq(struct mlx5e_channel *c, struct mlx5e_icosq *sq)
 {
-	struct mlx5e_icosq *sq = &c->icosq;
-
 	mlx5e_destroy_sq_cmd(c->mdev, sq->sqn);
 	kvfree(sq->cqe_info);
 	mlx5_wq_cyc_destroy(c->mdev->device, &sq->wq);
 	mlx5e_destroy_cq(c->mdev, &sq->cq);
 }
 
-/* A striding RQ's own parts: ICOSQ, mkey, per-WQE page tables. */
+/*
+ * A striding RQ's own parts: ICOSQ, mkey, per-WQE page tables (the XSK
+ * RQ's frames, @xsk_bufs, are its caller's). The XSK RQ has a control SQ
+ * of its own: a UMR's completion publishes the WQEs of one RQ.
+ */
 static int mlx5e_open_rq_striding(struct mlx5e_channel *c,
 				  const struct mlx5e_params *params,
 				  struct mlx5e_rq *rq)
@@ -768,22 +776,25 @@ static int mlx5e_open_rq_striding(struct mlx5e_channel *c,
 	int node = cpu_to_node(c->cpu);
 	int err;
 
-	rq->mpw_pages = kvcalloc_node(wqes * MLX5E_MPWQE_PAGES,
-				      sizeof(*rq->mpw_pages), GFP_KERNEL, node);
+	rq->icosq = rq->xsk_pool ? &c->xskicosq : &c->icosq;
+	rq->mpw_pages = NULL;
+	if (!rq->xsk_pool)
+		rq->mpw_pages = kvcalloc_node(wqes * MLX5E_MPWQE_PAGES,
+					      sizeof(*rq->mpw_pages),
+					      GFP_KERNEL, node);
 	rq->mpw_consumed = kvcalloc_node(wqes, sizeof(*rq->mpw_consumed),
 					 GFP_KERNEL, node);
-	if (!rq->mpw_pages || !rq->mpw_consumed) {
+	if ((!rq->xsk_pool && !rq->mpw_pages) || !rq->mpw_consumed) {
 		err = -ENOMEM;
 		goto err_free;
 	}
-	err = mlx5e_open_icosq(c, params, wqes);
+	err = mlx5e_open_icosq(c, rq->icosq, params, wqes);
 	if (err)
 		goto err_free;
 	err = mlx5e_create_umr_mkey(c, wqes * MLX5E_MPWQE_PAGES, &rq->umr_mkey);
 	if (err)
 		goto err_icosq;
 	rq->umr_mkey_be = cpu_to_be32(rq->umr_mkey);
-	rq->icosq = &c->icosq;
 	/* Refill once two WQEs are free, as upstream (its UMR bulk): two
 	 * UMRs of MLX5E_MPWQE_PAGES pages amortise a doorbell and a
 	 * completion, and the device keeps all but two of the ring's WQEs.
@@ -792,7 +803,7 @@ static int mlx5e_open_rq_striding(struct mlx5e_channel *c,
 	return 0;
 
 err_icosq:
-	mlx5e_close_icosq(c);
+	mlx5e_close_icosq(c, rq->icosq);
 err_free:
 	kvfree(rq->mpw_consumed);
 	kvfree(rq->mpw_pages);
@@ -803,7 +814,7 @@ static void mlx5e_close_rq_striding(struct mlx5e_channel *c,
 				    struct mlx5e_rq *rq)
 {
 	/* No UMR runs on the mkey once its SQ is gone. */
-	mlx5e_close_icosq(c);
+	mlx5e_close_icosq(c, rq->icosq);
 	mlx5e_destroy_umr_mkey(c->mdev, rq->umr_mkey);
 	kvfree(rq->mpw_consumed);
 	kvfree(rq->mpw_pages);
@@ -811,15 +822,19 @@ static void mlx5e_close_rq_striding(struct mlx5e_channel *c,
 
 /*
  * An XSK RQ's buffers: one frame of the pool per WQE, the device writing
- * at the frame's data (the pool's headroom before it, in the address).
+ * at the frame's data (the pool's headroom before it, in the address);
+ * striding: one frame per stride, the WQE's address carrying the
+ * headroom.
  */
-static void mlx5e_xsk_rq_layout(struct xsk_buff_pool *pool,
+static void mlx5e_xsk_rq_layout(struct xsk_buff_pool *pool, bool striding,
 				struct mlx5e_rx_buf_layout *l)
 {
 	u32 frame = xsk_pool_get_rx_frame_size(pool);
 
 	*l = (struct mlx5e_rx_buf_layout) {
-		.type = MLX5E_RQ_TYPE_LEGACY,
+		.type = striding ? MLX5E_RQ_TYPE_STRIDING :
+				   MLX5E_RQ_TYPE_LEGACY,
+		.headroom = striding ? xsk_pool_get_headroom(pool) : 0,
 		.stride = xsk_pool_get_chunk_size(pool),
 		.frag_size = frame,
 		.first_frag_size = frame,
@@ -830,8 +845,8 @@ static void mlx5e_xsk_rq_layout(struct xsk_buff_pool *pool,
 
 /*
  * RX CQ, ring, page pool, RQ object (in RST): the channel's RQ, or its
- * XSK RQ (@pool: a legacy RQ on the pool's frames, @params those of
- * mlx5e_xsk_params()).
+ * XSK RQ (@pool: an RQ on the pool's frames, @params those of
+ * mlx5e_xsk_params(), which say which type).
  */
 static int mlx5e_open_rq(struct mlx5e_channel *c,
 			 const struct mlx5e_params *params,
@@ -842,9 +857,9 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	int err;
 
 	rq->xsk_pool = pool;
-	rq->striding = !pool && mlx5e_rq_is_striding(params);
+	rq->striding = mlx5e_rq_is_striding(params);
 	if (pool)
-		mlx5e_xsk_rq_layout(pool, &l);
+		mlx5e_xsk_rq_layout(pool, rq->striding, &l);
 	else
 		mlx5e_rq_layout_any(params, &l);
 	if (rq->striding) {
@@ -891,18 +906,20 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 	rq->state = 0;
 	INIT_WORK(&rq->recover_work, mlx5e_rx_err_cqe_work);
 	if (pool) {
-		rq->xsk_bufs = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq),
+		rq->xsk_bufs = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq) <<
+					     (rq->striding ? MLX5E_MPWQE_LOG_PAGES : 0),
 					     sizeof(*rq->xsk_bufs), GFP_KERNEL,
 					     cpu_to_node(c->cpu));
 		if (!rq->xsk_bufs) {
 			err = -ENOMEM;
 			goto err_wq;
 		}
-	} else if (rq->striding) {
+	}
+	if (rq->striding) {
 		err = mlx5e_open_rq_striding(c, params, rq);
 		if (err)
-			goto err_wq;
-	} else {
+			goto err_bufs;
+	} else if (!pool) {
 		rq->frags = kvcalloc_node(mlx5_wq_cyc_size(&rq->wq) *
 					  rq->num_frags, sizeof(*rq->frags),
 					  GFP_KERNEL, cpu_to_node(c->cpu));
@@ -948,12 +965,12 @@ err_pool:
 	if (!pool)
 		page_pool_destroy(rq->page_pool);
 err_frags:
-	if (pool)
-		kvfree(rq->xsk_bufs);
-	else if (rq->striding)
+	if (rq->striding)
 		mlx5e_close_rq_striding(c, rq);
 	else
 		kvfree(rq->frags);
+err_bufs:
+	kvfree(rq->xsk_bufs);
 err_wq:
 	mlx5_wq_cyc_destroy(c->mdev->device, &rq->wq);
 err_cq:
@@ -986,16 +1003,19 @@ static void mlx5e_close_rq(struct mlx5e_channel *c, struct mlx5e_rq *rq)
 #define MLX5E_XSK_TX_BUDGET	256
 
 /*
- * What the XSK RQ is built from: a legacy RQ (its frames are the pool's,
- * one per WQE), no LRO, no CQE compression (one CQE per frame, read as
- * the frame is handed over).
+ * What the XSK RQ is built from: a striding RQ of a frame per stride
+ * where the regular RQ is striding and the pool's frames can be strides
+ * (mlx5e_xsk_striding()), else a legacy RQ (a frame per WQE); no LRO, no
+ * CQE compression (one CQE per frame, read as the frame is handed over).
  */
 static void mlx5e_xsk_params(const struct mlx5e_params *params,
+			     struct xsk_buff_pool *pool,
 			     struct mlx5e_params *xp)
 {
 	*xp = *params;
-	xp->pflags &= ~(BIT(MLX5E_PFLAG_RX_STRIDING_RQ) |
-			BIT(MLX5E_PFLAG_RX_CQE_COMPRESS));
+	if (!mlx5e_xsk_striding(params, pool))
+		xp->pflags &= ~BIT(MLX5E_PFLAG_RX_STRIDING_RQ);
+	xp->pflags &= ~BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
 	xp->features &= ~NETIF_F_LRO;
 }
 
@@ -1007,7 +1027,7 @@ static int mlx5e_open_xsk(struct mlx5e_channel *c,
 	struct mlx5e_params xp;
 	int err;
 
-	mlx5e_xsk_params(params, &xp);
+	mlx5e_xsk_params(params, pool, &xp);
 	c->xsksq = mlx5e_open_xdpsq(c, &xp, MLX5E_XDPSQ_XSK, pool, &err);
 	if (!c->xsksq)
 		return err;
@@ -1047,7 +1067,10 @@ static void mlx5e_close_xsk(struct mlx5e_channel *c)
  * need_wakeup told the socket as upstream does: set before looking (an
  * empty RQ brings no frame, an empty SQ no completion, to bring NAPI
  * back), cleared once there is work in flight. Without need_wakeup NAPI
- * polls on while the fill ring is dry.
+ * polls on while the fill ring is dry. The striding XSK RQ's refill is
+ * the device's only once its UMRs complete: while they are in flight and
+ * the RQ has fewer free strides than a TX budget, the TX ring waits for
+ * the UMRs' completion, which brings NAPI back.
  */
 static bool mlx5e_xsk_napi_post(struct mlx5e_channel *c)
 {
@@ -1065,6 +1088,8 @@ static bool mlx5e_xsk_napi_post(struct mlx5e_channel *c)
 		xsk_set_rx_need_wakeup(rq->xsk_pool);
 	else
 		xsk_clear_rx_need_wakeup(rq->xsk_pool);
+	if (mlx5e_xsk_rx_short(rq, MLX5E_XSK_TX_BUDGET))
+		return busy;
 
 	if (wakeup && sq->pc == READ_ONCE(sq->cc))
 		xsk_set_tx_need_wakeup(sq->xsk_pool);
@@ -1107,6 +1132,8 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	/* UMRs completed: their WQEs go to the device before RX polls. */
 	if (c->rq.striding)
 		busy |= mlx5e_poll_icosq_cq(&c->icosq, &c->rq);
+	if (xsk && c->xskrq->striding)
+		busy |= mlx5e_poll_icosq_cq(&c->xskicosq, c->xskrq);
 	work = xsk ? mlx5e_poll_rx_cq(c->xskrq, budget) : 0;
 	if (work < budget)
 		work += mlx5e_poll_rx_cq(&c->rq, budget - work);
@@ -1138,6 +1165,8 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	}
 	if (c->rq.striding)
 		mlx5e_cq_arm(&c->icosq.cq);
+	if (xsk && c->xskrq->striding)
+		mlx5e_cq_arm(&c->xskicosq.cq);
 	/* Nor an RQ out of service: its CQ waits for recovery or a reopen. */
 	if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &c->rq.state))
 		mlx5e_cq_arm(&c->rq.cq);

@@ -558,7 +558,8 @@ release:
 /* ---- the XSK RQ (AF_XDP zero copy) ---------------------------------- */
 
 /*
- * A legacy RQ of one data segment per WQE whose buffers are the frames
+ * A legacy RQ of one data segment per WQE (or a striding RQ of a frame
+ * per stride: see the striding RQ below) whose buffers are the frames
  * of an AF_XDP socket's UMEM: xsk_buff_alloc_batch() takes them from the
  * fill ring, already DMA mapped (the pool was mapped when it was
  * attached), each with the UMEM's headroom and XDP_PACKET_HEADROOM
@@ -589,6 +590,9 @@ static u32 mlx5e_xsk_alloc_rx_wqes(struct mlx5e_rq *rq, u16 ix, u16 n)
  *	socket's fill ring and publish them
  * @rq: the XSK RQ
  *
+ * The striding XSK RQ posts the UMRs of its WQEs, published once they
+ * complete (mlx5e_poll_icosq_cq()).
+ *
  * Return: whether the ring is still short (the fill ring ran dry).
  */
 bool mlx5e_xsk_post_rx_wqes(struct mlx5e_rq *rq)
@@ -599,6 +603,8 @@ bool mlx5e_xsk_post_rx_wqes(struct mlx5e_rq *rq)
 
 	if (unlikely(test_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state)))
 		return false;
+	if (rq->striding)
+		return mlx5e_post_rx_mpwqes(rq);
 	while ((u16)(pc - rq->cc) < size) {
 		u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, pc);
 		u16 n = min_t(u16, size - (u16)(pc - rq->cc),
@@ -619,6 +625,31 @@ bool mlx5e_xsk_post_rx_wqes(struct mlx5e_rq *rq)
 		mlx5_wq_cyc_update_db(&rq->wq, pc);
 	}
 	return short_of;
+}
+
+/**
+ * mlx5e_xsk_rx_short() - whether the striding XSK RQ waits for its UMRs
+ *	with fewer strides for the device than @need
+ * @rq: the XSK RQ
+ * @need: strides the caller's frames may take
+ *
+ * The WQEs a refill posted are the device's only once their UMRs
+ * complete (the next NAPI poll after their CQE): until then frames the
+ * port loops back from the channel's own XSK SQ would find no stride.
+ *
+ * Return: true while UMRs are in flight and the published WQEs hold
+ *	fewer than @need free strides; false on a legacy XSK RQ.
+ */
+bool mlx5e_xsk_rx_short(struct mlx5e_rq *rq, u32 need)
+{
+	u32 free;
+
+	if (!rq->striding || rq->umr_pc == rq->pc)
+		return false;
+	free = (u32)(u16)(rq->pc - rq->cc) << rq->log_strides;
+	if (free)
+		free -= rq->mpw_consumed[mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc)];
+	return free < need;
 }
 
 /* XDP_PASS: the frame (and the metadata the program left) copied into a
@@ -653,27 +684,20 @@ static void mlx5e_xsk_rx_count(struct mlx5e_rq *rq, u64_stats_t *verdict,
 	u64_stats_update_end(&rq->stats->syncp);
 }
 
-static void mlx5e_xsk_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
-				    struct mlx5_cqe64 *cqe)
+/*
+ * A frame of @len bytes the device wrote into @xdp's frame, the RQ's no
+ * more: the program's verdict hands it to the socket (XDP_REDIRECT) or
+ * frees it to the pool after a copy (XDP_PASS, XDP_TX) or none.
+ */
+static void mlx5e_xsk_rx_frame(struct mlx5e_rq *rq, struct bpf_prog *prog,
+			       struct mlx5_cqe64 *cqe, struct xdp_buff *xdp,
+			       u32 len)
 {
-	u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, be16_to_cpu(cqe->wqe_counter));
-	struct xdp_buff *xdp = rq->xsk_bufs[ix];
 	struct mlx5e_xdp_buff *mxbuf;
-	u32 len = be32_to_cpu(cqe->byte_cnt);
 	struct xdp_frame *frame;
 	struct sk_buff *skb;
 	u32 act;
 
-	rq->xsk_bufs[ix] = NULL;
-	rq->cc++;
-	if (unlikely(get_cqe_opcode(cqe) != MLX5E_CQE_RESP_SEND)) {
-		mlx5e_rx_err_cqe(rq, cqe);
-		goto free;
-	}
-	if (unlikely(!len || len > rq->wqe_bytes)) {
-		mlx5e_rq_stats_inc(rq, &rq->stats->oversize_pkts_sw_drop);
-		goto free;
-	}
 	xsk_buff_set_size(xdp, len);
 	xsk_buff_dma_sync_for_cpu(xdp);
 	net_prefetch(xdp->data);
@@ -723,6 +747,28 @@ abort:
 		mlx5e_xsk_rx_count(rq, &rq->stats->xdp_drop, len);
 		break;
 	}
+	xsk_buff_free(xdp);
+}
+
+static void mlx5e_xsk_handle_rx_cqe(struct mlx5e_rq *rq, struct bpf_prog *prog,
+				    struct mlx5_cqe64 *cqe)
+{
+	u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, be16_to_cpu(cqe->wqe_counter));
+	struct xdp_buff *xdp = rq->xsk_bufs[ix];
+	u32 len = be32_to_cpu(cqe->byte_cnt);
+
+	rq->xsk_bufs[ix] = NULL;
+	rq->cc++;
+	if (unlikely(get_cqe_opcode(cqe) != MLX5E_CQE_RESP_SEND)) {
+		mlx5e_rx_err_cqe(rq, cqe);
+		goto free;
+	}
+	if (unlikely(!len || len > rq->wqe_bytes)) {
+		mlx5e_rq_stats_inc(rq, &rq->stats->oversize_pkts_sw_drop);
+		goto free;
+	}
+	mlx5e_xsk_rx_frame(rq, prog, cqe, xdp, len);
+	return;
 free:
 	xsk_buff_free(xdp);
 }
@@ -756,6 +802,16 @@ free:
  * never mistaken for success. The CQE's wqe_counter names the WQE; its
  * ring index holds what it means (@cqe_info): how far the RQ's WQEs are
  * mapped, and where the ICOSQ's consumer goes.
+ *
+ * The striding XSK RQ (AF_XDP zero copy, aligned UMEM frames of a page,
+ * mlx5e_xsk_striding()) is the same RQ on frames of the socket's pool
+ * instead of pages: one frame per stride (the stride is the frame), the
+ * UMR's MTT entries the frames' DMA addresses, on a control SQ of its
+ * own (&mlx5e_channel.xskicosq). The frames are @xsk_bufs, per WQE
+ * MLX5E_MPWQE_PAGES of them; the WQE's address carries the pool's
+ * headroom. A frame consumed is the RQ's no more (handed to the socket
+ * or freed to the pool at once); a retired WQE frees to the pool the
+ * frames no CQE named (filler strides).
  */
 
 static struct mlx5e_mpw_page *mlx5e_mpw_pages(struct mlx5e_rq *rq, u16 ix)
@@ -763,11 +819,36 @@ static struct mlx5e_mpw_page *mlx5e_mpw_pages(struct mlx5e_rq *rq, u16 ix)
 	return &rq->mpw_pages[(u32)ix << MLX5E_MPWQE_LOG_PAGES];
 }
 
-static void mlx5e_mpw_release(struct mlx5e_rq *rq, u16 ix, bool napi)
+/* The striding XSK RQ: WQE @ix's frames, one per stride. */
+static struct xdp_buff **mlx5e_xsk_mpw_bufs(struct mlx5e_rq *rq, u16 ix)
 {
-	struct mlx5e_mpw_page *mp = mlx5e_mpw_pages(rq, ix);
+	return &rq->xsk_bufs[(u32)ix << MLX5E_MPWQE_LOG_PAGES];
+}
+
+/* The frames of WQE @ix no CQE took back to the pool. */
+static void mlx5e_xsk_mpw_release(struct mlx5e_rq *rq, u16 ix)
+{
+	struct xdp_buff **bufs = mlx5e_xsk_mpw_bufs(rq, ix);
 	unsigned int i;
 
+	for (i = 0; i < MLX5E_MPWQE_PAGES; i++) {
+		if (bufs[i]) {
+			xsk_buff_free(bufs[i]);
+			bufs[i] = NULL;
+		}
+	}
+}
+
+static void mlx5e_mpw_release(struct mlx5e_rq *rq, u16 ix, bool napi)
+{
+	struct mlx5e_mpw_page *mp;
+	unsigned int i;
+
+	if (rq->xsk_pool) {
+		mlx5e_xsk_mpw_release(rq, ix);
+		return;
+	}
+	mp = mlx5e_mpw_pages(rq, ix);
 	for (i = 0; i < MLX5E_MPWQE_PAGES; i++, mp++) {
 		if (!mp->page)
 			continue;
@@ -824,18 +905,14 @@ static u16 mlx5e_icosq_next_pi(struct mlx5e_icosq *sq, u16 wqebbs)
 }
 
 /*
- * Take the pages of WQE @ix and post the UMR that maps them. A failed
+ * Take the pages of WQE @ix and write their MTT entries. A failed
  * allocation keeps the pages taken so far in the WQE's table (the RQ's
  * drain returns them): the next refill goes on from there, so that a
  * WQE fills even when every few allocations fail.
  */
-static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
+static int mlx5e_mpwqe_fill_pages(struct mlx5e_rq *rq, u16 ix, __be64 *mtt)
 {
 	struct mlx5e_mpw_page *mp = mlx5e_mpw_pages(rq, ix);
-	struct mlx5e_icosq *sq = rq->icosq;
-	u16 pi = mlx5e_icosq_next_pi(sq, MLX5E_UMR_WQEBBS);
-	struct mlx5e_umr_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
-	u32 octw = (u32)ix * (MLX5E_MPWQE_PAGES / 2);
 	unsigned int i;
 
 	for (i = 0; i < MLX5E_MPWQE_PAGES; i++) {
@@ -849,9 +926,47 @@ static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
 			mp[i].page = page;
 			mp[i].frags = 0;
 		}
-		wqe->mtt[i] = cpu_to_be64(page_pool_get_dma_addr(mp[i].page) |
-					  MLX5_EN_WR);
+		mtt[i] = cpu_to_be64(page_pool_get_dma_addr(mp[i].page) |
+				     MLX5_EN_WR);
 	}
+	return 0;
+}
+
+/*
+ * The striding XSK RQ: the frames of WQE @ix from the socket's fill ring,
+ * each a page (aligned mode, mlx5e_xsk_striding()), its MTT entry the
+ * frame's start. As above, the frames taken so far stay when the fill
+ * ring runs dry (they fill the WQE from its first stride on).
+ */
+static int mlx5e_mpwqe_fill_xsk(struct mlx5e_rq *rq, u16 ix, __be64 *mtt)
+{
+	struct xdp_buff **bufs = mlx5e_xsk_mpw_bufs(rq, ix);
+	unsigned int i, n;
+
+	for (i = 0; i < MLX5E_MPWQE_PAGES && bufs[i]; i++)
+		;
+	n = MLX5E_MPWQE_PAGES - i;
+	if (n && xsk_buff_alloc_batch(rq->xsk_pool, &bufs[i], n) < n)
+		return -ENOMEM;
+	for (i = 0; i < MLX5E_MPWQE_PAGES; i++)
+		mtt[i] = cpu_to_be64(xsk_buff_xdp_get_frame_dma(bufs[i]) |
+				     MLX5_EN_WR);
+	return 0;
+}
+
+/* Take the buffers of WQE @ix and post the UMR that maps them. */
+static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
+{
+	struct mlx5e_icosq *sq = rq->icosq;
+	u16 pi = mlx5e_icosq_next_pi(sq, MLX5E_UMR_WQEBBS);
+	struct mlx5e_umr_wqe *wqe = mlx5_wq_cyc_get_wqe(&sq->wq, pi);
+	u32 octw = (u32)ix * (MLX5E_MPWQE_PAGES / 2);
+	int err;
+
+	err = rq->xsk_pool ? mlx5e_mpwqe_fill_xsk(rq, ix, wqe->mtt) :
+			     mlx5e_mpwqe_fill_pages(rq, ix, wqe->mtt);
+	if (unlikely(err))
+		return err;
 	u64_stats_update_begin(&rq->stats->syncp);
 	u64_stats_add(&rq->stats->pages, MLX5E_MPWQE_PAGES);
 	u64_stats_update_end(&rq->stats->syncp);
@@ -923,13 +1038,21 @@ static bool mlx5e_post_rx_mpwqes(struct mlx5e_rq *rq)
 	return short_of;
 }
 
-/* Have recovery reset the RQ (and its ICOSQ), unless it is under way. */
+/*
+ * Have recovery reset the RQ (and its ICOSQ), unless it is under way; an
+ * XSK RQ is rebuilt with the channels instead (reopen_work).
+ */
 static bool mlx5e_rx_request_reset(struct mlx5e_rq *rq)
 {
+	struct mlx5e_priv *priv = rq->ch->priv;
+
 	if (test_and_set_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state))
 		return false;
 	set_bit(MLX5E_RQ_STATE_BAD_CQE, &rq->state);
-	queue_work(rq->ch->priv->wq, &rq->recover_work);
+	if (rq->xsk_pool)
+		queue_delayed_work(priv->wq, &priv->reopen_work, 0);
+	else
+		queue_work(priv->wq, &rq->recover_work);
 	return true;
 }
 
@@ -1263,6 +1386,14 @@ static void mlx5e_handle_rx_cqe_mpwrq(struct mlx5e_rq *rq,
 		mlx5e_rq_stats_inc(rq, &rq->stats->oversize_pkts_sw_drop);
 		goto consumed;
 	}
+	if (rq->xsk_pool) {
+		/* The stride's frame: the socket's or the pool's now. */
+		struct xdp_buff *xdp = mlx5e_xsk_mpw_bufs(rq, ix)[stride];
+
+		mlx5e_xsk_mpw_bufs(rq, ix)[stride] = NULL;
+		mlx5e_xsk_rx_frame(rq, prog, cqe, xdp, len);
+		goto consumed;
+	}
 	offset = stride << rq->log_stride_sz;
 	if (!rq->linear && prog) {
 		bool xdp_consumed;
@@ -1456,7 +1587,7 @@ int mlx5e_poll_rx_cq(struct mlx5e_rq *rq, int budget)
 			mlx5_cqwq_pop(cqwq);
 		}
 		work++;
-		if (rq->xsk_pool) {
+		if (rq->xsk_pool && !rq->striding) {
 			mlx5e_xsk_handle_rx_cqe(rq, prog, cqe);
 			continue;
 		}
@@ -1520,7 +1651,7 @@ void mlx5e_free_rx_descs(struct mlx5e_rq *rq)
 {
 	u16 ix;
 
-	if (rq->xsk_pool) {
+	if (rq->xsk_pool && !rq->striding) {
 		/* Back to the socket's pool, for its fill ring. */
 		while (rq->cc != rq->pc) {
 			u16 ix = mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc);
@@ -1539,8 +1670,8 @@ void mlx5e_free_rx_descs(struct mlx5e_rq *rq)
 			rq->mpw_consumed[mlx5_wq_cyc_ctr2ix(&rq->wq, rq->cc)] = 0;
 			rq->cc++;
 		}
-		/* The pages a failed refill took for the next WQE (none
-		 * left if the ring was full: that WQE was released above).
+		/* The pages (frames) a failed refill took for the next WQE
+		 * (none left if the ring was full: released above).
 		 */
 		mlx5e_mpw_release(rq, mlx5_wq_cyc_ctr2ix(&rq->wq, rq->umr_pc),
 				  false);

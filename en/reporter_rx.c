@@ -103,7 +103,7 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 				    "RQ 0x%x: %s, resetting its ICOSQ\n",
 				    rq->rqn, err == -EIO ? "a UMR failed" :
 				    "UMRs did not complete");
-			err = mlx5e_reset_icosq(c);
+			err = mlx5e_reset_icosq(c, rq->icosq);
 		}
 		if (err) {
 			/* A UMR may still map pages we would return. */

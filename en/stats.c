@@ -86,6 +86,8 @@ static const struct mlx5e_counter_desc mlx5e_xskrq_desc[] = {
 	{ "xsk_xdp_tx_full", offsetof(struct mlx5e_rq_stats, xdp_tx_full) },
 	{ "xsk_xdp_tx_err", offsetof(struct mlx5e_rq_stats, xdp_tx_err) },
 	{ "xsk_oversize_pkts_sw_drop", offsetof(struct mlx5e_rq_stats, oversize_pkts_sw_drop) },
+	{ "xsk_umr_frames", offsetof(struct mlx5e_rq_stats, pages) },
+	{ "xsk_umr_cqe_err", offsetof(struct mlx5e_rq_stats, umr_cqe_err) },
 };
 
 static const struct mlx5e_counter_desc mlx5e_xsktx_desc[] = {

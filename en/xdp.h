@@ -285,5 +285,7 @@ int mlx5e_xsk_validate_params(struct mlx5e_priv *priv,
 			      const struct mlx5e_params *params,
 			      struct netlink_ext_ack *extack);
 int mlx5e_xsk_wakeup(struct net_device *netdev, u32 qid, u32 flags);
+bool mlx5e_xsk_striding(const struct mlx5e_params *params,
+			struct xsk_buff_pool *pool);
 
 #endif /* __MLX5_EN_XDP_H__ */

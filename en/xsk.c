@@ -7,7 +7,8 @@
  * parameters (mlx5e_validate_xsk_param()), DMA mapped for the device, and
  * kept per channel index in the netdev's private area, where channel
  * rebuilds find it. While it is there and an XDP program runs, channel N
- * has an XSK RQ (a legacy RQ on the pool's frames, en_rx.c) and an XSK SQ
+ * has an XSK RQ (an RQ on the pool's frames, en_rx.c: striding, a frame
+ * per stride, where mlx5e_xsk_striding() says so, else legacy) and an XSK SQ
  * (an XDP SQ sending the socket's TX ring, en/xdp.c) beside its regular
  * queues, which keep running; the RQTs that name channel N name its XSK
  * RQ (en/rss.c). Attaching or detaching the pool rebuilds the channels by
@@ -21,6 +22,7 @@
  */
 #include <net/xdp_sock_drv.h>
 
+#include "params.h"
 #include "xdp.h"
 
 /* The smallest UMEM frame: an MTU of 1500 with XDP headroom, as upstream. */
@@ -68,6 +70,39 @@ int mlx5e_validate_xsk_param(u32 chunk_size, u32 headroom, u32 rx_frame_size,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/**
+ * mlx5e_xsk_striding() - whether a pool's XSK RQ is a striding RQ
+ * @params: the channels' parameters
+ * @pool: the pool
+ *
+ * Where the regular RQ is striding and each of the pool's frames can be
+ * a stride the UMR maps with one MTT entry: aligned frames of a page (at
+ * most the largest stride, 8 KiB). Other pools (frames of 2 KiB,
+ * unaligned mode) get the legacy XSK RQ, a frame per WQE.
+ *
+ * So does a ring smaller than the striding RQ's fewest WQEs
+ * (2^MLX5E_MPWQE_LOG_WQES_MIN of MLX5E_MPWQE_PAGES frames: 512 at 4 KiB).
+ * A striding XSK RQ takes the socket's frames a WQE at a time and the
+ * device receives into none of them before the WQE's UMR completes; the
+ * frames of a WQE still filling or mapping are frames the socket lent
+ * and the device cannot use. Against a UMEM of a few ring sizes whose
+ * sender keeps all of it but a batch in flight (the kernel's
+ * xskxceiver, HW_SW_MIN_RING_SIZE: an RX ring of 128, batches of 1 and
+ * 63), that loses frames; the legacy XSK RQ hands each frame to the
+ * device as the refill takes it, and holds no more than the ring.
+ *
+ * Return: true for a striding XSK RQ.
+ */
+bool mlx5e_xsk_striding(const struct mlx5e_params *params,
+			struct xsk_buff_pool *pool)
+{
+	return mlx5e_rq_is_striding(params) && !pool->unaligned &&
+	       xsk_pool_get_chunk_size(pool) == PAGE_SIZE &&
+	       MLX5_MPWQE_LOG_STRIDE_SZ_MAX >= PAGE_SHIFT &&
+	       params->log_rq_size >= MLX5E_MPWQE_LOG_PAGES +
+				      MLX5E_MPWQE_LOG_WQES_MIN;
 }
 
 static int mlx5e_xsk_validate_pool(struct xsk_buff_pool *pool, u16 sw_mtu,

@@ -835,6 +835,104 @@ static struct mlx5_cqe64 *dp_last_rx_cqe(uint32_t cqn)
 }
 
 /*
+ * A striding RQ as the driver's AF_XDP zero-copy RQ uses it: strides of
+ * 4 KiB, each a page of its own (MTT entries of scattered pages, here in
+ * reverse order), the WQE's address past a 256-byte headroom. A frame
+ * lands at its stride plus the headroom, in that stride's page; one
+ * longer than a stride less the headroom takes two strides and goes on
+ * into the next stride's page, as the device writes the WQE's range of
+ * the mkey whatever the pages behind it.
+ */
+static void test_dp_rx_striding_pages(void)
+{
+	static uint8_t frame[4000];
+	struct eth_env e;
+	uint32_t cqn, rqn, txcq, sqn, umr;
+	struct mlx5_cqe64 *c;
+	uint8_t *w, *pg;
+	bool good;
+	int i;
+
+	good = eth_setup(&e, dp_mac);
+	dp_link_up();
+	memset(fh.mem + DP_RXCQ, 0, 64 * 64);
+	memset(fh.mem + DP_TXCQ, 0, 64 * 64);
+	memset(fh.mem + DP_RXPAGES, 0, 16 * 4096);
+	good &= create_cq(&e, DP_RXCQ, 6, e.comp_eq, &cqn) == 0;
+	good &= create_cq(&e, DP_TXCQ, 6, e.comp_eq, &txcq) == 0;
+	good &= create_rq_geom(&e, cqn, true, 3, 12, &rqn) == 0;
+	good &= create_sq(&e, txcq, e.tis, &sqn) == 0;
+	cx_sq_lookup(&core, sqn)->reg_umr = true;
+	good &= modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
+	good &= dp_rx_steering(&e, &rqn, 1);
+	good &= modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0;
+	{
+		size_t len = MLX5_ST_SZ_BYTES(create_mkey_in);
+		void *in = eth_cmd(MLX5_CMD_OP_CREATE_MKEY, len);
+		void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+
+		MLX5_SET(mkc, mkc, free, 1);
+		MLX5_SET(mkc, mkc, umr_en, 1);
+		MLX5_SET(mkc, mkc, lw, 1);
+		MLX5_SET(mkc, mkc, lr, 1);
+		MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+		MLX5_SET(mkc, mkc, pd, e.pd);
+		MLX5_SET64(mkc, mkc, len, 16 * 4096);
+		MLX5_SET(mkc, mkc, translations_octword_size, 8);
+		MLX5_SET(mkc, mkc, log_page_size, 12);
+		good &= eth_exec(len) == 0;
+		umr = OUT(create_mkey_out, mkey_index) << 8;
+	}
+	ok(good, "page strides: striding RQ of 8 x 4 KiB strides, ICOSQ, UMR mkey");
+
+	/* 16 MTT entries: mkey page i -> DP_RXPAGES page 15 - i. */
+	dp_umr(sqn, umr, 0, 0, 0);
+	w = dp_wqebb(0);
+	for (i = 0; i < 16; i++)
+		cx_put_be64(w + 128 + 8 * i,
+			    (DP_RXPAGES + (15 - i) * 4096ull) | 3);
+	dp_sq_ring(e.uar, 4, w);
+	/* One WQE: the mkey's first 8 pages, from the headroom on. */
+	w = fh.mem + Q_BASE + 0x20000;
+	memset(w, 0, 64);
+	dp_dseg(w + 16, 8 * 4096, umr, 256);
+	put_be32(fh.mem + DBR_BASE + 0xc0, 1);
+
+	dp_make_frame(frame, dp_mac, 1500, 1);
+	cx_core_receive(&core, frame, 1500);
+	c = dp_last_rx_cqe(cqn);
+	pg = fh.mem + DP_RXPAGES + 15 * 4096;
+	ok(!memcmp(pg + 256, frame, 1500) && pg[255] == 0 &&
+	   (c->op_own >> 4) == MLX5_CQE_RESP_SEND &&
+	   mpwrq_get_cqe_stride_index(c) == 0 &&
+	   mpwrq_get_cqe_consumed_strides(c) == 1 &&
+	   mpwrq_get_cqe_byte_cnt(c) == 1500,
+	   "1500 bytes: stride 0, one stride, at the headroom of its page");
+	dp_make_frame(frame, dp_mac, 1500, 2);
+	cx_core_receive(&core, frame, 1500);
+	c = dp_last_rx_cqe(cqn);
+	pg = fh.mem + DP_RXPAGES + 14 * 4096;
+	ok(!memcmp(pg + 256, frame, 1500) && pg[255] == 0 &&
+	   mpwrq_get_cqe_stride_index(c) == 1 &&
+	   mpwrq_get_cqe_consumed_strides(c) == 1,
+	   "the next: stride 1, in the page the second MTT entry names");
+	/* 4000 bytes from stride 2's headroom: 3840 in its page, 160 on. */
+	dp_port_mtu(9022);
+	dp_make_frame(frame, dp_mac, 4000, 3);
+	cx_core_receive(&core, frame, 4000);
+	c = dp_last_rx_cqe(cqn);
+	pg = fh.mem + DP_RXPAGES + 13 * 4096;
+	ok(!memcmp(pg + 256, frame, 3840) &&
+	   !memcmp(fh.mem + DP_RXPAGES + 12 * 4096, frame + 3840, 160) &&
+	   mpwrq_get_cqe_stride_index(c) == 2 &&
+	   mpwrq_get_cqe_consumed_strides(c) == 1 &&
+	   mpwrq_get_cqe_byte_cnt(c) == 4000,
+	   "4000 bytes: one stride counted, the bytes past it in the next stride's page");
+	ok(cx_rq_lookup(&core, rqn)->strides == 3 && report_val("umr.entries") == 16,
+	   "page strides: three consumed, 16 UMR entries");
+}
+
+/*
  * The test port's UMR faults and memory protection: a held UMR neither
  * writes its translations nor completes, and an RX WQE used meanwhile is
  * caught (umr.early_use) and, its mkey still free, refused with a
@@ -1840,6 +1938,7 @@ static void test_dp_all(void)
 	test_dp_moderation();
 	test_dp_rx_cyclic();
 	test_dp_rx_striding();
+	test_dp_rx_striding_pages();
 	test_dp_cqe_comp();
 	test_dp_umr_faults();
 	test_dp_async();

@@ -97,8 +97,12 @@ static int create_sq(struct eth_env *e, uint32_t cqn, uint32_t tis,
 	return st;
 }
 
-static int create_rq(struct eth_env *e, uint32_t cqn, bool striding,
-		     uint32_t *rqn)
+/*
+ * An RQ of 8 WQEs (striding: of 2^@log_strides strides of 2^@log_stride_sz
+ * bytes; the extended range below 2^9 strides as 10..15) or a legacy one.
+ */
+static int create_rq_geom(struct eth_env *e, uint32_t cqn, bool striding,
+			  int log_strides, int log_stride_sz, uint32_t *rqn)
 {
 	size_t len = MLX5_ST_SZ_BYTES(create_rq_in) + 8 * 2;
 	void *in = eth_cmd(MLX5_CMD_OP_CREATE_RQ, len);
@@ -115,14 +119,23 @@ static int create_rq(struct eth_env *e, uint32_t cqn, bool striding,
 	MLX5_SET(wq, wq, log_wq_stride, striding ? 6 : 4);
 	MLX5_SET(wq, wq, log_wq_sz, striding ? 3 : 9);	/* 512 B / 8 KiB */
 	if (striding) {
-		MLX5_SET(wq, wq, log_wqe_num_of_strides, 0);	/* 512 */
-		MLX5_SET(wq, wq, log_wqe_stride_size, 0);	/* 64 B */
+		MLX5_SET(wq, wq, log_wqe_num_of_strides,
+			 (log_strides - MLX5_MPWQE_LOG_NUM_STRIDES_BASE) & 0xf);
+		MLX5_SET(wq, wq, log_wqe_stride_size,
+			 log_stride_sz - MLX5_MPWQE_LOG_STRIDE_SZ_BASE);
 	}
 	MLX5_ARRAY_SET64(create_rq_in, in, ctx.wq.pas, 0, Q_BASE + 0x20000);
 	MLX5_ARRAY_SET64(create_rq_in, in, ctx.wq.pas, 1, Q_BASE + 0x21000);
 	st = eth_exec(len);
 	*rqn = OUT(create_rq_out, rqn);
 	return st;
+}
+
+/* Striding: 512 strides of 64 bytes. */
+static int create_rq(struct eth_env *e, uint32_t cqn, bool striding,
+		     uint32_t *rqn)
+{
+	return create_rq_geom(e, cqn, striding, 9, 6, rqn);
 }
 
 static int modify_q(bool sq, uint32_t n, int cur, int next)

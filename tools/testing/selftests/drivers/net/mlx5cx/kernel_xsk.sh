@@ -26,7 +26,10 @@
 # out of that time runs once more, and the VM has a thread per vCPU.
 # Around that: the ZC cases really went through the XSK queues (frames
 # redirected from the XSK RQ, rx_xsk_xdp_redirect, descriptors sent and
-# completed by the XSK SQ, tx_xsk_xmit and tx_xsk_cqes), the frames
+# completed by the XSK SQ, tx_xsk_xmit and tx_xsk_cqes; the XSK RQ
+# striding, rx_striding_rq on, for the cases of aligned 4 KiB frames, the
+# tool's default, on a ring of 512 frames or more, as all but
+# HW_SW_MIN_RING_SIZE's: frames mapped by UMR, rx_xsk_umr_frames), the frames
 # really crossed the model's port (looped back there), and port B got
 # none of them.
 #
@@ -67,6 +70,7 @@ setup() {
 	sysctl -qw "net.ipv6.conf.$a.disable_ipv6=1"
 	ip link set "$b" down
 	ip link set "$a" up
+	ethtool --set-priv-flags "$a" rx_striding_rq on || return 1
 	ethtool -K "$a" loopback on || return 1
 	ip link set "$a" promisc on || return 1
 	wait_for 15 carrier "$a" 1 || return 1
@@ -214,7 +218,7 @@ run_case() {
 
 # A's zero-copy counters, compared across the ZC cases.
 XSK_STATS=(rx_xsk_xdp_redirect rx_xsk_packets rx_xsk_xdp_drop tx_xsk_xmit
-	tx_xsk_cqes rx_xsk_wqe_err tx_xsk_err)
+	tx_xsk_cqes rx_xsk_wqe_err tx_xsk_err rx_xsk_umr_frames rx_xsk_umr_cqe_err)
 
 for m in $MODES; do
 	c0=$(port_counts)
@@ -231,16 +235,20 @@ done
 # frames and redirected to the socket without a copy, descriptors sent
 # from the socket's TX ring and completed, no WQE error on either queue
 # (the cases' invalid descriptors never reach the driver: the AF_XDP core
-# drops them).
+# drops them); the cases of aligned 4 KiB frames ran the striding XSK RQ
+# (its frames mapped by UMR, none in error), the others the legacy one.
 zc_used() {
 	diag "A's XSK counters over -m zc: $(stats_deltas "$x0" "$x1" "${XSK_STATS[@]}")"
 	[ "$(stats_delta rx_xsk_xdp_redirect "$x0" "$x1")" -gt 0 ] &&
 		[ "$(stats_delta tx_xsk_xmit "$x0" "$x1")" -gt 0 ] &&
 		[ "$(stats_delta tx_xsk_cqes "$x0" "$x1")" -gt 0 ] &&
 		[ "$(stats_delta rx_xsk_wqe_err "$x0" "$x1")" = 0 ] &&
-		[ "$(stats_delta tx_xsk_err "$x0" "$x1")" = 0 ]
+		[ "$(stats_delta tx_xsk_err "$x0" "$x1")" = 0 ] &&
+		[ "$(stats_delta rx_xsk_umr_frames "$x0" "$x1")" -gt 0 ] &&
+		[ "$(stats_delta rx_xsk_umr_cqe_err "$x0" "$x1")" = 0 ]
 }
-ZC_USED="ZC: frames redirected from the XSK RQ, sent and completed by the XSK SQ, no WQE error"
+ZC_USED="ZC: frames redirected from the XSK RQ (striding: mapped by UMR),"
+ZC_USED+=" sent and completed by the XSK SQ, no WQE error"
 if [[ " $MODES " == *" zc "* ]]; then
 	ktap_check "$ZC_USED" zc_used
 else

@@ -25,6 +25,11 @@
 # itself (XDP_TX from the XSK RQ): every frame back byte for byte, those
 # counted in rx_xsk_xdp_tx_xmit exactly and never seen by the socket.
 # B works as before.
+# XSK_FWD_RQ picks the XSK RQ of both runs: striding (the default:
+# rx_striding_rq on, UMEM frames of 4 KiB, a frame per stride mapped by
+# UMR), legacy (rx_striding_rq off) or 2k (rx_striding_rq on, frames of
+# 2 KiB: the legacy XSK RQ as the fallback); the run checks that the XSK
+# RQ was of that type (rx_xsk_umr_frames, the model's umr.entries).
 # vm-args: --timeout 1500
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -45,8 +50,14 @@ if ! [[ $COUNT =~ ^[0-9]+$ ]] || [ "$COUNT" -lt 100 ]; then
 	exit 1
 fi
 MODIFY_RQ=0x909
+case ${XSK_FWD_RQ:=striding} in
+striding) STRIDING=on FRAME=4096 ;;
+legacy) STRIDING=off FRAME=4096 ;;
+2k) STRIDING=on FRAME=2048 ;;
+*) echo "Bail out! XSK_FWD_RQ=$XSK_FWD_RQ: striding, legacy or 2k"; exit 1 ;;
+esac
 
-ktap_header 16
+ktap_header 17
 ours_pair_up
 TMP=$(mktemp -d)
 
@@ -63,15 +74,18 @@ rx_ring() {
 
 # B's counters of the XSK queues and of the regular RQ's redirects.
 STATS=(rx_xsk_packets rx_xsk_xdp_redirect tx_xsk_xmit tx_xsk_cqes
-	rx_xsk_wqe_err rx_wqe_err tx_xsk_err rx_xdp_redirect)
+	rx_xsk_wqe_err rx_wqe_err tx_xsk_err rx_xdp_redirect rx_xsk_umr_frames
+	rx_xsk_umr_cqe_err rx_xsk_buff_alloc_err)
 # d NAME: how far B's counter NAME moved over the run.
 d() { stats_delta "$1" "$ST0" "$ST1"; }
 
 start_fwd() {
 	b_ethtool -L "$b" combined 1 || return 1
+	b_ethtool --set-priv-flags "$b" rx_striding_rq "$STRIDING" || return 1
 	RING0=$(rx_ring)
 	ST0=$(ethtool_stats "$b" "$NS")
-	ip netns exec "$NS" "$TMP/xsk_fwd" -e "$b" 0 "$TMP/xsk_fwd.bpf.o" \
+	U0=$(model_get "$bdf_b" umr.entries)
+	ip netns exec "$NS" "$TMP/xsk_fwd" -e -f "$FRAME" "$b" 0 "$TMP/xsk_fwd.bpf.o" \
 		>"$TMP/fwd.out" 2>"$TMP/fwd.err" &
 	FWD=$!
 	if ! wait_for 30 grep -q '^ready' "$TMP/fwd.out"; then
@@ -79,7 +93,8 @@ start_fwd() {
 		return 1
 	fi
 	PROG0=$(ip -n "$NS" -d link show "$b" | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p')
-	diag "xsk_fwd pid $FWD, program id $PROG0, RX ring $RING0"
+	diag "xsk_fwd pid $FWD, program id $PROG0, RX ring $RING0," \
+		"XSK RQ $XSK_FWD_RQ (rx_striding_rq $STRIDING, frames of $FRAME)"
 }
 ktap_check "B: one channel, a zero-copy socket on queue 0 with its program" start_fwd
 
@@ -115,6 +130,7 @@ stop_fwd() {
 	kill -TERM "$FWD" && wait "$FWD"
 	FWD_RC=$?
 	ST1=$(ethtool_stats "$b" "$NS")
+	U1=$(model_get "$bdf_b" umr.entries)
 	sed 's/^/# B: /' "$TMP/fwd.out" "$TMP/fwd.err"
 	[ "$FWD_RC" = 0 ]
 }
@@ -165,6 +181,25 @@ zero_copy() {
 }
 ktap_check "every frame through the XSK RQ and SQ, none copied; the one too long refused" zero_copy
 
+# The striding XSK RQ maps every frame it receives into by a UMR (a
+# WQE's 64 at a time: at least as many as frames came), which the model
+# ran (umr.entries counts the MTT entries of every UMR of B's, the
+# regular RQ's too); the legacy XSK RQ maps none.
+xsk_rq_type() {
+	local f u
+
+	f=$(d rx_xsk_umr_frames) u=$((U1 - U0))
+	diag "XSK RQ $XSK_FWD_RQ: rx_xsk_umr_frames +$f, the model's umr.entries +$u," \
+		"rx_xsk_umr_cqe_err +$(d rx_xsk_umr_cqe_err)"
+	[ "$(d rx_xsk_umr_cqe_err)" = 0 ] || return 1
+	if [ "$XSK_FWD_RQ" = striding ]; then
+		[ "$f" -ge "$(d rx_xsk_packets)" ] && [ "$u" -ge "$f" ]
+	else
+		[ "$f" = 0 ]
+	fi
+}
+ktap_check "the XSK RQ was $XSK_FWD_RQ: its frames mapped by UMR, or none" xsk_rq_type
+
 # The error CQE (one-shot, for the next frame of any RQ of B's: all go to
 # the XSK RQ) is counted once, and the XSK RQ, which has no recovery of
 # its own, is rebuilt with the channels (reopen_work); the run above
@@ -203,7 +238,7 @@ TX_STATS=(rx_xsk_packets rx_xsk_xdp_tx_xmit rx_xsk_xdp_tx_full rx_xsk_xdp_tx_err
 	rx_xsk_xdp_drop rx_xsk_xdp_redirect tx_xsk_xmit tx_xsk_err rx_xdp_tx_xmit
 	rx_xdp_redirect rx_packets tx_xdp_xmit)
 start_fwd_tx() {
-	ip netns exec "$NS" "$TMP/xsk_fwd" "$b" 0 "$TMP/xsk_fwd_tx.bpf.o" \
+	ip netns exec "$NS" "$TMP/xsk_fwd" -f "$FRAME" "$b" 0 "$TMP/xsk_fwd_tx.bpf.o" \
 		>"$TMP/fwd_tx.out" 2>"$TMP/fwd_tx.err" &
 	FWD=$!
 	if ! wait_for 30 grep -q '^ready' "$TMP/fwd_tx.out"; then
