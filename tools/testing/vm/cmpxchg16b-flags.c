@@ -20,27 +20,25 @@
 
 static unsigned __int128 mem __attribute__((aligned(16)));
 
+/* popf ends QEMU's translated block; the add's flags are lazy. */
+#define FLAGS_AFTER(insn, flags, junk, a, d)				\
+	asm volatile("pushq $0x202\n\tpopfq\n\t"			\
+		     "addq %[j], %[j]\n\t"					\
+		     insn " %[m]\n\t"						\
+		     "pushfq\n\tpopq %[f]"					\
+		     : [f] "=r" (flags), [j] "+r" (junk), "+a" (a),	\
+		       "+d" (d), [m] "+m" (mem)				\
+		     : "b" (1ULL), "c" (2ULL) : "cc", "memory")
+
 static uint64_t flags_after(int locked)
 {
 	uint64_t junk = JUNK, a = 0, d = 0, flags;
 
 	mem = 0;
 	if (locked)
-		asm volatile("pushq $0x202\n\tpopfq\n\t"
-			     "addq %[j], %[j]\n\t"
-			     "lock cmpxchg16b %[m]\n\t"
-			     "pushfq\n\tpopq %[f]"
-			     : [f] "=r" (flags), [j] "+r" (junk), "+a" (a),
-			       "+d" (d), [m] "+m" (mem)
-			     : "b" (1ULL), "c" (2ULL) : "cc", "memory");
+		FLAGS_AFTER("lock cmpxchg16b", flags, junk, a, d);
 	else
-		asm volatile("pushq $0x202\n\tpopfq\n\t"
-			     "addq %[j], %[j]\n\t"
-			     "cmpxchg16b %[m]\n\t"
-			     "pushfq\n\tpopq %[f]"
-			     : [f] "=r" (flags), [j] "+r" (junk), "+a" (a),
-			       "+d" (d), [m] "+m" (mem)
-			     : "b" (1ULL), "c" (2ULL) : "cc", "memory");
+		FLAGS_AFTER("cmpxchg16b", flags, junk, a, d);
 	return flags;
 }
 

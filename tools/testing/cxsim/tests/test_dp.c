@@ -810,6 +810,32 @@ static void test_dp_rx_striding(void)
 	}
 }
 
+/*
+ * A free MTT mkey of @pages 4 KiB pages that UMR WQEs may map (umr_en),
+ * its key in *@umr. Return: whether CREATE_MKEY succeeded.
+ */
+static bool dp_umr_mkey(const struct eth_env *e, uint32_t pages, uint32_t *umr)
+{
+	size_t len = MLX5_ST_SZ_BYTES(create_mkey_in);
+	void *in = eth_cmd(MLX5_CMD_OP_CREATE_MKEY, len);
+	void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+
+	MLX5_SET(mkc, mkc, free, 1);
+	MLX5_SET(mkc, mkc, umr_en, 1);
+	MLX5_SET(mkc, mkc, lw, 1);
+	MLX5_SET(mkc, mkc, lr, 1);
+	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+	MLX5_SET(mkc, mkc, pd, e->pd);
+	MLX5_SET64(mkc, mkc, len, (uint64_t)pages * 4096);
+	/* Two 8-byte MTT entries an octword. */
+	MLX5_SET(mkc, mkc, translations_octword_size, pages / 2);
+	MLX5_SET(mkc, mkc, log_page_size, 12);
+	if (eth_exec(len))
+		return false;
+	*umr = OUT(create_mkey_out, mkey_index) << 8;
+	return true;
+}
+
 /* A UMR WQE at ICOSQ counter @pc: 16 MTT entries from @octw * 2 -> @pages. */
 static void dp_umr(uint32_t sqn, uint32_t umr, uint16_t pc, uint16_t octw,
 		   uint64_t pages)
@@ -866,23 +892,7 @@ static void test_dp_rx_striding_pages(void)
 	good &= modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
 	good &= dp_rx_steering(&e, &rqn, 1);
 	good &= modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0;
-	{
-		size_t len = MLX5_ST_SZ_BYTES(create_mkey_in);
-		void *in = eth_cmd(MLX5_CMD_OP_CREATE_MKEY, len);
-		void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
-
-		MLX5_SET(mkc, mkc, free, 1);
-		MLX5_SET(mkc, mkc, umr_en, 1);
-		MLX5_SET(mkc, mkc, lw, 1);
-		MLX5_SET(mkc, mkc, lr, 1);
-		MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
-		MLX5_SET(mkc, mkc, pd, e.pd);
-		MLX5_SET64(mkc, mkc, len, 16 * 4096);
-		MLX5_SET(mkc, mkc, translations_octword_size, 8);
-		MLX5_SET(mkc, mkc, log_page_size, 12);
-		good &= eth_exec(len) == 0;
-		umr = OUT(create_mkey_out, mkey_index) << 8;
-	}
+	good &= dp_umr_mkey(&e, 16, &umr);
 	ok(good, "page strides: striding RQ of 8 x 4 KiB strides, ICOSQ, UMR mkey");
 
 	/* 16 MTT entries: mkey page i -> DP_RXPAGES page 15 - i. */
@@ -963,23 +973,7 @@ static void test_dp_umr_faults(void)
 	good &= modify_q(true, sqn, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY) == 0;
 	good &= dp_rx_steering(&e, &rqn, 1);
 	good &= modify_q(false, rqn, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY) == 0;
-	{
-		size_t len = MLX5_ST_SZ_BYTES(create_mkey_in);
-		void *in = eth_cmd(MLX5_CMD_OP_CREATE_MKEY, len);
-		void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
-
-		MLX5_SET(mkc, mkc, free, 1);
-		MLX5_SET(mkc, mkc, umr_en, 1);
-		MLX5_SET(mkc, mkc, lw, 1);
-		MLX5_SET(mkc, mkc, lr, 1);
-		MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
-		MLX5_SET(mkc, mkc, pd, e.pd);
-		MLX5_SET64(mkc, mkc, len, 32 * 4096);
-		MLX5_SET(mkc, mkc, translations_octword_size, 16);
-		MLX5_SET(mkc, mkc, log_page_size, 12);
-		good &= eth_exec(len) == 0;
-		umr = OUT(create_mkey_out, mkey_index) << 8;
-	}
+	good &= dp_umr_mkey(&e, 32, &umr);
 	ok(good, "UMR faults: striding RQ, ICOSQ, a free UMR mkey of 32 pages");
 
 	/* Held until released: nothing written, no CQE, the SQ stops. */
