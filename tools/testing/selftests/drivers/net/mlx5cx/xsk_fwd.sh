@@ -25,11 +25,13 @@
 # itself (XDP_TX from the XSK RQ): every frame back byte for byte, those
 # counted in rx_xsk_xdp_tx_xmit exactly and never seen by the socket.
 # B works as before.
-# XSK_FWD_RQ picks the XSK RQ of both runs: striding (the default:
+# XSK_FWD_RQ picks the XSK RQ of the first run: striding (the default:
 # rx_striding_rq on, UMEM frames of 4 KiB, a frame per stride mapped by
 # UMR), legacy (rx_striding_rq off) or 2k (rx_striding_rq on, frames of
 # 2 KiB: the legacy XSK RQ as the fallback); the run checks that the XSK
-# RQ was of that type (rx_xsk_umr_frames, the model's umr.entries).
+# RQ was of that type (rx_xsk_umr_frames, the model's umr.entries). After
+# a striding first run, the XDP_TX run takes frames of 2 KiB, so that one
+# test runs both XSK RQ types; else the first run's frames.
 # vm-args: --timeout 1500
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -56,6 +58,8 @@ legacy) STRIDING=off FRAME=4096 ;;
 2k) STRIDING=on FRAME=2048 ;;
 *) echo "Bail out! XSK_FWD_RQ=$XSK_FWD_RQ: striding, legacy or 2k"; exit 1 ;;
 esac
+TX_FRAME=$FRAME
+[ "$XSK_FWD_RQ" != striding ] || TX_FRAME=2048
 
 ktap_header 17
 ours_pair_up
@@ -236,9 +240,9 @@ ktap_check "every descriptor the forwarder sent completed (the refused one too),
 TX_COUNT=${XSK_TX_COUNT:-4000}
 TX_STATS=(rx_xsk_packets rx_xsk_xdp_tx_xmit rx_xsk_xdp_tx_full rx_xsk_xdp_tx_err
 	rx_xsk_xdp_drop rx_xsk_xdp_redirect tx_xsk_xmit tx_xsk_err rx_xdp_tx_xmit
-	rx_xdp_redirect rx_packets tx_xdp_xmit)
+	rx_xdp_redirect rx_packets tx_xdp_xmit rx_xsk_umr_frames)
 start_fwd_tx() {
-	ip netns exec "$NS" "$TMP/xsk_fwd" -f "$FRAME" "$b" 0 "$TMP/xsk_fwd_tx.bpf.o" \
+	ip netns exec "$NS" "$TMP/xsk_fwd" -f "$TX_FRAME" "$b" 0 "$TMP/xsk_fwd_tx.bpf.o" \
 		>"$TMP/fwd_tx.out" 2>"$TMP/fwd_tx.err" &
 	FWD=$!
 	if ! wait_for 30 grep -q '^ready' "$TMP/fwd_tx.out"; then
@@ -247,7 +251,7 @@ start_fwd_tx() {
 	fi
 	ST2=$(ethtool_stats "$b" "$NS")
 }
-ktap_check "B: the forwarder again, its program sending every eighth frame back (XDP_TX)" \
+ktap_check "B: the forwarder again (frames of $TX_FRAME), its program sending every eighth frame back (XDP_TX)" \
 	start_fwd_tx
 
 xsk_xdp_tx() {
@@ -284,7 +288,9 @@ xsk_xdp_tx() {
 		[ "$rx" = "$kept" ] && [ "$t" = "$kept" ] &&
 		[ "$(dt tx_xsk_xmit)" = "$kept" ] && [ "$(dt tx_xsk_err)" = 0 ] &&
 		[ "$(dt rx_xdp_tx_xmit)" = 0 ] && [ "$(dt rx_xdp_redirect)" = 0 ] &&
-		[ "$(dt tx_xdp_xmit)" = 0 ] && [ $((t1 - t0)) -eq "$TX_COUNT" ]
+		[ "$(dt tx_xdp_xmit)" = 0 ] && [ $((t1 - t0)) -eq "$TX_COUNT" ] &&
+		# Frames of 2 KiB: the legacy XSK RQ, no UMR.
+		{ [ "$TX_FRAME" != 2048 ] || [ "$(dt rx_xsk_umr_frames)" = 0 ]; }
 }
 ktap_check "$TX_COUNT frames back byte for byte, every eighth sent by XDP_TX from the XSK RQ: rx_xsk_xdp_tx_xmit exact, those never in the socket, none through the regular RQ" \
 	xsk_xdp_tx
