@@ -497,15 +497,22 @@ static void mlx5e_tx_doorbell_stage(struct mlx5e_txqsq *sq,
 				    u32 num_bytes, bool xmit_more)
 {
 	struct mlx5e_sq_stats *stats = sq->stats;
+	bool open = mlx5e_tx_mpwqe_session_is_open(sq);
 	bool ring;
 
-	if (mlx5e_tx_mpwqe_session_is_open(sq) &&
-	    (int)mlx5e_sq_room(sq) - mlx5e_tx_mpwqe_session_wqebbs(sq) <
-	    sq->stop_room)
-		ctrl = mlx5e_tx_mpwqe_session_complete(sq);
-	if (!netif_txq_maybe_stop(sq->txq, mlx5e_sq_room(sq), sq->stop_room,
-				  sq->wake_room))
-		mlx5e_stats_inc(stats, &stats->stopped, 1);
+	/*
+	 * Above the stop room, counting the open session's WQEBBs, there is
+	 * nothing to close or stop: one look at the ring per SKB.
+	 */
+	if (unlikely((int)mlx5e_sq_room(sq) -
+		     (open ? mlx5e_tx_mpwqe_session_wqebbs(sq) : 0) <
+		     sq->stop_room)) {
+		if (open)
+			ctrl = mlx5e_tx_mpwqe_session_complete(sq);
+		if (!netif_txq_maybe_stop(sq->txq, mlx5e_sq_room(sq),
+					  sq->stop_room, sq->wake_room))
+			mlx5e_stats_inc(stats, &stats->stopped, 1);
+	}
 	ring = __netdev_tx_sent_queue(sq->txq, num_bytes, xmit_more);
 
 	if (ring && mlx5e_tx_mpwqe_session_is_open(sq))
