@@ -72,6 +72,9 @@ int mlx5e_validate_xsk_param(u32 chunk_size, u32 headroom, u32 rx_frame_size,
 	return 0;
 }
 
+/* A page, the striding XSK RQ's frame, is at most the largest stride. */
+#define MLX5E_XSK_PAGE_FITS_STRIDE (PAGE_SHIFT <= MLX5_MPWQE_LOG_STRIDE_SZ_MAX)
+
 /**
  * mlx5e_xsk_striding() - whether a pool's XSK RQ is a striding RQ
  * @params: the channels' parameters
@@ -100,7 +103,7 @@ bool mlx5e_xsk_striding(const struct mlx5e_params *params,
 {
 	return mlx5e_rq_is_striding(params) && !pool->unaligned &&
 	       xsk_pool_get_chunk_size(pool) == PAGE_SIZE &&
-	       MLX5_MPWQE_LOG_STRIDE_SZ_MAX >= PAGE_SHIFT &&
+	       MLX5E_XSK_PAGE_FITS_STRIDE &&
 	       params->log_rq_size >= MLX5E_MPWQE_LOG_PAGES +
 				      MLX5E_MPWQE_LOG_WQES_MIN;
 }
