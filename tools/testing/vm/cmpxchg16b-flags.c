@@ -9,6 +9,7 @@
  *
  * Prints "N of ROUNDS wrong" and exits 1 when N > 0.
  */
+#include <stdalign.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,17 +19,19 @@
 /* Bits the pushed RFLAGS may not have: 3, 5, 15, 22-63 (reserved). */
 #define RESERVED	0xffffffffffc08028ULL
 
-static unsigned __int128 mem __attribute__((aligned(16)));
+static alignas(16) unsigned __int128 mem;
 
 /* popf ends QEMU's translated block; the add's flags are lazy. */
 #define FLAGS_AFTER(insn, flags, junk, a, d)				\
-	asm volatile("pushq $0x202\n\tpopfq\n\t"			\
-		     "addq %[j], %[j]\n\t"					\
-		     insn " %[m]\n\t"						\
-		     "pushfq\n\tpopq %[f]"					\
-		     : [f] "=r" (flags), [j] "+r" (junk), "+a" (a),	\
-		       "+d" (d), [m] "+m" (mem)				\
-		     : "b" (1ULL), "c" (2ULL) : "cc", "memory")
+	({								\
+		asm volatile("pushq $0x202\n\tpopfq\n\t"		\
+			     "addq %[j], %[j]\n\t"				\
+			     insn " %[m]\n\t"					\
+			     "pushfq\n\tpopq %[f]"				\
+			     : [f] "=r" (flags), [j] "+r" (junk),	\
+			       "+a" (a), "+d" (d), [m] "+m" (mem)	\
+			     : "b" (1ULL), "c" (2ULL) : "cc", "memory");	\
+	})
 
 static uint64_t flags_after(int locked)
 {
