@@ -13,7 +13,7 @@ CYCLES=${CYCLES:-$(sized 50 4)}
 # The model's; on real hardware, the card's (README.md).
 FW_VERSION=${FW_VERSION:-16.35.4030}
 
-ktap_header 9
+ktap_header 10
 
 dmesg_mark core
 load_ours
@@ -60,5 +60,22 @@ ktap_check "rmmod leaves no object or page on the device" all_clean
 ktap_check "$CYCLES probe/remove cycles" \
 	probe_cycles "$CYCLES" load_ours "rmmod mlx5_core"
 ktap_check "after $CYCLES cycles: zero objects, zero pages left, no leak report" all_clean
+
+# The tests read the model's report through cxsim_report where it is
+# built: on a quiet device it prints what cxsim.py prints, byte for byte.
+same_report() {
+	local py c
+
+	[ -n "$CXSIM_REPORT" ] || { diag "cxsim_report not built"; return 1; }
+	py=$(python3 -S "$LIB_DIR/cxsim.py" report) && c=$(cxsim report) || return 1
+	diag "$(wc -l <<<"$py") lines from cxsim.py, $(wc -l <<<"$c") from cxsim_report"
+	diff <(echo "$py") <(echo "$c") | head -n 5 | sed 's/^/# /'
+	[ "$py" = "$c" ]
+}
+if [ "$MLX5CX_TESTPORT" = yes ]; then
+	ktap_check "cxsim_report prints the model's report as cxsim.py does" same_report
+else
+	ktap_skip "cxsim_report prints the model's report as cxsim.py does" "$TESTPORT_NEEDED"
+fi
 
 ktap_finish
