@@ -662,6 +662,19 @@ struct mlx5e_icosq {
 };
 
 /**
+ * struct mlx5e_xdp_buff - the xdp_buff of a received frame, with its CQE
+ * @xdp: the frame the program sees (first: the XDP metadata kfuncs find
+ *	the rest from the xdp_md the program passes them)
+ * @cqe: its completion: RSS hash, timestamp, stripped VLAN tag
+ * @rq: the RQ that received it
+ */
+struct mlx5e_xdp_buff {
+	struct xdp_buff xdp;
+	struct mlx5_cqe64 *cqe;
+	struct mlx5e_rq *rq;
+};
+
+/**
  * struct mlx5e_rq - a receive queue, legacy (cyclic) or striding
  * @cc: WQEs consumed (striding: every stride of it)
  * @pc: WQEs posted (striding: their UMR completed)
@@ -711,6 +724,8 @@ struct mlx5e_icosq {
  * @state: MLX5E_RQ_STATE_*
  * @recover_work: recovery after an error CQE
  * @xdp_rxq: what XDP knows of the queue (page_pool memory model)
+ * @mxbuf: the xdp_buff of a linear buffer's frame (mlx5e_xdp_rx()): its
+ *	frame size, @xdp_rxq and @rq set when the RQ opens, the rest per frame
  */
 struct mlx5e_rq {
 	/* dirtied @completion */
@@ -756,6 +771,9 @@ struct mlx5e_rq {
 	struct mlx5e_channel *ch;
 	struct xsk_buff_pool *xsk_pool;
 	struct xdp_buff **xsk_bufs;
+
+	/* dirtied per XDP frame */
+	struct mlx5e_xdp_buff mxbuf;
 
 	/* control path */
 	struct work_struct recover_work;

@@ -945,6 +945,9 @@ static int mlx5e_open_rq(struct mlx5e_channel *c,
 						 rq->page_pool);
 	if (err)
 		goto err_rxq;
+	/* The fixed part of a linear buffer's xdp_buff (mlx5e_xdp_rx()). */
+	rq->mxbuf = (struct mlx5e_xdp_buff){ .rq = rq };
+	xdp_init_buff(&rq->mxbuf.xdp, rq->frag_stride, &rq->xdp_rxq);
 	RCU_INIT_POINTER(rq->xdp_prog, params->xdp_prog);
 	/* XDP_TX's SQ, NAPI's alone: there with a program. */
 	rq->xdpsq = c->rq_xdpsq;

@@ -787,6 +787,9 @@ xdp_abort:
  * @meta: out: bytes of metadata the program left before the frame
  *	(bpf_xdp_adjust_meta()), for skb_metadata_set()
  *
+ * The frame is @rq->mxbuf, whose fixed part mlx5e_open_rq() set: per
+ * frame only its data pointers and CQE.
+ *
  * Return: true when XDP consumed the frame (dropped, sent or redirected;
  * unless taken, the buffer stays in the RQ's WQE, posted again), false
  * for XDP_PASS.
@@ -795,15 +798,12 @@ bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		  struct mlx5_cqe64 *cqe, struct mlx5e_rq_frag *frag,
 		  u32 *headroom, u32 *len, u32 *meta)
 {
-	void *va = page_address(frag->page) + frag->offset;
-	struct mlx5e_xdp_buff mxbuf;
-	struct xdp_buff *xdp = &mxbuf.xdp;
+	struct xdp_buff *xdp = &rq->mxbuf.xdp;
 	u8 nr_frags;
 
-	mxbuf.cqe = cqe;
-	mxbuf.rq = rq;
-	xdp_init_buff(xdp, rq->frag_stride, &rq->xdp_rxq);
-	xdp_prepare_buff(xdp, va, *headroom, *len, true);
+	rq->mxbuf.cqe = cqe;
+	xdp_prepare_buff(xdp, page_address(frag->page) + frag->offset,
+			 *headroom, *len, true);
 	switch (mlx5e_xdp_run(rq, prog, xdp, &nr_frags)) {
 	case MLX5E_XDP_PASS:
 		*headroom = xdp->data - xdp->data_hard_start;

@@ -65,19 +65,6 @@ enum mlx5e_xdp_info_mode {
 };
 
 /**
- * struct mlx5e_xdp_buff - the xdp_buff of a received frame, with its CQE
- * @xdp: the frame the program sees (first: the XDP metadata kfuncs find
- *	the rest from the xdp_md the program passes them)
- * @cqe: its completion: RSS hash, timestamp, stripped VLAN tag
- * @rq: the RQ that received it
- */
-struct mlx5e_xdp_buff {
-	struct xdp_buff xdp;
-	struct mlx5_cqe64 *cqe;
-	struct mlx5e_rq *rq;
-};
-
-/**
  * struct mlx5e_xdp_sg - a multi-buffer frame to post as one SEND WQE
  * @data: the linear part, whose headers are inlined when the SQ asks
  * @dma: its bus address
