@@ -6,6 +6,7 @@
 #define __MLX5_EN_XDP_H__
 
 #include <linux/bpf.h>
+#include <linux/filter.h>
 #include <linux/spinlock.h>
 #include <net/xdp.h>
 
@@ -225,11 +226,8 @@ struct mlx5e_xdpsq {
 };
 
 /* en/xdp.c: the data path */
-bool mlx5e_xdp_rx(struct mlx5e_rq *rq, struct bpf_prog *prog,
-		  struct mlx5_cqe64 *cqe, struct mlx5e_rq_frag *frag,
-		  u32 *headroom, u32 *len, u32 *meta);
-int mlx5e_xdp_run(struct mlx5e_rq *rq, struct bpf_prog *prog,
-		  struct xdp_buff *xdp, u8 *nr_frags);
+int mlx5e_xdp_act(struct mlx5e_rq *rq, struct bpf_prog *prog,
+		  struct xdp_buff *xdp, u32 act);
 void mlx5e_xdp_add_frag(struct xdp_buff *xdp, struct page *page, u32 offset,
 			u32 len);
 struct sk_buff *mlx5e_skb_from_xdp(struct mlx5e_rq *rq, struct xdp_buff *xdp,
@@ -240,6 +238,90 @@ bool mlx5e_xsk_tx(struct mlx5e_xdpsq *sq, int budget);
 bool mlx5e_poll_xdpsq_cq(struct mlx5e_xdpsq *sq);
 int mlx5e_xdp_xmit(struct net_device *netdev, int n,
 		   struct xdp_frame **frames, u32 flags);
+
+/**
+ * mlx5e_xdp_run() - run the RQ's XDP program on a frame and act (NAPI)
+ * @rq: the RQ
+ * @prog: its program (RCU)
+ * @xdp: the frame, one buffer or several (a frags-aware program)
+ * @nr_frags: set to the fragments the frame has once the program ran
+ *
+ * Buffers bpf_xdp_adjust_tail() took off a multi-buffer frame went back
+ * to the page pool whatever the verdict: the caller compares @nr_frags
+ * with the fragments it built. They are counted before the action: a
+ * redirected frame may be freed before this returns.
+ *
+ * XDP_PASS and XDP_DROP, which need nothing more than the verdict, are
+ * taken here, in the RX handler; the other verdicts by mlx5e_xdp_act().
+ *
+ * Return: MLX5E_XDP_PASS (build the SKB from @xdp), MLX5E_XDP_DROP (the
+ * buffers are still the RQ's) or MLX5E_XDP_TAKEN (sent or redirected:
+ * every buffer of @xdp is the frame's owner's now).
+ */
+static __always_inline int mlx5e_xdp_run(struct mlx5e_rq *rq,
+					 struct bpf_prog *prog,
+					 struct xdp_buff *xdp, u8 *nr_frags)
+{
+	u32 act = bpf_prog_run_xdp(prog, xdp);
+
+	*nr_frags = xdp_buff_has_frags(xdp) ?
+		    xdp_get_shared_info_from_buff(xdp)->nr_frags : 0;
+	switch (act) {
+	case XDP_PASS:
+		return MLX5E_XDP_PASS;
+	case XDP_DROP:
+		u64_stats_update_begin(&rq->stats->syncp);
+		u64_stats_inc(&rq->stats->xdp_drop);
+		u64_stats_update_end(&rq->stats->syncp);
+		return MLX5E_XDP_DROP;
+	default:
+		return mlx5e_xdp_act(rq, prog, xdp, act);
+	}
+}
+
+/**
+ * mlx5e_xdp_rx() - run the RQ's XDP program on a linear buffer (NAPI)
+ * @rq: the RQ
+ * @prog: its program (RCU)
+ * @cqe: the frame's completion, for the XDP metadata kfuncs
+ * @frag: the buffer, synced for the CPU
+ * @headroom: in: bytes before the frame; out: after the program
+ * @len: in: the frame's bytes; out: after the program
+ * @meta: out: bytes of metadata the program left before the frame
+ *	(bpf_xdp_adjust_meta()), for skb_metadata_set()
+ *
+ * The frame is @rq->mxbuf, whose fixed part mlx5e_open_rq() set: per
+ * frame only its data pointers and CQE.
+ *
+ * Return: true when XDP consumed the frame (dropped, sent or redirected;
+ * unless taken, the buffer stays in the RQ's WQE, posted again), false
+ * for XDP_PASS.
+ */
+static __always_inline bool mlx5e_xdp_rx(struct mlx5e_rq *rq,
+					 struct bpf_prog *prog,
+					 struct mlx5_cqe64 *cqe,
+					 struct mlx5e_rq_frag *frag,
+					 u32 *headroom, u32 *len, u32 *meta)
+{
+	struct xdp_buff *xdp = &rq->mxbuf.xdp;
+	u8 nr_frags;
+
+	rq->mxbuf.cqe = cqe;
+	xdp_prepare_buff(xdp, page_address(frag->page) + frag->offset,
+			 *headroom, *len, true);
+	switch (mlx5e_xdp_run(rq, prog, xdp, &nr_frags)) {
+	case MLX5E_XDP_PASS:
+		*headroom = xdp->data - xdp->data_hard_start;
+		*len = xdp->data_end - xdp->data;
+		*meta = xdp->data - xdp->data_meta;
+		return false;
+	case MLX5E_XDP_TAKEN:
+		frag->page = NULL; /* the XDP SQ or the frame's owner returns it */
+		return true;
+	default:
+		return true;
+	}
+}
 
 /* en/xdp.c: the control path */
 struct mlx5e_xdpsq *mlx5e_open_xdpsq(struct mlx5e_channel *c,
