@@ -1159,8 +1159,11 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	if (test_bit(MLX5E_SQ_STATE_ENABLED, &c->sq.state))
 		mlx5e_cq_arm(&c->sq.cq);
 	mlx5e_cq_arm(&c->xdpsq->cq);
-	if (c->rq_xdpsq)
-		mlx5e_cq_arm(&c->rq_xdpsq->cq);
+	/*
+	 * Not the XDP_TX SQ's CQ, as upstream: only RX posts on it, so the
+	 * next RX poll reaps its completions, with no interrupt of their
+	 * own. An RQ short of buffers keeps NAPI polling (busy above).
+	 */
 	if (xsk) {
 		mlx5e_cq_arm(&c->xsksq->cq);
 		if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &c->xskrq->state))

@@ -225,9 +225,9 @@ xdp_tx_mpwqe_is() {
 # what B's port delivered, what A's driver got back, what A's port
 # dropped for want of RX buffers).
 tx_measure() {
-	local count=${1:-$FRAMES} db udb rc=0
+	local count=${1:-$FRAMES} db udb sqn cqn rc=0
 
-	T_X='' T_F='' T_E='' T_S='' T_TX='' T_DB='' T_W='' T_WB='' T_M='' T_CQ='' T_POLL='' T_MR='' T_U='' T_OOB=''
+	T_X='' T_F='' T_E='' T_S='' T_TX='' T_DB='' T_W='' T_WB='' T_M='' T_CQ='' T_POLL='' T_MR='' T_U='' T_OOB='' T_ARM=''
 	udp_tap_add "" "$a" ingress || return 1
 	# The counters before and after, from the snapshots they settled at.
 	PAIR_SNAP_MORE=tx_back
@@ -255,8 +255,14 @@ tx_measure() {
 	delta T_MR b.rx.packets
 	delta T_U x.udp
 	delta T_OOB x.rx_out_of_buffer
+	# The XDP_TX SQ (the one whose WQEs grew the most): its CQ's arms.
+	sqn=$(grown_sq)
+	cqn=$(sq_field "${S1[b.sq.$sqn]:-}" cqn)
+	T_ARM=-1
+	[ -z "$sqn" ] ||
+		T_ARM=$(( $(sq_field "${S1[b.cq.$cqn]:-}" arms) - $(sq_field "${S0[b.cq.$cqn]:-}" arms) ))
 	udp_tap_del "" "$a" ingress
-	diag "XDP_TX (xdp_tx_mpwqe $2): B delivered $T_MR; rx_xdp_tx_xmit +$T_X, tx_full +$T_F, tx_err +$T_E, rx_xdp_tx_mpwqe +$T_S$( [ "$T_S" -gt 0 ] && printf ' (%d.%02d frames a session)' $((T_X * 100 / T_S / 100)) $((T_X * 100 / T_S % 100))); B port sent $T_TX in $T_W WQEs ($T_M MPWQEs), $T_WB WQEBBs, $T_DB doorbells, $T_CQ send CQEs over $T_POLL NAPI polls; A's driver received $T_U of the UDP frames back, A's port dropped $T_OOB (rx_out_of_buffer)"
+	diag "XDP_TX (xdp_tx_mpwqe $2): B delivered $T_MR; rx_xdp_tx_xmit +$T_X, tx_full +$T_F, tx_err +$T_E, rx_xdp_tx_mpwqe +$T_S$( [ "$T_S" -gt 0 ] && printf ' (%d.%02d frames a session)' $((T_X * 100 / T_S / 100)) $((T_X * 100 / T_S % 100))); B port sent $T_TX in $T_W WQEs ($T_M MPWQEs), $T_WB WQEBBs, $T_DB doorbells, $T_CQ send CQEs over $T_POLL NAPI polls (SQ $sqn, CQ $cqn armed $T_ARM times); A's driver received $T_U of the UDP frames back, A's port dropped $T_OOB (rx_out_of_buffer)"
 }
 # Every frame delivered was posted back (or counted full), every one
 # posted came back to A's driver or was counted by A's port as dropped
@@ -264,12 +270,13 @@ tx_measure() {
 # at the wire's speed, faster than A's TCG guest refills its RQ: as on
 # hardware), most of them reached A, one doorbell per NAPI poll at most,
 # and one completion per doorbell at most (only the last WQE before it
-# asks for one; B's stack sends nothing meanwhile).
+# asks for one; B's stack sends nothing meanwhile), its CQ never armed:
+# the next RX poll reaps it, with no interrupt of its own (as upstream).
 tx_delivers() {
 	[ "$T_X" -gt 0 ] && [ "$T_E" -eq 0 ] && [ $((T_X + T_F)) -eq "$T_MR" ] &&
 		[ "$T_TX" -ge "$T_X" ] && [ $((T_U + T_OOB)) -eq "$T_X" ] &&
 		[ $((2 * T_U)) -gt "$T_X" ] && [ "$T_DB" -le "$T_POLL" ] &&
-		[ "$T_CQ" -gt 0 ] && [ "$T_CQ" -le "$T_DB" ]
+		[ "$T_CQ" -gt 0 ] && [ "$T_CQ" -le "$T_DB" ] && [ "$T_ARM" -eq 0 ]
 }
 xdp_tx() {
 	local rc
@@ -284,7 +291,7 @@ xdp_tx() {
 	[ $rc -eq 0 ] && [ "$T_S" -gt 0 ] && [ "$T_X" -gt "$T_S" ] &&
 		[ "$T_M" -ge "$T_S" ] && [ "$T_WB" -lt "$T_X" ]
 }
-ktap_check "XDP_TX, xdp_tx_mpwqe on (default): every frame posted reaches A in MPWQE sessions of several frames, fewer WQEBBs than frames, one doorbell per NAPI poll and one CQE per doorbell at most" xdp_tx
+ktap_check "XDP_TX, xdp_tx_mpwqe on (default): every frame posted reaches A in MPWQE sessions of several frames, fewer WQEBBs than frames, one doorbell per NAPI poll and one CQE per doorbell at most, its CQ never armed" xdp_tx
 
 xdp_tx_send() {
 	local rc c0 c
@@ -305,7 +312,7 @@ xdp_tx_send() {
 	[ $rc -eq 0 ] && [ "$T_S" -eq 0 ] && [ "$T_M" -eq 0 ] &&
 		[ "$T_W" -ge "$T_X" ] && [ "$T_WB" -ge "$T_X" ]
 }
-ktap_check "XDP_TX, xdp_tx_mpwqe off (switched in place, no SQ recreated): one WQE and one WQEBB per frame, one CQE per doorbell at most, every frame reaches A" xdp_tx_send
+ktap_check "XDP_TX, xdp_tx_mpwqe off (switched in place, no SQ recreated): one WQE and one WQEBB per frame, one CQE per doorbell at most, its CQ never armed, every frame reaches A" xdp_tx_send
 
 # Inline frames in XDP_TX's MPWQE sessions (struct mlx5e_xdpsq
 # @mpwqe_inline): UDP datagrams of 18 to 120 random bytes (frames of 60 to
