@@ -85,8 +85,11 @@ enum mlx5e_traffic_type {
 
 /**
  * enum mlx5e_priv_flag - private flags (ethtool --show-priv-flags)
- * @MLX5E_PFLAG_RX_CQE_MODERATION_EQE: rx_cqe_moder, upstream's name for
- *	RX moderation restarted by CQEs; accepted and kept, no effect here
+ * @MLX5E_PFLAG_RX_CQE_BASED_MODER: rx_cqe_moder, the RX CQs' moderation
+ *	period starts at the first CQE after an arm rather than at the CQ's
+ *	last event (needs cq_period_start_from_cqe)
+ * @MLX5E_PFLAG_TX_CQE_BASED_MODER: tx_cqe_moder, the same for the SQs' CQs
+ *	(not the control SQs', whose UMR completions refill the RQs)
  * @MLX5E_PFLAG_SKB_TX_MPWQE: pack small SKBs into Enhanced Multi-Packet
  *	send WQEs (needs enhanced_multi_pkt_send_wqe)
  * @MLX5E_PFLAG_RX_STRIDING_RQ: receive into a striding RQ (needs
@@ -99,7 +102,8 @@ enum mlx5e_traffic_type {
  * @MLX5E_NUM_PFLAGS: number of flags
  */
 enum mlx5e_priv_flag {
-	MLX5E_PFLAG_RX_CQE_MODERATION_EQE,
+	MLX5E_PFLAG_RX_CQE_BASED_MODER,
+	MLX5E_PFLAG_TX_CQE_BASED_MODER,
 	MLX5E_PFLAG_SKB_TX_MPWQE,
 	MLX5E_PFLAG_RX_STRIDING_RQ,
 	MLX5E_PFLAG_XDP_TX_MPWQE,

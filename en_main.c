@@ -143,8 +143,13 @@ static void mlx5e_dim_init(struct mlx5e_channel *c,
 	c->tx_dim_on = params->tx_dim_enabled;
 	INIT_WORK(&c->rx_dim.work, mlx5e_rx_dim_work);
 	INIT_WORK(&c->tx_dim.work, mlx5e_tx_dim_work);
-	c->rx_dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
-	c->tx_dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+	/* net_dim's profiles for the period mode the CQs were made with. */
+	c->rx_dim.mode = mlx5e_cqe_based_moder(params, true) ?
+			 DIM_CQ_PERIOD_MODE_START_FROM_CQE :
+			 DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+	c->tx_dim.mode = mlx5e_cqe_based_moder(params, false) ?
+			 DIM_CQ_PERIOD_MODE_START_FROM_CQE :
+			 DIM_CQ_PERIOD_MODE_START_FROM_EQE;
 }
 
 /**
@@ -663,9 +668,16 @@ static int mlx5e_open_icosq(struct mlx5e_channel *c, struct mlx5e_icosq *sq,
 {
 	u8 log_sz = max_t(u8, order_base_2((rq_wqes + 1) * MLX5E_UMR_WQEBBS - 1),
 			  MLX5E_LOG_SQ_SIZE_MIN);
+	struct mlx5e_params cq_params = *params;
 	int err;
 
-	err = mlx5e_create_cq(c, &sq->cq, params, false, log_sz);
+	/*
+	 * Its completions refill the RQ: the period starts at the CQ's last
+	 * event whatever tx_cqe_moder says, or a UMR completion after a
+	 * quiet spell would wait a whole period while the RQ runs dry.
+	 */
+	cq_params.pflags &= ~BIT(MLX5E_PFLAG_TX_CQE_BASED_MODER);
+	err = mlx5e_create_cq(c, &sq->cq, &cq_params, false, log_sz);
 	if (err)
 		return err;
 	err = mlx5_wq_cyc_create(c->mdev->device, log_sz,

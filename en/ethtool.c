@@ -17,11 +17,10 @@
 #include "stats.h"
 #include "xdp.h"
 
-/* Private flags, in enum mlx5e_priv_flag order; issues adding queue modes
- * (MPWQE, striding RQ) append here.
- */
+/* Private flags, in enum mlx5e_priv_flag order, by upstream's names. */
 static const char mlx5e_priv_flags[MLX5E_NUM_PFLAGS][ETH_GSTRING_LEN] = {
 	"rx_cqe_moder",
+	"tx_cqe_moder",
 	"skb_tx_mpwqe",
 	"rx_striding_rq",
 	"xdp_tx_mpwqe",
@@ -174,13 +173,17 @@ static int mlx5e_get_coalesce(struct net_device *netdev,
 	coal->tx_max_coalesced_frames = priv->params.tx_cq_frames;
 	coal->use_adaptive_rx_coalesce = priv->params.rx_dim_enabled;
 	coal->use_adaptive_tx_coalesce = priv->params.tx_dim_enabled;
+	kcoal->use_cqe_mode_rx = mlx5e_cqe_based_moder(&priv->params, true);
+	kcoal->use_cqe_mode_tx = mlx5e_cqe_based_moder(&priv->params, false);
 	mutex_unlock(&priv->state_lock);
 	return 0;
 }
 
 /*
  * A change of the static values is made in place (MODIFY_CQ on each CQ
- * whose DIM is off); turning DIM on or off builds new channels.
+ * whose DIM is off); turning DIM on or off, or the period mode
+ * (cqe-mode-rx/tx, the private flags rx_cqe_moder and tx_cqe_moder),
+ * builds new channels.
  */
 static int mlx5e_set_coalesce(struct net_device *netdev,
 			      struct ethtool_coalesce *coal,
@@ -207,8 +210,19 @@ static int mlx5e_set_coalesce(struct net_device *netdev,
 				       MLX5E_MAX_COAL_FRAMES);
 		return -ERANGE;
 	}
+	if ((kcoal->use_cqe_mode_rx || kcoal->use_cqe_mode_tx) &&
+	    !MLX5_CAP_GEN(priv->mdev, cq_period_start_from_cqe)) {
+		NL_SET_ERR_MSG_MOD(extack, MLX5E_CQE_MODER_UNSUPPORTED_MSG);
+		return -EOPNOTSUPP;
+	}
 	mutex_lock(&priv->state_lock);
 	params = priv->params;
+	params.pflags &= ~(BIT(MLX5E_PFLAG_RX_CQE_BASED_MODER) |
+			   BIT(MLX5E_PFLAG_TX_CQE_BASED_MODER));
+	if (kcoal->use_cqe_mode_rx)
+		params.pflags |= BIT(MLX5E_PFLAG_RX_CQE_BASED_MODER);
+	if (kcoal->use_cqe_mode_tx)
+		params.pflags |= BIT(MLX5E_PFLAG_TX_CQE_BASED_MODER);
 	params.rx_cq_usecs = coal->rx_coalesce_usecs;
 	params.rx_cq_frames = coal->rx_max_coalesced_frames;
 	params.tx_cq_usecs = coal->tx_coalesce_usecs;
@@ -218,7 +232,8 @@ static int mlx5e_set_coalesce(struct net_device *netdev,
 	if (!test_bit(MLX5E_STATE_OPENED, &priv->state)) {
 		priv->params = params;
 	} else if (params.rx_dim_enabled != priv->params.rx_dim_enabled ||
-		   params.tx_dim_enabled != priv->params.tx_dim_enabled) {
+		   params.tx_dim_enabled != priv->params.tx_dim_enabled ||
+		   params.pflags != priv->params.pflags) {
 		err = mlx5e_safe_switch_params(priv, &params, extack);
 	} else {
 		err = mlx5e_channels_set_moderation(priv, &params);
@@ -264,17 +279,19 @@ static void mlx5e_set_xdp_tx_mpwqe(struct mlx5e_priv *priv, bool on)
 }
 
 /* A flag that changes the queues (skb_tx_mpwqe, rx_striding_rq,
- * rx_cqe_compress) reopens the channels through mlx5e_safe_switch_params():
- * the new queues take it from their first packet, the old ones complete
- * what they hold. rx_cqe_compress is refused while RX timestamps are on.
- * xdp_tx_mpwqe switches the XDP SQs in place.
+ * rx_cqe_compress, rx_cqe_moder, tx_cqe_moder) reopens the channels through
+ * mlx5e_safe_switch_params(): the new queues take it from their first
+ * packet, the old ones complete what they hold. rx_cqe_compress is refused
+ * while RX timestamps are on. xdp_tx_mpwqe switches the XDP SQs in place.
  */
 static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
 {
 	struct mlx5e_priv *priv = netdev_priv(netdev);
+	const u32 cqe_moder = BIT(MLX5E_PFLAG_RX_CQE_BASED_MODER) |
+			      BIT(MLX5E_PFLAG_TX_CQE_BASED_MODER);
 	const u32 reopen = BIT(MLX5E_PFLAG_SKB_TX_MPWQE) |
 			   BIT(MLX5E_PFLAG_RX_STRIDING_RQ) |
-			   BIT(MLX5E_PFLAG_RX_CQE_COMPRESS);
+			   BIT(MLX5E_PFLAG_RX_CQE_COMPRESS) | cqe_moder;
 	const u32 xdp_mpwqe = BIT(MLX5E_PFLAG_XDP_TX_MPWQE);
 	struct mlx5e_params params;
 	u32 changed;
@@ -292,7 +309,11 @@ static int mlx5e_set_priv_flags(struct net_device *netdev, u32 flags)
 		netdev_err(netdev, "%s\n", MLX5E_XDP_MPWQE_UNSUPPORTED_MSG);
 		err = -EOPNOTSUPP;
 	} else if (changed & reopen) {
-		if ((flags & BIT(MLX5E_PFLAG_SKB_TX_MPWQE)) &&
+		if ((changed & flags & cqe_moder) &&
+		    !MLX5_CAP_GEN(priv->mdev, cq_period_start_from_cqe)) {
+			netdev_err(netdev, "%s\n", MLX5E_CQE_MODER_UNSUPPORTED_MSG);
+			err = -EOPNOTSUPP;
+		} else if ((flags & BIT(MLX5E_PFLAG_SKB_TX_MPWQE)) &&
 		    !MLX5_CAP_ETH(priv->mdev, enhanced_multi_pkt_send_wqe)) {
 			netdev_err(netdev, "%s\n", MLX5E_MPWQE_UNSUPPORTED_MSG);
 			err = -EOPNOTSUPP;
@@ -867,7 +888,8 @@ const struct ethtool_ops mlx5e_ethtool_ops = {
 	.rxfh_max_num_contexts	= MLX5E_RSS_MAX_CTX,
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_MAX_FRAMES |
-				     ETHTOOL_COALESCE_USE_ADAPTIVE,
+				     ETHTOOL_COALESCE_USE_ADAPTIVE |
+				     ETHTOOL_COALESCE_USE_CQE,
 	.get_drvinfo		= mlx5e_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= mlx5e_get_link_ksettings,

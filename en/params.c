@@ -448,6 +448,20 @@ u8 mlx5e_tx_cq_log_size(const struct mlx5e_params *params)
 }
 
 /**
+ * mlx5e_cqe_based_moder() - whether a CQ's moderation period starts at a CQE
+ * @params: the parameters (rx_cqe_moder, tx_cqe_moder)
+ * @rx: the CQ of an RQ, else of an SQ
+ *
+ * Return: true where the period starts at the first CQE after the CQ is
+ * armed, false where it starts at the CQ's last event (the PRM's default).
+ */
+bool mlx5e_cqe_based_moder(const struct mlx5e_params *params, bool rx)
+{
+	return params->pflags & BIT(rx ? MLX5E_PFLAG_RX_CQE_BASED_MODER :
+				       MLX5E_PFLAG_TX_CQE_BASED_MODER);
+}
+
+/**
  * mlx5e_build_cq_ctx() - the parameter-given fields of a CQ context
  * @params: the parameters
  * @rx: the CQ of an RQ, else of an SQ
@@ -463,6 +477,9 @@ void mlx5e_build_cq_ctx(const struct mlx5e_params *params, bool rx,
 					   params->tx_cq_usecs);
 	MLX5_SET(cqc, cqc, cq_max_count, rx ? params->rx_cq_frames :
 					      params->tx_cq_frames);
+	if (mlx5e_cqe_based_moder(params, rx))
+		MLX5_SET(cqc, cqc, cq_period_mode,
+			 MLX5_CQ_PERIOD_MODE_START_FROM_CQE);
 	if (rx && (params->pflags & BIT(MLX5E_PFLAG_RX_CQE_COMPRESS))) {
 		/* Basic layout; the checksum, and the stride index if striding. */
 		MLX5_SET(cqc, cqc, cqe_comp_en, 1);

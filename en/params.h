@@ -17,6 +17,8 @@
 	"rx_striding_rq: the device has no striding RQ with UMR"
 
 /* Why rx_cqe_compress cannot be set. */
+#define MLX5E_CQE_MODER_UNSUPPORTED_MSG \
+	"CQE-based moderation: the device has no cq_period_start_from_cqe"
 #define MLX5E_CQE_COMPRESS_UNSUPPORTED_MSG \
 	"rx_cqe_compress: the device has no CQE compression"
 #define MLX5E_CQE_COMPRESS_TSTAMP_MSG \
@@ -68,6 +70,7 @@ int mlx5e_params_validate(struct mlx5_core_dev *mdev,
 
 void mlx5e_build_sq_ctx(const struct mlx5e_params *params, void *sqc);
 void mlx5e_build_rq_ctx(const struct mlx5e_params *params, void *rqc);
+bool mlx5e_cqe_based_moder(const struct mlx5e_params *params, bool rx);
 void mlx5e_build_cq_ctx(const struct mlx5e_params *params, bool rx,
 			u8 log_size, void *cqc);
 u8 mlx5e_tx_cq_log_size(const struct mlx5e_params *params);
