@@ -137,8 +137,9 @@ static void mlx5e_udp_gso_handle_tx_skb(struct sk_buff *skb)
 				  sizeof(struct udphdr));
 }
 
-static void mlx5e_sq_xmit_prepare(struct mlx5e_txqsq *sq, struct sk_buff *skb,
-				  struct mlx5e_tx_attr *attr)
+static __always_inline void mlx5e_sq_xmit_prepare(struct mlx5e_txqsq *sq,
+						  struct sk_buff *skb,
+						  struct mlx5e_tx_attr *attr)
 {
 	if (skb_is_gso(skb)) {
 		u16 ihs = mlx5e_tx_gso_ihs(skb);
@@ -341,8 +342,9 @@ static bool mlx5e_tx_map_fails(u32 len)
 #endif
 
 /* Map a linear TX buffer: 0, or -ENOMEM and nothing mapped. */
-static int mlx5e_tx_map_single(struct mlx5e_txqsq *sq, void *ptr, u32 len,
-			       dma_addr_t *addr)
+static __always_inline int mlx5e_tx_map_single(struct mlx5e_txqsq *sq,
+					       void *ptr, u32 len,
+					       dma_addr_t *addr)
 {
 	if (mlx5e_tx_map_fails(len))
 		return -ENOMEM;
