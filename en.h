@@ -150,6 +150,20 @@ struct mlx5e_params {
 };
 
 /**
+ * mlx5e_stats_add() - add to one of our counters
+ * @syncp: the counter's sync (the caller is its one writer)
+ * @c: the counter
+ * @v: what to add
+ */
+static inline void mlx5e_stats_add(struct u64_stats_sync *syncp,
+				   u64_stats_t *c, u64 v)
+{
+	u64_stats_update_begin(syncp);
+	u64_stats_add(c, v);
+	u64_stats_update_end(syncp);
+}
+
+/**
  * struct mlx5e_sq_stats - SQ counters written by ndo_start_xmit
  * @syncp: for 64-bit readers on 32-bit hosts
  * @packets: packets posted (TSO segments counted by their GSO segments)

@@ -1188,9 +1188,7 @@ static int mlx5e_napi_poll(struct napi_struct *napi, int budget)
 	/* Nor an RQ out of service: its CQ waits for recovery or a reopen. */
 	if (!test_bit(MLX5E_RQ_STATE_RECOVERING, &c->rq.state))
 		mlx5e_cq_arm(&c->rq.cq);
-	u64_stats_update_begin(&c->stats->syncp);
-	u64_stats_inc(&c->stats->arm);
-	u64_stats_update_end(&c->stats->syncp);
+	mlx5e_stats_add(&c->stats->syncp, &c->stats->arm, 1);
 	return work;
 }
 
@@ -1964,9 +1962,8 @@ static void mlx5e_tx_timeout_work(struct work_struct *work)
 		netdev_err(netdev,
 			   "TX queue %u stalled: SQ 0x%x cc %u pc %u, %d EQEs recovered on vector %u\n",
 			   i, sq->sqn, sq->cc, sq->pc, n, c->vector);
-		u64_stats_update_begin(&sq->cq_stats->syncp);
-		u64_stats_inc(&sq->cq_stats->timeout);
-		u64_stats_update_end(&sq->cq_stats->syncp);
+		mlx5e_stats_add(&sq->cq_stats->syncp, &sq->cq_stats->timeout,
+				1);
 		mlx5e_channel_kick(c);
 	}
 unlock:

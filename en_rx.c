@@ -49,9 +49,7 @@ static struct mlx5e_rq_frag *mlx5e_rq_frags(struct mlx5e_rq *rq, u16 ix)
 
 static void mlx5e_rq_stats_inc(struct mlx5e_rq *rq, u64_stats_t *c)
 {
-	u64_stats_update_begin(&rq->stats->syncp);
-	u64_stats_inc(c);
-	u64_stats_update_end(&rq->stats->syncp);
+	mlx5e_stats_add(&rq->stats->syncp, c, 1);
 }
 
 /*
@@ -967,9 +965,8 @@ static int mlx5e_alloc_mpwqe(struct mlx5e_rq *rq, u16 ix)
 			     mlx5e_mpwqe_fill_pages(rq, ix, wqe->mtt);
 	if (unlikely(err))
 		return err;
-	u64_stats_update_begin(&rq->stats->syncp);
-	u64_stats_add(&rq->stats->pages, MLX5E_MPWQE_PAGES);
-	u64_stats_update_end(&rq->stats->syncp);
+	mlx5e_stats_add(&rq->stats->syncp, &rq->stats->pages,
+			MLX5E_MPWQE_PAGES);
 
 	/* No completion asked: mlx5e_icosq_ring() asks on the last WQE. */
 	memset(wqe, 0, offsetof(struct mlx5e_umr_wqe, mtt));

@@ -75,13 +75,6 @@ struct mlx5e_tx_wqe_attr {
 	u16 num_wqebbs;
 };
 
-static void mlx5e_stats_inc(struct mlx5e_sq_stats *s, u64_stats_t *c, u64 v)
-{
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_add(c, v);
-	u64_stats_update_end(&s->syncp);
-}
-
 /* Header bytes the SQ's minimum inline mode requires in the eseg. */
 static u16 mlx5e_min_inline_len(struct mlx5e_txqsq *sq, struct sk_buff *skb)
 {
@@ -280,15 +273,16 @@ static void mlx5e_txwqe_build_eseg(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 					 MLX5E_ETH_WQE_L4_INNER_CSUM;
 			if (sq->swp)
 				mlx5e_txwqe_build_eseg_swp(skb, attr, eseg);
-			mlx5e_stats_inc(sq->stats,
+			mlx5e_stats_add(&sq->stats->syncp,
 					&sq->stats->csum_partial_inner, 1);
 		} else {
 			eseg->cs_flags = MLX5E_ETH_WQE_L3_CSUM |
 					 MLX5E_ETH_WQE_L4_CSUM;
-			mlx5e_stats_inc(sq->stats, &sq->stats->csum_partial, 1);
+			mlx5e_stats_add(&sq->stats->syncp,
+					&sq->stats->csum_partial, 1);
 		}
 	} else {
-		mlx5e_stats_inc(sq->stats, &sq->stats->csum_none, 1);
+		mlx5e_stats_add(&sq->stats->syncp, &sq->stats->csum_none, 1);
 	}
 	eseg->mss = cpu_to_be16(attr->mss);
 
@@ -449,7 +443,7 @@ static void mlx5e_tx_mpwqe_session_start(struct mlx5e_txqsq *sq,
 					 const struct mlx5e_wqe_eth_seg *eseg)
 {
 	mlx5e_mpwqe_open(&sq->mpwqe, &sq->wq, sq->pc, sq->max_mpw_ds, eseg);
-	mlx5e_stats_inc(sq->stats, &sq->stats->mpwqe_blks, 1);
+	mlx5e_stats_add(&sq->stats->syncp, &sq->stats->mpwqe_blks, 1);
 }
 
 /* Post the open session: one WQE info owns all of its SKBs and mappings. */
@@ -513,7 +507,7 @@ static void mlx5e_tx_doorbell_stage(struct mlx5e_txqsq *sq,
 			ctrl = mlx5e_tx_mpwqe_session_complete(sq);
 		if (!netif_txq_maybe_stop(sq->txq, mlx5e_sq_room(sq),
 					  sq->stop_room, sq->wake_room))
-			mlx5e_stats_inc(stats, &stats->stopped, 1);
+			mlx5e_stats_add(&stats->syncp, &stats->stopped, 1);
 	}
 	ring = __netdev_tx_sent_queue(sq->txq, num_bytes, xmit_more);
 
@@ -592,7 +586,7 @@ static void mlx5e_tx_flush(struct mlx5e_txqsq *sq, bool xmit_more)
 static void mlx5e_tx_drop(struct mlx5e_txqsq *sq, struct sk_buff *skb,
 			  bool xmit_more)
 {
-	mlx5e_stats_inc(sq->stats, &sq->stats->dropped, 1);
+	mlx5e_stats_add(&sq->stats->syncp, &sq->stats->dropped, 1);
 	dev_kfree_skb_any(skb);
 	mlx5e_tx_flush(sq, xmit_more);
 }
@@ -928,9 +922,7 @@ static bool __mlx5e_poll_tx_cq(struct mlx5e_txqsq *sq, int napi_budget)
 					sq->wake_room,
 					test_bit(MLX5E_SQ_STATE_RECOVERING,
 						 &sq->state))) {
-		u64_stats_update_begin(&stats->syncp);
-		u64_stats_inc(&stats->wake);
-		u64_stats_update_end(&stats->syncp);
+		mlx5e_stats_add(&stats->syncp, &stats->wake, 1);
 	}
 	return n == MLX5E_TX_CQ_POLL_BUDGET;
 }

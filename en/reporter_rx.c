@@ -129,9 +129,7 @@ static int mlx5e_rx_recover_rq(struct mlx5e_rq *rq)
 					    MLX5_RQC_STATE_RDY);
 	}
 	if (!err) {
-		u64_stats_update_begin(&rq->stats->syncp);
-		u64_stats_inc(&rq->stats->recover);
-		u64_stats_update_end(&rq->stats->syncp);
+		mlx5e_stats_add(&rq->stats->syncp, &rq->stats->recover, 1);
 		clear_bit(MLX5E_RQ_STATE_RECOVERING, &rq->state);
 	}
 	napi_enable(&c->napi);

@@ -150,9 +150,7 @@ static int mlx5e_tx_recover_sq(struct mlx5e_txqsq *sq)
 	if (err)
 		return err;
 
-	u64_stats_update_begin(&sq->cq_stats->syncp);
-	u64_stats_inc(&sq->cq_stats->recover);
-	u64_stats_update_end(&sq->cq_stats->syncp);
+	mlx5e_stats_add(&sq->cq_stats->syncp, &sq->cq_stats->recover, 1);
 	netif_tx_wake_queue(sq->txq);
 	return 0;
 }

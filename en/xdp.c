@@ -52,13 +52,6 @@
 
 #define MLX5E_XDPSQ_POLL_BUDGET	128
 
-static void mlx5e_xdp_stat(struct u64_stats_sync *syncp, u64_stats_t *c)
-{
-	u64_stats_update_begin(syncp);
-	u64_stats_inc(c);
-	u64_stats_update_end(syncp);
-}
-
 /**
  * struct mlx5e_xdp_post_stats - a poster's counters of what it posts
  * @syncp: their sync
@@ -75,7 +68,7 @@ struct mlx5e_xdp_post_stats {
 static void mlx5e_xdp_refused(struct u64_stats_sync *syncp, int err,
 			      u64_stats_t *full, u64_stats_t *errs)
 {
-	mlx5e_xdp_stat(syncp, err == -ENOSPC ? full : errs);
+	mlx5e_stats_add(syncp, err == -ENOSPC ? full : errs, 1);
 }
 
 /*
@@ -87,9 +80,7 @@ static void mlx5e_xdpsq_stat_add(struct mlx5e_xdpsq *sq, u64_stats_t *c,
 				 u32 n)
 {
 	spin_lock_bh(&sq->lock);
-	u64_stats_update_begin(sq->err_syncp);
-	u64_stats_add(c, n);
-	u64_stats_update_end(sq->err_syncp);
+	mlx5e_stats_add(sq->err_syncp, c, n);
 	spin_unlock_bh(&sq->lock);
 }
 
@@ -195,13 +186,13 @@ static int mlx5e_xdpsq_post_mpwqe(struct mlx5e_xdpsq *sq, dma_addr_t dma,
 			return -ENOSPC;
 		mlx5e_xdpsq_update_inline(sq);
 		mlx5e_mpwqe_open(s, &sq->wq, sq->pc, sq->max_mpw_ds, &eseg);
-		mlx5e_xdp_stat(st->syncp, st->mpwqe);
+		mlx5e_stats_add(st->syncp, st->mpwqe, 1);
 	}
 	mlx5e_xdpsq_push_frame(sq, info);
 	if (sq->mpwqe_inline && len <= MLX5E_XDP_INLINE_MAX &&
 	    mlx5e_mpwqe_inline_fits(s, len)) {
 		mlx5e_mpwqe_add_inline(s, data, len);
-		mlx5e_xdp_stat(st->syncp, st->inlnw);
+		mlx5e_stats_add(st->syncp, st->inlnw, 1);
 	} else {
 		mlx5e_mpwqe_add_dseg(s, dma, len, sq->mkey_be, len);
 	}
@@ -547,9 +538,7 @@ static bool mlx5e_xdpsq_poll(struct mlx5e_xdpsq *sq, bool napi)
 		if (sq->xsk_done)
 			xsk_tx_completed(sq->xsk_pool, sq->xsk_done);
 		sq->xsk_done = 0;
-		u64_stats_update_begin(&sq->xsk_stats->syncp);
-		u64_stats_add(&sq->xsk_stats->cqes, n);
-		u64_stats_update_end(&sq->xsk_stats->syncp);
+		mlx5e_stats_add(&sq->xsk_stats->syncp, &sq->xsk_stats->cqes, n);
 	}
 	return n == MLX5E_XDPSQ_POLL_BUDGET;
 }
@@ -659,7 +648,7 @@ int mlx5e_xdpsq_recover(struct mlx5e_xdpsq *sq)
 	}
 	if (!err) {
 		spin_lock_bh(&sq->lock);
-		mlx5e_xdp_stat(sq->err_syncp, sq->recover_stat);
+		mlx5e_stats_add(sq->err_syncp, sq->recover_stat, 1);
 		clear_bit(MLX5E_XDPSQ_STATE_RECOVERING, &sq->state);
 		spin_unlock_bh(&sq->lock);
 	}
@@ -723,7 +712,7 @@ static bool mlx5e_xdp_tx(struct mlx5e_rq *rq, struct xdp_buff *xdp)
 				  &rq->stats->xdp_tx_err);
 		return false;
 	}
-	mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_tx_xmit);
+	mlx5e_stats_add(&rq->stats->syncp, &rq->stats->xdp_tx_xmit, 1);
 	return true;
 }
 
@@ -749,7 +738,7 @@ int mlx5e_xdp_act(struct mlx5e_rq *rq, struct bpf_prog *prog,
 		if (unlikely(xdp_do_redirect(rq->netdev, xdp, prog)))
 			goto xdp_abort;
 		rq->xdp_flush = true;
-		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_redirect);
+		mlx5e_stats_add(&rq->stats->syncp, &rq->stats->xdp_redirect, 1);
 		return MLX5E_XDP_TAKEN;
 	default:
 		bpf_warn_invalid_xdp_action(rq->netdev, prog, act);
@@ -757,7 +746,7 @@ int mlx5e_xdp_act(struct mlx5e_rq *rq, struct bpf_prog *prog,
 	case XDP_ABORTED:
 xdp_abort:
 		trace_xdp_exception(rq->netdev, prog, act);
-		mlx5e_xdp_stat(&rq->stats->syncp, &rq->stats->xdp_drop);
+		mlx5e_stats_add(&rq->stats->syncp, &rq->stats->xdp_drop, 1);
 		return MLX5E_XDP_DROP;
 	}
 }
@@ -1153,7 +1142,7 @@ static bool mlx5e_xdp_xmit_one(struct mlx5e_xdpsq *sq, struct xdp_frame *f)
 		mlx5e_xdp_refused(&s->syncp, err, &s->xdp_full, &s->xdp_err);
 		return false;
 	}
-	mlx5e_xdp_stat(&s->syncp, &s->xdp_xmit);
+	mlx5e_stats_add(&s->syncp, &s->xdp_xmit, 1);
 	return true;
 }
 

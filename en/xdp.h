@@ -270,9 +270,7 @@ static __always_inline int mlx5e_xdp_run(struct mlx5e_rq *rq,
 	case XDP_PASS:
 		return MLX5E_XDP_PASS;
 	case XDP_DROP:
-		u64_stats_update_begin(&rq->stats->syncp);
-		u64_stats_inc(&rq->stats->xdp_drop);
-		u64_stats_update_end(&rq->stats->syncp);
+		mlx5e_stats_add(&rq->stats->syncp, &rq->stats->xdp_drop, 1);
 		return MLX5E_XDP_DROP;
 	default:
 		return mlx5e_xdp_act(rq, prog, xdp, act);
