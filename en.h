@@ -404,7 +404,8 @@ struct mlx5e_channel_stats {
  * @wq: the CQE ring
  * @napi: the channel's NAPI context
  * @mcq: what the completion EQ dispatches on
- * @arm_sn: arm sequence number (bumped by each completion event)
+ * @arm_sn: arm sequence number (bumped by each completion event; also
+ *	net_dim's event count)
  * @uar_page: UAR page where the CQ is armed
  * @stats: the channel's counters
  */
@@ -845,7 +846,6 @@ enum {
  * @cpu: CPU of @vector
  * @rx_dim: adaptive moderation of @rq's CQ, when the parameters ask
  * @tx_dim: adaptive moderation of @sq's CQ, when the parameters ask
- * @dim_events: NAPI completions, the event count of the DIM samples
  * @rx_dim_on: @rx_dim runs
  * @tx_dim_on: @tx_dim runs
  * @irq_events: completion events of the channel's CQs, counted in the
@@ -874,7 +874,6 @@ struct mlx5e_channel {
 	int cpu;
 	struct dim rx_dim;
 	struct dim tx_dim;
-	u16 dim_events;
 	bool rx_dim_on;
 	bool tx_dim_on;
 	u32 irq_events;

@@ -115,21 +115,27 @@ static void mlx5e_tx_dim_work(struct work_struct *work)
 	dim->state = DIM_START_MEASURE;
 }
 
-/* One DIM sample per NAPI completion, from the queues' own counters. */
+/*
+ * One DIM sample per NAPI completion, from the queues' own counters. The
+ * events are each CQ's own completion events, as upstream: a CQ with none
+ * (an RQ that receives nothing while its channel sends) never completes
+ * a measurement, so its moderation stays as it is. Counted by NAPI
+ * completions instead, an idle RQ's DIM decided every 64 of them on
+ * empty samples, and moved its profile (a MODIFY_CQ) nearly every time.
+ */
 static void mlx5e_dim_sample(struct mlx5e_channel *c)
 {
 	struct mlx5e_channel_stats *st = &c->priv->channel_stats[c->ix];
 	struct dim_sample sample = {};
 
-	c->dim_events++;
 	if (c->rx_dim_on) {
-		dim_update_sample(c->dim_events,
+		dim_update_sample(READ_ONCE(c->rq.cq.arm_sn),
 				  u64_stats_read(&st->rq.packets),
 				  u64_stats_read(&st->rq.bytes), &sample);
 		net_dim(&c->rx_dim, sample);
 	}
 	if (c->tx_dim_on) {
-		dim_update_sample(c->dim_events,
+		dim_update_sample(READ_ONCE(c->sq.cq.arm_sn),
 				  u64_stats_read(&st->sq.packets),
 				  u64_stats_read(&st->sq.bytes), &sample);
 		net_dim(&c->tx_dim, sample);

@@ -16,7 +16,8 @@
 # still polling when a frame comes takes it without an interrupt). The
 # period mode (cqe-mode-rx): a lone ping waits the whole period for its
 # interrupt when the period starts at the CQE, none when it starts at
-# the CQ's last event.
+# the CQ's last event. Adaptive moderation leaves the CQ of an RQ that
+# receives nothing as it is.
 # MLX5CX_QUICK=1 sends fewer packets.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -25,7 +26,7 @@ source "$(dirname "$0")/lib.sh"
 PKTS=$(sized 20000 4000)
 PKTS1=$(sized 500 200)
 
-ktap_header 15
+ktap_header 16
 
 ours_pair_up
 
@@ -101,6 +102,34 @@ default_dim() {
 	nsb ethtool -c "$b" | grep -q '^Adaptive RX: on  TX: on'
 }
 ktap_check "adaptive moderation (net_dim) on for RX and TX by default" default_dim
+
+# net_dim measures each CQ by its own completion events, as upstream: a
+# channel that only sends gives its RQ's DIM no measurement, and the
+# RQ's CQ no MODIFY_CQ. One channel, so that the pings' replies and the
+# stream share it: the replies give that DIM samples with traffic, unlike
+# the empty ones after them. The stream goes to a MAC nobody has, so
+# that B answers nothing.
+idle_rx_dim() {
+	local m0 m1 n rc=0
+
+	n=$(ethtool -l "$a" | awk '/^Combined:/ { v = $2 } END { print v }')
+	ethtool -L "$a" combined 1 || return 1
+	ethtool -C "$a" adaptive-rx on adaptive-tx off || rc=1
+	ping -c 100 -i 0.01 -q -W 5 "$B_IP" >/dev/null || rc=1
+	sleep 1
+	pktgen_setup "$a" 10000 1 || rc=1
+	echo "dst_mac 02:00:5e:00:00:99" >"/proc/net/pktgen/$a"
+	# The report lists a command once it ran.
+	m0=$(model_get "$bdf_a" cmd.MODIFY_CQ)
+	pktgen_start || rc=1
+	m1=$(model_get "$bdf_a" cmd.MODIFY_CQ)
+	m0=${m0:-0} m1=${m1:-0}
+	diag "one channel, adaptive-rx on, adaptive-tx off; A sends and receives nothing: $(grep -o 'pkts-sofar: [0-9]*' "/proc/net/pktgen/$a"), MODIFY_CQ $m0 -> $m1"
+	ethtool -C "$a" adaptive-tx on || rc=1
+	ethtool -L "$a" combined "$n" || rc=1
+	[ $rc -eq 0 ] && [ "$m1" -eq "$m0" ]
+}
+ktap_check "adaptive-rx on a channel that only sends: no MODIFY_CQ (net_dim counts the RQ CQ's own events)" idle_rx_dim
 
 set_coal() {
 	nsb ethtool -C "$b" adaptive-rx off adaptive-tx off rx-usecs 4000 rx-frames 32 || return 1
