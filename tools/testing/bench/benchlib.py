@@ -117,28 +117,29 @@ def ethtool(path):
     return out
 
 
-def median_settings(rs, key, order):
+def median_settings(rs, key, order, metric="insn_per_pkt"):
     """[(the run of median instructions per packet, its setting's runs,
     the spread of their instructions per packet in % of the median)], a
     setting each (the runs with equal key(r)), sorted by order(key);
     spread None with fewer than two runs counted.  Of an even count of
-    runs, the lower of the two middle ones."""
+    runs, the lower of the two middle ones.  metric: the figure that
+    stands for instructions (per MiB, say) when not per packet."""
     groups = {}
     for r in rs:
         groups.setdefault(key(r), []).append(r)
     out = []
     for k in sorted(groups, key=order):
         g = groups[k]
-        counted = sorted((r for r in g if r["insn_per_pkt"] is not None),
-                         key=lambda r: r["insn_per_pkt"])
+        counted = sorted((r for r in g if r[metric] is not None),
+                         key=lambda r: r[metric])
         if not counted:
             out.append((g[0], g, None))
             continue
         med = counted[(len(counted) - 1) // 2]
         spread = None
         if len(counted) > 1:
-            spread = 100.0 * (counted[-1]["insn_per_pkt"] -
-                              counted[0]["insn_per_pkt"]) / med["insn_per_pkt"]
+            spread = 100.0 * (counted[-1][metric] -
+                              counted[0][metric]) / med[metric]
         out.append((med, g, spread))
     return out
 
