@@ -5,9 +5,10 @@
 # one pktgen thread per queue (samples/pktgen's multiqueue setup, no
 # burst), N packets each; for our driver once per num_doorbells value
 # (devlink param, applied by reload), then the distribution driver (one
-# doorbell for all its queues).  The model's report of port A before and
-# after each run goes to $VM_RESULTS/raw/<driver>-d<doorbells>.*, with
-# instruction snapshots under the insn-count plugin.
+# doorbell for all its queues), REPEAT times (2) each.  The model's
+# report of port A before and after each run goes to
+# $VM_RESULTS/raw/<driver>-d<doorbells>-r<run>.*, with instruction
+# snapshots under the insn-count plugin.
 
 # shellcheck source-path=SCRIPTDIR source=vm-lib.sh
 source "$(dirname "$0")/vm-lib.sh"
@@ -16,8 +17,10 @@ N=${N:-5000}
 NQ=${NQ:-4}
 DOORBELLS=${DOORBELLS:-1 2 4}
 DRIVERS=${DRIVERS:-ours distro}
+REPEAT=${REPEAT:-2}
 echo "$NQ" >"$RAW/queues"
 
+# run_one NAME: one run, its files $RAW/NAME.*.
 run_one() {
 	local tag=$RAW/$1
 
@@ -50,10 +53,14 @@ for drv in $DRIVERS; do
 			ip addr add "$A_IP/24" dev "$a" 2>/dev/null
 			ip link set "$a" up
 			wait_for 30 carrier "$a" 1
-			run_one "$drv-d$d"
+			for ((rep = 1; rep <= REPEAT; rep++)); do
+				run_one "$drv-d$d-r$rep"
+			done
 		done
 	else
-		run_one "$drv-d1"
+		for ((rep = 1; rep <= REPEAT; rep++)); do
+			run_one "$drv-d1-r$rep"
+		done
 	fi
 	bench_unload
 done

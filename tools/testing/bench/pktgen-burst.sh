@@ -3,9 +3,9 @@
 #
 # Inside the VM (run by ./pktgen-burst): for each driver, skb_tx_mpwqe
 # setting and burst, N pktgen packets of SIZE bytes (64) from port A on
-# queue 0;
+# queue 0, REPEAT times (2);
 # the model's report of port A before and after each run, and pktgen's
-# result line, go to $VM_RESULTS/raw/<driver>-<on|off>-b<burst>.*, with
+# result line, go to $VM_RESULTS/raw/<driver>-<on|off>-b<burst>-r<run>.*, with
 # the guest's instruction counts around pktgen's run when the VM has the
 # insn-count plugin (.insn0, .insn1; the driver's text in <driver>.text).
 # The packets go to a MAC address no port has: port B's device drops them
@@ -18,6 +18,7 @@ source "$(dirname "$0")/vm-lib.sh"
 
 N=${N:-20000}
 BURSTS=${BURSTS:-1 8 32 64}
+REPEAT=${REPEAT:-2}
 DRIVERS=${DRIVERS:-ours distro}
 # Locally administered, unicast, neither port's.
 NOBODY_MAC=02:00:5e:00:00:99
@@ -40,22 +41,25 @@ for drv in $DRIVERS; do
 		wait_for 10 carrier "$a" 1
 		sleep 1
 		for burst in $BURSTS; do
-			tag=$RAW/$drv-$mode-b$burst
-			pktgen_setup "$a" "$N" "$burst" "$SIZE"
-			echo "dst 198.18.0.99" >"/proc/net/pktgen/$a"
-			echo "dst_mac $NOBODY_MAC" >"/proc/net/pktgen/$a"
-			ethtool -S "$a" >"$tag.ethtool-before"
-			cxsim report "$bdf_a" >"$tag.before"
-			pktgen_start_counted "$drv-$mode-b$burst"
-			sleep 0.5
-			cxsim report "$bdf_a" >"$tag.after"
-			ethtool -S "$a" >"$tag.ethtool-after"
-			grep -A2 '^Result' "/proc/net/pktgen/$a" >"$tag.pktgen"
-			for i in 0 1; do
-				f=$VM_RESULTS/insn-$drv-$mode-b$burst-$i.txt
-				[ ! -f "$f" ] || mv "$f" "$tag.insn$i"
+			for ((rep = 1; rep <= REPEAT; rep++)); do
+				run=$drv-$mode-b$burst-r$rep
+				tag=$RAW/$run
+				pktgen_setup "$a" "$N" "$burst" "$SIZE"
+				echo "dst 198.18.0.99" >"/proc/net/pktgen/$a"
+				echo "dst_mac $NOBODY_MAC" >"/proc/net/pktgen/$a"
+				ethtool -S "$a" >"$tag.ethtool-before"
+				cxsim report "$bdf_a" >"$tag.before"
+				pktgen_start_counted "$run"
+				sleep 0.5
+				cxsim report "$bdf_a" >"$tag.after"
+				ethtool -S "$a" >"$tag.ethtool-after"
+				grep -A2 '^Result' "/proc/net/pktgen/$a" >"$tag.pktgen"
+				for i in 0 1; do
+					f=$VM_RESULTS/insn-$run-$i.txt
+					[ ! -f "$f" ] || mv "$f" "$tag.insn$i"
+				done
+				echo "$drv skb_tx_mpwqe $mode burst $burst run $rep: $(head -n 1 "$tag.pktgen")"
 			done
-			echo "$drv skb_tx_mpwqe $mode burst $burst: $(head -n 1 "$tag.pktgen")"
 		done
 	done
 	bench_unload
