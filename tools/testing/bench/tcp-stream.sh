@@ -20,8 +20,7 @@ for drv in $DRIVERS; do
 	ping -c 2 -W 2 "$B_IP" >/dev/null
 	for ((rep = 1; rep <= REPEAT; rep++)); do
 		run=$drv-r$rep
-		ip netns exec "$NS" iperf3 -s -1 -D -I "$VM_RESULTS/iperf3.pid"
-		sleep 1
+		iperf3_server || echo "$run: no iperf3 server" >&2
 		cxsim report "$bdf_a" >"$RAW/$run.a-before"
 		cxsim report "$bdf_b" >"$RAW/$run.b-before"
 		insn_snapshot "$run-0" || true

@@ -77,8 +77,7 @@ load_and_switch() {
 	local pid n rc=0
 
 	ethtool -L "$a" combined "$MAXCH" || return 1
-	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null || return 1
-	wait_for 30 tcp_listening "$NS" 5201 || return 1
+	iperf3_server || return 1
 	# Bounded: a connection the switches stalled fails here, in minutes.
 	traffic "$SECS" iperf3 -c "$B_IP" -P 16 -t "$SECS" -J >"$WORK/iperf.json" 2>&1 &
 	pid=$!

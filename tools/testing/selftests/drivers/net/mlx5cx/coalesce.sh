@@ -116,11 +116,11 @@ idle_rx_dim() {
 	ethtool -L "$a" combined 1 || return 1
 	ethtool -C "$a" adaptive-rx on adaptive-tx off || rc=1
 	ping -c 100 -i 0.01 -q -W 5 "$B_IP" >/dev/null || rc=1
-	sleep 1
 	pktgen_setup "$a" 10000 1 || rc=1
 	echo "dst_mac 02:00:5e:00:00:99" >"/proc/net/pktgen/$a"
-	# The report lists a command once it ran.
-	m0=$(model_get "$bdf_a" cmd.MODIFY_CQ)
+	# Once the moderation the pings earned is in place (the report
+	# lists a command once it ran).
+	m0=$(settled 10 model_get "$bdf_a" cmd.MODIFY_CQ) || rc=1
 	pktgen_start || rc=1
 	m1=$(model_get "$bdf_a" cmd.MODIFY_CQ)
 	m0=${m0:-0} m1=${m1:-0}

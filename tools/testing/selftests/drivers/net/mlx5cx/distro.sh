@@ -62,8 +62,7 @@ ktap_check "net_dim on by default (cq_period_mode_modify announced)" \
 ktap_check "ping A -> B" ping -c 3 -W 2 "$B_IP"
 ktap_check "ping B -> A" ip netns exec "$NS" ping -c 3 -W 2 "$A_IP"
 
-ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
-sleep 0.5
+iperf3_server
 tcp=$(traffic "$TCP_SECS" iperf3 -c "$B_IP" -t "$TCP_SECS" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
 diag "iperf3 TCP $TCP_SECS s: ${tcp:-0} Mbit/s"
 ktap_check "iperf3 TCP for $TCP_SECS s moves data" test "${tcp:-0}" -gt 0
@@ -108,8 +107,7 @@ udp_accounted() {
 		diag "tc cannot count UDP packets at the drivers (clsact, u32)"
 		return 1
 	fi
-	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 0.5
+	iperf3_server
 	before=$(udp_snapshot)
 	read -r sent lost < <(traffic "$UDP_SECS" iperf3 -c "$B_IP" -u -b 50M -t "$UDP_SECS" -J |
 		python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')

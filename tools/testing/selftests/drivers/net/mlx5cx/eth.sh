@@ -66,8 +66,7 @@ ktap_check "ping B -> A (IPv4)" ip netns exec "$NS" ping -c 3 -W 5 "$A_IP"
 iperf_tcp() {
 	local dir=$1 mbit
 
-	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 0.5
+	iperf3_server
 	mbit=$(traffic "$TCP_SECS" iperf3 -c "$B_IP" -t "$TCP_SECS" $dir -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bits_per_second"]/1e6))')
 	diag "iperf3 TCP $TCP_SECS s ${dir:-A->B}: ${mbit:-0} Mbit/s"
 	[ "${mbit:-0}" -gt 0 ]
@@ -88,8 +87,7 @@ iperf_udp() {
 
 	rcvbuf0=$(udp_mib RcvbufErrors)
 	oob0=$(ethtool_stat "$b" rx_out_of_buffer "$NS")
-	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 0.5
+	iperf3_server
 	udp=$(traffic "$UDP_SECS" iperf3 -c "$B_IP" -u -b 20M -t "$UDP_SECS" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
 	read -r p l <<<"$udp"
 	rcvbuf=$(( $(udp_mib RcvbufErrors) - rcvbuf0 ))
@@ -226,8 +224,7 @@ reconf_under_traffic() {
 	local max i pid rc=0
 
 	max=$(ethtool -l "$a" | awk '/Combined:/ {print $2; exit}')
-	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 0.5
+	iperf3_server
 	iperf3 -c "$B_IP" -t 900 >/dev/null 2>&1 &
 	pid=$!
 	wait_for 10 rx_moving || rc=1
@@ -346,8 +343,7 @@ reload_traffic() {
 	local ifindex pid
 
 	ifindex=$(cat /sys/class/net/"$a"/ifindex)
-	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 0.5
+	iperf3_server
 	iperf3 -c "$B_IP" -t 20 >/dev/null 2>&1 &
 	pid=$!
 	sleep 3
@@ -361,8 +357,7 @@ reload_traffic() {
 ktap_check "devlink dev reload under iperf3: same netdev, traffic again" reload_traffic
 
 rmmod_traffic() {
-	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 0.5
+	iperf3_server
 	iperf3 -c "$B_IP" -t 30 >/dev/null 2>&1 &
 	sleep 3
 	pair_down

@@ -46,11 +46,9 @@ all_traffic() {
 	e0=$(model_get "$bdf_a" wqe.errors)
 	s0=$(model_get "$bdf_a" wqe.SEND)
 	ping -c 20 -i 0.05 -W 2 "$B_IP" >/dev/null || return 1
-	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 1
+	iperf3_server
 	tcp=$(traffic 5 iperf3 -c "$B_IP" -t "$(sized 5 2)" -J | python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]; print(int(r["sum_received"]["bytes"]))')
-	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 1
+	iperf3_server
 	read -r sent lost < <(traffic 2 iperf3 -c "$B_IP" -u -b 10M -t 2 -J | python3 -c '
 import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lost_packets"])')
 	diag "inline=$INLINE: TCP ${tcp:-0} bytes, UDP $sent sent ($lost lost); model SEND +$(( $(model_get "$bdf_a" wqe.SEND) - s0 )), ENHANCED_MPSW $(model_get "$bdf_a" wqe.ENHANCED_MPSW), WQE errors $(model_get "$bdf_a" wqe.errors)"

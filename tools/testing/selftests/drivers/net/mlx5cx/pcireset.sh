@@ -284,9 +284,7 @@ aer_under_load() {
 	log=${VM_RESULTS:-/tmp}/iperf3-aer-$name.log
 	c0=$(aer_counts)
 	z0=$(a_resets)
-	nsb iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	wait_for 10 bash -c "ip netns exec $NS ss -ltn | grep -q ':5201 '" ||
-		{ diag "iperf3 server not listening"; return 1; }
+	iperf3_server || { diag "iperf3 server not listening"; return 1; }
 	rx0=$(b_rx)
 	# Paced: unpaced, iperf3 keeps the TCG guest's vCPUs busy and
 	# every step of the test's own crawls (20 Mb/s: 1700 frames a second).

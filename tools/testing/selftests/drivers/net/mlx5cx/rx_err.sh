@@ -59,10 +59,9 @@ under_load() {
 	local r0 r1 rx0 rx1 client log=${VM_RESULTS:-/tmp}/iperf3-rx_err.log
 
 	r0=$(recovers)
-	nsb iperf3 -s -D -1 -B "$B_IP" >/dev/null
 	# A slow guest (the debug kernel) takes its time to listen, and to
 	# get its client going: the fault is armed once B receives.
-	wait_for 10 bash -c "ip netns exec $NS ss -ltn | grep -q ':5201 '"
+	iperf3_server
 	rx0=$(ethtool_stat "$b" rx_packets "$NS")
 	# Long enough for the slowest guest; stopped once B recovered.
 	iperf3 -c "$B_IP" -t 60 >"$log" 2>&1 &

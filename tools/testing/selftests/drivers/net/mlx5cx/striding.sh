@@ -238,8 +238,7 @@ set_flag on
 toggle_under_traffic() {
 	local i pid ok=0
 
-	nsx iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 1
+	iperf3_server
 	# Bounded: a connection the toggles stalled fails here, in minutes.
 	traffic $((ROUNDS * 2 + 5)) iperf3 -c "$B_IP" -t $((ROUNDS * 2 + 5)) -J \
 		>"$TMP/iperf.json" 2>&1 &

@@ -112,8 +112,7 @@ timed_hold() {
 
 	h0=$(b_model umr.holds)
 	cxsim umrhold "$bdf_b" 300 || return 1
-	nsx iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 1
+	iperf3_server
 	traffic 4 iperf3 -c "$B_IP" -t 4 -J >"$TMP/iperf.json" 2>&1 || ok=1
 	cxsim umrrelease "$bdf_b"
 	TCP_BYTES=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bytes"])' <"$TMP/iperf.json" 2>/dev/null)
@@ -155,11 +154,9 @@ ktap_check "error CQE on a striding RQ: rx_wqe_err +1, RQ reset once" err_cqe
 tcp_udp() {
 	local tcp udp
 
-	nsx iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 1
+	iperf3_server
 	traffic 3 iperf3 -c "$B_IP" -t "$(sized 3 2)" -J >"$TMP/tcp.json" 2>&1 || return 1
-	nsx iperf3 -s -D -1 -B "$B_IP" >/dev/null
-	sleep 1
+	iperf3_server
 	traffic 2 iperf3 -c "$B_IP" -u -b 20M -t 2 -J >"$TMP/udp.json" 2>&1 || return 1
 	tcp=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bytes"])' <"$TMP/tcp.json")
 	udp=$(python3 -c 'import json,sys; s=json.load(sys.stdin)["end"]["sum"]; print(s["packets"] - s["lost_packets"])' <"$TMP/udp.json")
