@@ -239,14 +239,20 @@ bench_pair() {
 	wait_for 15 bash -c "source $LIB_DIR/lib.sh; carrier $a 1 && ns_carrier $b 1"
 }
 
-# bench_unload: the namespace and the driver gone, for the next turn.
-# Under the insn-count plugin, first the kernel's and every module's text
-# symbols (pktgen's too, loaded during the turn) to
-# $RAW/DRIVER.kallsyms.gz, for insn-report --symbols: where each packet's
-# instructions went.
-bench_unload() {
+# bench_symbols FILE: under the insn-count plugin, the text symbols of the
+# kernel, of every module and of the JITed BPF programs loaded now, to
+# FILE (gzip), for insn-report --symbols: where each packet's instructions
+# went.  Without the plugin, nothing.
+bench_symbols() {
 	[ -z "${VM_INSN_COUNT:-}" ] ||
-		awk '$2 ~ /^[tTwW]$/' /proc/kallsyms | gzip >"$RAW/$BENCH_DRV.kallsyms.gz"
+		awk '$2 ~ /^[tTwW]$/' /proc/kallsyms | gzip >"$1"
+}
+
+# bench_unload: the namespace and the driver gone, for the next turn, after
+# the symbols (pktgen's too, loaded during the turn) to
+# $RAW/DRIVER.kallsyms.gz.
+bench_unload() {
+	bench_symbols "$RAW/$BENCH_DRV.kallsyms.gz"
 	pair_down
 	modprobe -r mlx5_core 2>/dev/null || rmmod mlx5_core
 }

@@ -58,8 +58,7 @@ for drv in $DRIVERS; do
 			done
 			# The symbols with xdp-bench's program still loaded (a
 			# new one each setting): insn-report --symbols names it.
-			[ -z "${VM_INSN_COUNT:-}" ] ||
-				awk '$2 ~ /^[tTwW]$/' /proc/kallsyms | gzip >"$tag.kallsyms.gz"
+			bench_symbols "$tag.kallsyms.gz"
 			xdp_bench_stop "$b"
 		done
 	done

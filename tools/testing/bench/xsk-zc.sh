@@ -56,8 +56,7 @@ for drv in $DRIVERS; do
 				f=$VM_RESULTS/insn-$run-$i.txt
 				[ ! -f "$f" ] || mv "$f" "$tag.insn$i"
 			done
-			[ -z "${VM_INSN_COUNT:-}" ] ||
-				awk '$2 ~ /^[tTwW]$/' /proc/kallsyms | gzip >"$tag.kallsyms.gz"
+			bench_symbols "$tag.kallsyms.gz"
 			kill -TERM "$fwd"
 			wait "$fwd"
 			echo "$drv $mode run $rep: the socket took $(awk '$1 == "rx" { print $2 }' "$tag.fwd") frames"
