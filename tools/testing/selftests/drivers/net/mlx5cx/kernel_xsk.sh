@@ -121,6 +121,21 @@ straddle_refused() {
 		grep -q 'Transmission loop timed out' "$3"
 }
 
+# On a kernel with the DMA API's debug checks (the debug tier's), the
+# AF_XDP core itself syncs each frame it hands out (xp_alloc(): the
+# checks make every sync count) over the frame's whole length from its
+# first byte.  An unaligned chunk that straddles two UMEM pages the core
+# found contiguous in the device's address space is two mappings, one
+# per page, to the checker, which reports the sync as memory the driver
+# has not mapped ("tries to sync DMA memory it has not allocated", size
+# the frame's length, from xp_alloc() under the driver's refill), for
+# any driver.  Behind the IOMMU those cases are refused anyway
+# (straddle_refused); on such a kernel they are not run.
+# dma_debug_straddles MODE NAME: such a case on such a kernel.
+dma_debug_straddles() {
+	[ "$1" = zc ] && [[ $2 == *UNALIGNED* ]] && [ -d /sys/kernel/debug/dma-api ]
+}
+
 # xsk2 IF1 IF2 MODE I OUT: xskxceiver's case I (from 0) alone in MODE,
 # its two sockets on IF1 and IF2 (its default setup: a veth pair), its
 # output in OUT; its verdict line ("ok 1 ...", "not ok 1 ...").
@@ -172,6 +187,11 @@ on_lo() {
 run_case() {
 	local m=$1 i=$2 name=${CASES[$2]} out=$work/$1.$2 line lo err
 
+	if dma_debug_straddles "$m" "$name"; then
+		ktap_skip "xsk ${m^^} $name" \
+			"DMA API debug checks: the AF_XDP core's own sync of a frame across two UMEM pages is reported"
+		return
+	fi
 	reset_iface
 	line=$(xsk "$a" "$m" "$i" "$out")
 	# The tool waits 3 s for all it sent: a TCG guest with other VMs on
