@@ -34,15 +34,16 @@
 # none of them.
 #
 # xskxceiver is built on the host by tools/testing/install-deps (xsk.mk in
-# this directory, into the cache's kselftest-xsk/bin), or from KSFT_XSK
-# (a directory with xskxceiver).
+# this directory, into the cache's kselftest-xsk/bin-KEY, KEY the hash of
+# this xsk.mk), or from KSFT_XSK (a directory with xskxceiver).
 # vm-args: --timeout 1800 --tcg-thread multi
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 require_testport "the model's report tells the frames the port looped"
 
-XSK=${KSFT_XSK:-${CXSIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mlx5cx}/kselftest-xsk/bin}
+XSK_KEY=$(sha256sum <"$(dirname "$0")/xsk.mk" | cut -c 1-16)
+XSK=${KSFT_XSK:-${CXSIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mlx5cx}/kselftest-xsk/bin-$XSK_KEY}
 X=$XSK/xskxceiver
 if [ ! -x "$X" ]; then
 	echo "1..0 # SKIP the kernel's xskxceiver not found in $XSK:" \
