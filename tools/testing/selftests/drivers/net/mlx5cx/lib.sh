@@ -1454,9 +1454,14 @@ tcp_listening() {
 	[ -n "$(ip netns exec "$1" ss -Hltn "sport = :$2")" ]
 }
 
+tcp_free() { ! tcp_listening "$@"; }
+
 # iperf3_server: a one-shot iperf3 server on B_IP in $NS, listening when
-# this returns.
+# this returns.  The one before it may still be closing after its test:
+# up to 5 s for its port first (one that never had its client stays, and
+# serves the next).
 iperf3_server() {
+	wait_for 5 tcp_free "$NS" 5201 || true
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null || return 1
 	wait_for 30 tcp_listening "$NS" 5201
 }
