@@ -1454,6 +1454,7 @@ tcp_listening() {
 	[ -n "$(ip netns exec "$1" ss -Hltn "sport = :$2")" ]
 }
 
+# tcp_free NETNS PORT: no TCP socket listens on PORT in NETNS.
 tcp_free() { ! tcp_listening "$@"; }
 
 # iperf3_server: a one-shot iperf3 server on B_IP in $NS, listening when
@@ -1465,6 +1466,7 @@ iperf3_server() {
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null || return 1
 	wait_for 30 tcp_listening "$NS" 5201
 }
+
 tcp_send() {
 	traffic 10 "${PY:-python3}" -c '
 import socket, sys
