@@ -28,7 +28,8 @@
  * ran out, whichever is first.  The period starts at the first CQE after
  * the arm (cq_period_mode 1, START_FROM_CQE) or at the CQ's previous EQE
  * (mode 0, START_FROM_EQE: a CQE long after the last EQE goes out at
- * once).  Time is the host's clock (QEMU's virtual clock), through the
+ * once).  Both count as the period's EQEs (eqe.comp.mod_timer); those the
+ * CQ waited for, posted from the timer, also as eqe.comp.mod_waited.  Time is the host's clock (QEMU's virtual clock), through the
  * one host timer (cx_timer_rearm()); without a host timer the period
  * counts as run out.
  *
@@ -344,6 +345,7 @@ void cx_cq_timer(struct cx_core *core)
 		cq->mod_deadline = 0;
 		if (cq->armed) {
 			dp->cq_mod_timer++;
+			dp->cq_mod_waited++;
 			cx_cq_event(core, cq);
 		}
 	}

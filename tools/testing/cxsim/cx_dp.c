@@ -311,6 +311,7 @@ void cx_dp_report(struct cx_core *core, struct cx_out *o)
 	KV(o, "eqe.comp", dp->eqe_comp);
 	KV(o, "eqe.comp.mod_count", dp->cq_mod_count);
 	KV(o, "eqe.comp.mod_timer", dp->cq_mod_timer);
+	KV(o, "eqe.comp.mod_waited", dp->cq_mod_waited);
 	KV(o, "tx.packets", dp->tx_packets);
 	KV(o, "tx.bytes", dp->tx_bytes);
 	KV(o, "tx.drops.link_down", dp->tx_drops_link);

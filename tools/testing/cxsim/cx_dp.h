@@ -62,6 +62,7 @@ struct cx_dp {
 	uint64_t eqe_comp;		/* completion EQEs posted */
 	uint64_t cq_mod_count;		/* ... of them when cq_max_count was reached */
 	uint64_t cq_mod_timer;		/* ... of them when cq_period ran out */
+	uint64_t cq_mod_waited;		/* ... of those, after the CQ waited for it */
 	uint64_t lro_deadline;		/* earliest LRO session timeout (ns), 0: none */
 	uint64_t lro_sessions;		/* LRO CQEs (sessions closed) */
 	uint64_t lro_segs;		/* segments in them */

@@ -1236,8 +1236,9 @@ static void test_dp_moderation(void)
 	fh.now += 1000;
 	cx_core_timer(&core);
 	ok(report_val("eqe.comp") == eqe0 + 2 && !cq->armed &&
-	   report_val("eqe.comp.mod_timer") == 1 && fh.timer_deadline == 0,
-	   "at 100 us: one EQE (period), the timer cancelled");
+	   report_val("eqe.comp.mod_timer") == 1 &&
+	   report_val("eqe.comp.mod_waited") == 1 && fh.timer_deadline == 0,
+	   "at 100 us: one EQE (period, waited for), the timer cancelled");
 
 	/* Count 0: moderation off, an EQE at each armed CQE. */
 	ok(dp_modify_cq(cqn, 0x2, 0, 0, 0, 0) == 0, "MODIFY_CQ: count 0");
@@ -1263,6 +1264,35 @@ static void test_dp_moderation(void)
 	dp_cq_arm(&e, cqn, 5);
 	ok(report_val("eqe.comp") == eqe0 + 4,
 	   "arm with the events' count as sequence number: taken");
+
+	/*
+	 * The period from the CQ's last EQE (mode 0): a CQE 50 us after it
+	 * waits for the rest; one long after it goes out at once, still
+	 * the period's EQE but not waited for.
+	 */
+	ok(dp_modify_cq(cqn, 0x13, 100, 4, MLX5_CQ_PERIOD_MODE_START_FROM_EQE, 0) == 0 &&
+	   cq->period_mode == 0, "MODIFY_CQ: period 100 us, count 4, from the EQE");
+	put_be32(fh.mem + DBR_BASE + 0x40, 6);
+	dp_cq_arm(&e, cqn, 6);
+	fh.now += 50 * 1000;
+	cx_cq_write(&core, cq, img);
+	ok(report_val("eqe.comp") == eqe0 + 4 && cq->armed &&
+	   fh.timer_deadline == fh.now + 50 * 1000,
+	   "from the EQE: a CQE 50 us after it waits 50 us more");
+	fh.now += 50 * 1000;
+	cx_core_timer(&core);
+	ok(report_val("eqe.comp") == eqe0 + 5 &&
+	   report_val("eqe.comp.mod_timer") == 2 &&
+	   report_val("eqe.comp.mod_waited") == 2,
+	   "... its EQE from the timer");
+	put_be32(fh.mem + DBR_BASE + 0x40, 7);
+	dp_cq_arm(&e, cqn, 7);
+	fh.now += 300 * 1000;
+	cx_cq_write(&core, cq, img);
+	ok(report_val("eqe.comp") == eqe0 + 6 && !cq->armed &&
+	   report_val("eqe.comp.mod_timer") == 3 &&
+	   report_val("eqe.comp.mod_waited") == 2 && fh.timer_deadline == 0,
+	   "from the EQE: a CQE 300 us after it, its EQE at once");
 }
 
 /*
