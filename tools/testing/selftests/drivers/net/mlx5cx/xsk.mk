@@ -40,27 +40,26 @@ $(OUTPUT)/xsk_xdp_progs.bpf.o: $(SELF)/progs/xsk_xdp_progs.c $(LIBBPF)/libbpf.a
 $(OUTPUT)/xsk_xdp_progs.skel.h: $(OUTPUT)/xsk_xdp_progs.bpf.o
 	$(BPFTOOL) gen skeleton $< name xsk_xdp_progs > $@
 
-$(OUTPUT)/xskxceiver: $(SELF)/xskxceiver.c $(SELF)/xsk.c \
-		$(SELF)/network_helpers.c $(T)/lib/find_bit.c \
+# What xskxceiver.c is linked with, both builds of it.
+LINK_SRC := $(SELF)/xsk.c $(SELF)/network_helpers.c $(T)/lib/find_bit.c
+LINK_LIBS := $(LIBBPF)/libbpf.a -lelf -lz -lpthread
+
+$(OUTPUT)/xskxceiver: $(SELF)/xskxceiver.c $(LINK_SRC) \
 		$(OUTPUT)/xsk_xdp_progs.skel.h $(LIBBPF)/libbpf.a
-	$(CC) -O2 -g $(INC) -o $@ $(filter %.c,$^) $(LIBBPF)/libbpf.a \
-		-lelf -lz -lpthread
+	$(CC) -O2 -g $(INC) -o $@ $< $(LINK_SRC) $(LINK_LIBS)
 
 # The same tool waiting 60 s, not 3, for all it sent (THREAD_TMOUT):
 # kernel_xsk.sh runs a case with it when the tool's own wait ran out
 # twice, which tells a slow guest from frames lost.
 W60 := $(OUTPUT)/wait60
 $(OUTPUT)/xskxceiver-wait60: $(SELF)/xskxceiver.c $(SELF)/xskxceiver.h \
-		$(SELF)/xsk.c $(SELF)/network_helpers.c $(T)/lib/find_bit.c \
-		$(OUTPUT)/xsk_xdp_progs.skel.h $(LIBBPF)/libbpf.a
+		$(LINK_SRC) $(OUTPUT)/xsk_xdp_progs.skel.h $(LIBBPF)/libbpf.a
 	mkdir -p $(W60)
 	sed 's/^#define THREAD_TMOUT 3$$/#define THREAD_TMOUT 60/' \
 		$(SELF)/xskxceiver.h >$(W60)/xskxceiver.h
 	grep -q '^#define THREAD_TMOUT 60$$' $(W60)/xskxceiver.h
 	cp $(SELF)/xskxceiver.c $(W60)/
-	$(CC) -O2 -g $(INC) -o $@ $(W60)/xskxceiver.c $(SELF)/xsk.c \
-		$(SELF)/network_helpers.c $(T)/lib/find_bit.c $(LIBBPF)/libbpf.a \
-		-lelf -lz -lpthread
+	$(CC) -O2 -g $(INC) -o $@ $(W60)/xskxceiver.c $(LINK_SRC) $(LINK_LIBS)
 
 $(OUTPUT)/%.sh: $(SELF)/%.sh
 	cp $< $@
