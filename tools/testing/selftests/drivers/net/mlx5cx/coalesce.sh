@@ -254,9 +254,10 @@ min_rtt() {
 # at once: no wait, but for one at most (a neighbour probe just before
 # a request). The model's counts, not the round trip, tell the second:
 # on a loaded host a ping takes 4 ms without waiting for anything.
-# tx_cqe_moder (tx-usecs 16) does the same to the TX CQs: each reply's
-# completion waits its 16 us, and only then. Either change builds new
-# channels.
+# tx_cqe_moder (tx-usecs 16) does the same to the TX CQs, and only it:
+# a reply's completion waits its 16 us (3 of 5 at least: the poll that
+# sent the reply may find its CQE before it arms the CQ, and no event is
+# due). Either change builds new channels.
 cqe_mode() {
 	local c0 c1 cqe cqe_w eqe eqe_w tx tx_w rc=0
 
@@ -278,7 +279,7 @@ cqe_mode() {
 	nsb ethtool --set-priv-flags "$b" tx_cqe_moder off || return 1
 	diag "rx-usecs 4000 rx-frames 64, 5 pings: cqe-mode-rx on: shortest $cqe ms, $cqe_w EQEs waited for; off: $eqe ms, $eqe_w; tx_cqe_moder on: $tx, $tx_w waited for"
 	[ $rc -eq 0 ] && [ "$tx" = "CQE mode RX: off  TX: on" ] &&
-		[ "$cqe_w" -ge 5 ] && [ "$eqe_w" -le 1 ] && [ "$tx_w" -ge 5 ] &&
+		[ "$cqe_w" -ge 5 ] && [ "$eqe_w" -le 1 ] && [ "$tx_w" -ge 3 ] &&
 		awk -v c="$cqe" 'BEGIN { exit !(c != "?" && c >= 4.0) }' &&
 		nsb ethtool -c "$b" | grep -q '^CQE mode RX: off  TX: off'
 }
