@@ -40,7 +40,7 @@ tcp_copy() {
 
 	rm -f "$work/dst"
 	nsb socat -u "TCP-LISTEN:$port,bind=$B_IP,reuseaddr" "CREATE:$work/dst" &
-	sleep 1
+	servers_up "$NS" "tcp:$port" || return 1
 	traffic 5 socat -u "FILE:$work/src" "TCP:$B_IP:$port" || return 1
 	traffic 0 wait
 	cmp -s "$work/src" "$work/dst"
@@ -254,7 +254,7 @@ sendfile_tso() {
 	b0=$(ethtool_stat "$a" tx_tso_bytes)
 	rm -f "$work/dst"
 	nsb socat -u "TCP-LISTEN:5003,bind=$B_IP,reuseaddr" "CREATE:$work/dst" &
-	sleep 1
+	servers_up "$NS" tcp:5003 || return 1
 	traffic 10 $PY - "$B_IP" 5003 "$work/src" <<'EOF' || return 1
 import socket, sys
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])))

@@ -1101,7 +1101,7 @@ tnl_tcp_copy() {
 	tnl_snap 0
 	ip netns exec "$NS" socat -u "TCP-LISTEN:$port,bind=$ip,reuseaddr" \
 		"CREATE:$dir/dst" &
-	sleep 1
+	servers_up "$NS" "tcp:$port" || return 1
 	traffic 10 socat -u "FILE:$dir/src" "TCP:$ip:$port" || return 1
 	traffic 0 wait
 	tnl_snap 1
@@ -1456,6 +1456,27 @@ tcp_listening() {
 
 # tcp_free NETNS PORT: no TCP socket listens on PORT in NETNS.
 tcp_free() { ! tcp_listening "$@"; }
+
+# udp_bound NETNS PORT: a UDP socket is bound to PORT in NETNS.
+udp_bound() {
+	[ -n "$(ip netns exec "$1" ss -Hlun "sport = :$2")" ]
+}
+
+# servers_up NETNS PROTO:PORT...: wait up to 30 s until a server started
+# in the background listens (tcp) or is bound (udp) on each PORT in
+# NETNS: a client started sooner would be refused, or its datagrams lost.
+servers_up() {
+	local ns=$1 p
+
+	shift
+	for p in "$@"; do
+		case $p in
+		tcp:*) wait_for 30 tcp_listening "$ns" "${p#tcp:}" ;;
+		udp:*) wait_for 30 udp_bound "$ns" "${p#udp:}" ;;
+		*) false ;;
+		esac || { diag "no server on $p in $ns"; return 1; }
+	done
+}
 
 # iperf3_server: a one-shot iperf3 server on B_IP in $NS, listening when
 # this returns.  The one before it may still be closing after its test:

@@ -272,7 +272,7 @@ b_counted_drops() {
 # UDP datagram arrives intact or is counted dropped by B, and A's driver
 # posted nothing that the model did not send.
 mixed() {
-	local out rc bdrop0 bdrop1 sent got lost
+	local out rc up=0 bdrop0 bdrop1 sent got lost
 
 	modprobe 8021q || return 1
 	ip link add link "$a" name "$a.7" type vlan id 7
@@ -327,7 +327,7 @@ for t in th: t.join()
 for k in sorted(res): print(k, *res[k])
 PY
 	local rpid=$!
-	sleep 2
+	servers_up "$NS" tcp:5001 tcp:5002 udp:6001 udp:6002 udp:6003 || up=1
 	out=$(traffic 30 python3 - "$B_IP" 198.19.7.2 <<'PY'
 import hashlib, os, socket, sys, tempfile, threading, time
 ip, vip = sys.argv[1], sys.argv[2]
@@ -388,7 +388,7 @@ PY
 	cxsim report "$bdf_b" | grep '^rx\.drops\.' | sed 's/^/#   /'
 	ip link del "$a.7"
 	ip -n "$NS" link del "$b.7"
-	[ $rc -eq 0 ] && [ "$(d dtx)" -eq "$(d mtx)" ] &&
+	[ $rc -eq 0 ] && [ $up -eq 0 ] && [ "$(d dtx)" -eq "$(d mtx)" ] &&
 		[ "$(echo "$out" | grep '^500')" = "$(grep '^500' "$VM_RESULTS/mixed-rx.txt")" ] &&
 		[ "$(awk '$1 >= 6000 { print $1 }' "$VM_RESULTS/mixed-rx.txt" | wc -l)" -eq 3 ] &&
 		awk '$1 >= 6000 && $3 != 0 { exit 1 }' "$VM_RESULTS/mixed-rx.txt" &&
