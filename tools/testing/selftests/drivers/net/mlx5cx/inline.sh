@@ -61,6 +61,8 @@ ktap_check "ping, TCP and UDP under inline=$INLINE: no WQE error" all_traffic
 # XDP_TX on B (xdp-bench tx, swapping the MACs) under inline=$INLINE:
 # pktgen from A, every frame B's port delivered goes back and reaches A's
 # stack (a tc filter counts it), the model sees no WQE error.
+# The counters of both functions and what reached A's tap.
+xdp_tx_snap() { pair_snapshot && udp_tap_get "" "$a" ingress; }
 xdp_tx_inline() {
 	local n=500 x0 s0 f0 e0 u0 we0 mr0 x s f e u we mr rc=0
 
@@ -74,7 +76,8 @@ xdp_tx_inline() {
 	mr0=$(model_get "$bdf_b" rx.packets)
 	pktgen_setup "$a" "$n" 32
 	pktgen_start
-	sleep 2
+	# Until the frames B sent back reached A's tap.
+	settled 60 xdp_tx_snap >/dev/null || rc=1
 	x=$(( $(ethtool_stat "$b" rx_xdp_tx_xmit "$NS") - x0 ))
 	s=$(( $(ethtool_stat "$b" rx_xdp_tx_mpwqe "$NS") - s0 ))
 	f=$(( $(ethtool_stat "$b" rx_xdp_tx_full "$NS") - f0 ))

@@ -135,7 +135,7 @@ measure() {
 	uw0=$(model_get "$bdf_b" wqe.UMR) ic0=$(icosq_cqes "$bdf_b")
 	sa0=$(rq_all_strides "$bdf_b") w0=$(model_get "$bdf_b" pcie.rx.wr_pages)
 	pktgen_a "$FRAMES"
-	sleep 2
+	settled 60 pair_snapshot >/dev/null || return 1
 	M_D=$(( $(bstat rx_xdp_drop) - d0 )) M_P=$(( $(bstat rx_pages) - p0 ))
 	M_R=$(( $(bstat rx_packets) - r0 ))
 	M_U=$(( $(model_get "$bdf_b" umr.entries) - u0 ))
