@@ -3,13 +3,17 @@
 """xsk_fwd.sh's sender and checker, on port A:
 
     xsk_fwd_gen.py IFNAME DST_MAC COUNT [--at N CMD]... [--deadline S]
+                   [--retry S]
 
 sends COUNT numbered frames of EtherType 0x88b5 to DST_MAC (payloads of
 46 to 1500 bytes, their sizes and bytes a function of the number), at most
 WINDOW unanswered at a time, and takes each back from the forwarder: it
 must be the frame sent, byte for byte, with its two addresses swapped. A
 frame not back within a second is sent again (frames in flight while the
-forwarder's queues are rebuilt are lost there). "--at N CMD" runs the
+forwarder's queues are rebuilt are lost there), or after --retry S
+seconds, for a run that wants no frame sent twice: there a frame only
+late (a guest the host stalls) must not count as lost. Replies already
+waiting are taken before any frame is sent again. "--at N CMD" runs the
 shell command CMD, without waiting for it, once N frames are back. Prints
 "key value" lines: back (distinct frames back), sent (transmissions),
 resent, dup (a number back twice), bad (frames back that differ from the
@@ -45,6 +49,7 @@ def main():
     ap.add_argument("--at", nargs=2, action="append", default=[],
                     metavar=("N", "CMD"))
     ap.add_argument("--deadline", type=float, default=900)
+    ap.add_argument("--retry", type=float, default=RETRY)
     args = ap.parse_args()
 
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETHERTYPE))
@@ -63,34 +68,15 @@ def main():
     sent = resent = dup = bad = 0
     t0 = time.monotonic()
     shown = 0
-    while len(done) < args.count:
-        if len(done) >= shown + args.count // 10:
-            shown = len(done)
-            print("%d back after %.1f s, %d sent again" %
-                  (shown, time.monotonic() - t0, resent), file=sys.stderr, flush=True)
-        now = time.monotonic()
-        if now - t0 > args.deadline:
-            break
-        while events and len(done) >= events[0][0]:
-            procs.append(subprocess.Popen(events.pop(0)[1], shell=True))
-        for n, when in list(inflight.items()):
-            if now - when > RETRY:
-                s.send(hdr_out + payload(n))
-                inflight[n] = now
-                sent += 1
-                resent += 1
-        while len(inflight) < WINDOW and nxt < args.count:
-            s.send(hdr_out + payload(nxt))
-            inflight[nxt] = now
-            nxt += 1
-            sent += 1
-        if not select.select([s], [], [], 0.05)[0]:
-            continue
+
+    def take():
+        """Every frame waiting on the socket, checked."""
+        nonlocal dup, bad
         while True:
             try:
                 frame = s.recv(2048, socket.MSG_DONTWAIT)
             except BlockingIOError:
-                break
+                return
             if frame[:6] != src:
                 continue
             n = struct.unpack("!I", frame[14:18])[0] if len(frame) >= 18 else -1
@@ -105,6 +91,33 @@ def main():
                 continue
             done.add(n)
             inflight.pop(n, None)
+
+    while len(done) < args.count:
+        if len(done) >= shown + args.count // 10:
+            shown = len(done)
+            print("%d back after %.1f s, %d sent again" %
+                  (shown, time.monotonic() - t0, resent), file=sys.stderr, flush=True)
+        now = time.monotonic()
+        if now - t0 > args.deadline:
+            break
+        while events and len(done) >= events[0][0]:
+            procs.append(subprocess.Popen(events.pop(0)[1], shell=True))
+        late = [n for n, when in inflight.items() if now - when > args.retry]
+        if late:
+            take()
+        for n in late:
+            if n in inflight:
+                s.send(hdr_out + payload(n))
+                inflight[n] = now
+                sent += 1
+                resent += 1
+        while len(inflight) < WINDOW and nxt < args.count:
+            s.send(hdr_out + payload(nxt))
+            inflight[nxt] = now
+            nxt += 1
+            sent += 1
+        if select.select([s], [], [], 0.05)[0]:
+            take()
     for p in procs:
         p.wait()
     print("back %d\nsent %d\nresent %d\ndup %d\nbad %d\nsecs %.1f" %
