@@ -18,9 +18,9 @@
  * arming with CQEs beyond ci posts it at once.  The arm's sequence number
  * (bits 29:28) must be the count of the CQ's completion events so far
  * (mod 4), as the driver's arm_sn counts them: an arm asked before the
- * driver saw the last event is stale and ignored (cq.arms_stale).  On an asynchronous device
- * (cx_async()) the arm takes effect once due, from the host timer; a later
- * arm meanwhile replaces the recorded one.
+ * driver saw the last event is stale and ignored (cq.arms_stale).  On an
+ * asynchronous device (cx_async()) the arm takes effect once due, from the
+ * host timer; a later arm meanwhile replaces the recorded one.
  *
  * Moderation (cq_max_count, cq_period in us; "0: moderation disabled", so
  * a CQ with either at 0 posts its EQE at the first CQE): an armed CQ posts
@@ -28,10 +28,11 @@
  * ran out, whichever is first.  The period starts at the first CQE after
  * the arm (cq_period_mode 1, START_FROM_CQE) or at the CQ's previous EQE
  * (mode 0, START_FROM_EQE: a CQE long after the last EQE goes out at
- * once).  Both count as the period's EQEs (eqe.comp.mod_timer); those the
- * CQ waited for, posted from the timer, also as eqe.comp.mod_waited.  Time is the host's clock (QEMU's virtual clock), through the
- * one host timer (cx_timer_rearm()); without a host timer the period
- * counts as run out.
+ * once).  eqe.comp.mod_timer counts the EQEs the period posted, at once
+ * or from the timer; eqe.comp.mod_waited those from the timer only, which
+ * the CQ waited for.  Time is the host's clock (QEMU's virtual clock),
+ * through the one host timer (cx_timer_rearm()); without a host timer the
+ * period counts as run out.
  *
  * CQE compression (cqe_comp_en, the basic layout of cx_datapath.h): the
  * RX CQEs of one step of the device's work (the frames one delivery of the
