@@ -58,11 +58,12 @@ import json,sys; r=json.load(sys.stdin)["end"]["sum"]; print(r["packets"], r["lo
 }
 ktap_check "ping, TCP and UDP under inline=$INLINE: no WQE error" all_traffic
 
+# The counters of both functions and what reached A's tap.
+xdp_tx_snap() { pair_snapshot && udp_tap_get "" "$a" ingress; }
+
 # XDP_TX on B (xdp-bench tx, swapping the MACs) under inline=$INLINE:
 # pktgen from A, every frame B's port delivered goes back and reaches A's
 # stack (a tc filter counts it), the model sees no WQE error.
-# The counters of both functions and what reached A's tap.
-xdp_tx_snap() { pair_snapshot && udp_tap_get "" "$a" ingress; }
 xdp_tx_inline() {
 	local n=500 x0 s0 f0 e0 u0 we0 mr0 x s f e u we mr rc=0
 

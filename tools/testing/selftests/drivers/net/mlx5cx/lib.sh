@@ -1447,24 +1447,29 @@ while True:
     h.update(d); n += len(d)
 print(h.hexdigest(), n)' "$B_IP" >"$1" &
 	TCP_SINK=$!
-	wait_for 30 tcp_listening "$NS" 5201
+	servers_up "$NS" tcp:5201
 }
+# ss_in NETNS ARGS...: ss in NETNS (-: the test's own namespace).
+ss_in() {
+	local ns=$1
+
+	shift
+	if [ "$ns" = - ]; then ss "$@"; else ss -N "$ns" "$@"; fi
+}
+
 # tcp_listening NETNS PORT: a TCP socket listens on PORT in NETNS.
-tcp_listening() {
-	[ -n "$(ip netns exec "$1" ss -Hltn "sport = :$2")" ]
-}
+tcp_listening() { [ -n "$(ss_in "$1" -Hltn "sport = :$2")" ]; }
 
 # tcp_free NETNS PORT: no TCP socket listens on PORT in NETNS.
 tcp_free() { ! tcp_listening "$@"; }
 
 # udp_bound NETNS PORT: a UDP socket is bound to PORT in NETNS.
-udp_bound() {
-	[ -n "$(ip netns exec "$1" ss -Hlun "sport = :$2")" ]
-}
+udp_bound() { [ -n "$(ss_in "$1" -Hlun "sport = :$2")" ]; }
 
 # servers_up NETNS PROTO:PORT...: wait up to 30 s until a server started
 # in the background listens (tcp) or is bound (udp) on each PORT in
-# NETNS: a client started sooner would be refused, or its datagrams lost.
+# NETNS (-: the test's own): a client started sooner would be refused, or
+# its datagrams lost.
 servers_up() {
 	local ns=$1 p
 
@@ -1485,7 +1490,7 @@ servers_up() {
 iperf3_server() {
 	wait_for 5 tcp_free "$NS" 5201 || true
 	ip netns exec "$NS" iperf3 -s -D -1 -B "$B_IP" >/dev/null || return 1
-	wait_for 30 tcp_listening "$NS" 5201
+	servers_up "$NS" tcp:5201
 }
 
 tcp_send() {

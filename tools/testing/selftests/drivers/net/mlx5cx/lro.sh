@@ -96,7 +96,7 @@ stream() {
 	re0=$(snmp_get "$NS" Tcp RetransSegs)
 	socat -u "$tcp-LISTEN:$port,bind=$addr,reuseaddr" "CREATE:$dst" &
 	lpid=$!
-	wait_for 10 bash -c "ss -Hltn | grep -q ':$port '" || return 1
+	servers_up - "tcp:$port" || return 1
 	within 60 nsb socat -u "FILE:$work/src" "$tcp:$addr:$port" || return 1
 	wait "$lpid" || return 1
 	counters C1 || return 1
