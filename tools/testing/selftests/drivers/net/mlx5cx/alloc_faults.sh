@@ -9,10 +9,10 @@
 #
 # Allocation failures during probe (the debug kernel only: failslab and
 # fail_page_alloc).  The probing task binds one function through sysfs with
-# every Nth slab allocation failing (failslab, interval N), then again with
-# every Nth page allocation failing (fail_page_alloc), N over a range, until
-# the probe has succeeded three times in a row (the whole probe then fits
-# between two failures).  Each probe either binds or fails cleanly: the
+# its Nth slab allocation failing and every Nth after it (failslab: the
+# task's fail-nth, then interval N), then again with page allocations
+# failing (fail_page_alloc), N over a range, until the probe has succeeded
+# three times in a row (the whole probe then fits before the Nth).  Each probe either binds or fails cleanly: the
 # model holds nothing of ours afterwards, and the next probe, without
 # injection, binds.  kmemleak finds nothing once the sweeps are done.
 #
@@ -79,8 +79,11 @@ attr_set() {
 	done
 }
 
+# attr_off ATTR: no failures, and a stack filter no call passes, so that
+# the probing task's fail-nth does not count ATTR's calls either.
 attr_off() {
-	attr_set "$1" probability=0 times=0 interval=1
+	attr_set "$1" probability=0 times=0 interval=1 stacktrace-depth=32 \
+		require-start=0 require-end=0
 }
 
 # Only tasks with make-it-fail set, and only allocations made with our
@@ -113,13 +116,18 @@ unbind() {
 	return 0
 }
 
-# bind_failing: bind $bdf from a task whose allocations are subject to the
-# armed fault attributes.  The sysfs file is opened before the task is
-# marked, so the failures start inside the write.
+# bind_failing N: bind $bdf from a task whose allocations are subject to
+# the armed fault attribute.  The sysfs file is opened before the task is
+# marked, so the failures start inside the write.  The attribute's own
+# count (interval) runs on from one probe to the next, so by itself the
+# probe's first failure would land anywhere in its first N allocations;
+# the task's fail-nth makes it the Nth, exactly (the same N fails the same
+# allocation again), and the interval takes over from there.
 bind_failing() {
 	(
 		exec 3>"$DRV/bind"
 		echo 1 >/proc/self/make-it-fail
+		echo "$1" >/proc/self/fail-nth
 		echo "$bdf" >&3
 	) 2>/dev/null
 }
@@ -145,7 +153,7 @@ sweep() {
 		[ "$ok_run" -lt 3 ] || break
 		last=$n
 		attr_on "$attr" "$n"
-		bind_failing
+		bind_failing "$n"
 		attr_off "$attr"
 		if [ "$(bound_driver "$bdf")" = mlx5_core ]; then
 			ok_run=$((ok_run + 1)) bound=$((bound + 1))
@@ -188,6 +196,8 @@ trap 'echo 1 >/sys/bus/pci/drivers_autoprobe; attr_off failslab; attr_off fail_p
 load_ours
 none_bound || { unbind; diag "a function was bound despite drivers_autoprobe=0"; }
 echo 1 >"$ENABLE" && HELD=1
+attr_off failslab
+attr_off fail_page_alloc
 diag "$bdf held enabled (count $(cat "$ENABLE")): no ACPI under the injected failures"
 # Our module's code: from its text to the end of its core (an upper bound).
 # (bash arithmetic wraps at 2^63; printf %#x prints the unsigned value)
