@@ -12,12 +12,12 @@
 # its Nth slab allocation failing and every Nth after it (failslab: the
 # task's fail-nth, then interval N), then again with page allocations
 # failing (fail_page_alloc), N over a range, until the probe has succeeded
-# three times in a row (the whole probe then fits before the Nth).  Each probe either binds or fails cleanly: the
-# model holds nothing of ours afterwards.  The probes after a failure are
-# the sweep's next ones: those that end it bind after all the failures
-# before them (a failure that broke the probes after it would leave the
-# sweep without its three).  kmemleak finds nothing once the sweeps are
-# done.
+# three times in a row (the whole probe then fits before the Nth).  Each
+# probe either binds or fails cleanly: the model holds nothing of ours
+# afterwards.  The probes after a failure are the sweep's next ones: those
+# that end it bind after all the failures before them (a failure that
+# broke the probes after it would leave the sweep without its three).
+# kmemleak finds nothing once the sweeps are done.
 #
 # Only the probing task's allocations fail (task-filter, make-it-fail): the
 # rest of the VM, the shell included, is left alone.
