@@ -9,15 +9,16 @@
 #
 # Allocation failures during probe (the debug kernel only: failslab and
 # fail_page_alloc).  The probing task binds one function through sysfs with
-# its Nth slab allocation failing and every Nth after it (failslab: the
-# task's fail-nth, then interval N), then again with page allocations
-# failing (fail_page_alloc), N over a range, until the probe has succeeded
-# three times in a row (the whole probe then fits before the Nth).  Each
-# probe either binds or fails cleanly: the model holds nothing of ours
-# afterwards.  The probes after a failure are the sweep's next ones: those
-# that end it bind after all the failures before them (a failure that
-# broke the probes after it would leave the sweep without its three).
-# kmemleak finds nothing once the sweeps are done.
+# its Nth slab allocation failing and more after it, each within N of the
+# one before (failslab: the task's fail-nth, then interval N), then again
+# with page allocations failing (fail_page_alloc), N over a range, until
+# the probe has succeeded three times in a row (the whole probe then fits
+# before the Nth).  Each probe either binds or fails cleanly: the model
+# holds nothing of ours afterwards.  The probes after a failure are the
+# sweep's next ones: one that fails before its Nth allocation failed on
+# its own (what the failure before left behind), and those that end the
+# sweep bind after all the failures before them.  kmemleak finds nothing
+# once the sweeps are done.
 #
 # Only the probing task's allocations fail (task-filter, make-it-fail): the
 # rest of the VM, the shell included, is left alone.
@@ -120,18 +121,25 @@ unbind() {
 }
 
 # bind_failing N: bind $bdf from a task whose allocations are subject to
-# the armed fault attribute.  The sysfs file is opened before the task is
-# marked, so the failures start inside the write.  The attribute's own
-# count (interval) runs on from one probe to the next, so by itself the
-# probe's first failure would land anywhere in its first N allocations;
-# the task's fail-nth makes it the Nth, exactly (the same N fails the same
-# allocation again), and the interval takes over from there.
+# the armed fault attribute, and print what is left of its fail-nth.  The
+# sysfs file is opened before the task is marked, so the failures start
+# inside the write.  The attribute's own count (interval) runs on from one
+# probe to the next, so by itself the probe's first failure would land
+# anywhere in its first N allocations; the task's fail-nth makes it the
+# Nth, exactly (the same N fails the same allocation again).  The interval
+# takes over from there: the failures after the first land where the
+# kernel's count says, each within N allocations of the one before.
+# What is left of fail-nth after the write says whether the Nth came: a
+# probe that failed with some left failed on its own, with nothing
+# injected (what an earlier failure left behind, say).
 bind_failing() {
 	(
 		exec 3>"$DRV/bind"
 		echo 1 >/proc/self/make-it-fail
 		echo "$1" >/proc/self/fail-nth
 		echo "$bdf" >&3
+		read -r left </proc/self/fail-nth
+		echo "$left"
 	) 2>/dev/null
 }
 
@@ -150,19 +158,23 @@ FAILED_PROBES=0 CLEAN_PROBES=0 LAST_CLEAN=''
 
 # sweep ATTR: N over FAULT_N until three probes in a row bound.
 sweep() {
-	local attr=$1 n last=0 ok_run=0 bad=0 failed=0 bound=0
+	local attr=$1 n last=0 ok_run=0 bad=0 failed=0 bound=0 left
 
 	for n in $FAULT_N; do
 		[ "$ok_run" -lt 3 ] || break
 		last=$n
 		attr_on "$attr" "$n"
-		bind_failing "$n"
+		left=$(bind_failing "$n")
 		attr_off "$attr"
 		if [ "$(bound_driver "$bdf")" = mlx5_core ]; then
 			ok_run=$((ok_run + 1)) bound=$((bound + 1))
 			unbind
 		else
 			ok_run=0 failed=$((failed + 1))
+			if [ "${left:-0}" != 0 ]; then
+				diag "$attr N=$n: the probe failed with no failure injected (fail-nth $left short)"
+				bad=$((bad + 1))
+			fi
 		fi
 		enabled_held "$attr N=$n" || bad=$((bad + 1))
 		if ! model_clean "$bdf"; then
