@@ -1471,15 +1471,16 @@ udp_bound() { [ -n "$(ss_in "$1" -Hlun "sport = :$2")" ]; }
 # NETNS (-: the test's own): a client started sooner would be refused, or
 # its datagrams lost.
 servers_up() {
-	local ns=$1 p
+	local ns=$1 p where=$1
 
 	shift
+	[ "$ns" != - ] || where="the test's namespace"
 	for p in "$@"; do
 		case $p in
 		tcp:*) wait_for 30 tcp_listening "$ns" "${p#tcp:}" ;;
 		udp:*) wait_for 30 udp_bound "$ns" "${p#udp:}" ;;
 		*) false ;;
-		esac || { diag "no server on $p in $ns"; return 1; }
+		esac || { diag "no server on $p in $where"; return 1; }
 	done
 }
 
